@@ -1,0 +1,21 @@
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+
+/** Where and how to reach DynamoDB. `endpoint` is set for local servers (dynalite, DynamoDB Local). */
+export interface DynamoConnection {
+  region: string;
+  endpoint?: string;
+}
+
+/**
+ * A DynamoDB client. Against a local endpoint it uses dummy credentials, so local mode needs no AWS
+ * account; against AWS it uses the default credential chain (the Lambda role).
+ */
+export function createDynamoClient(connection: DynamoConnection): DynamoDBClient {
+  return new DynamoDBClient({
+    region: connection.region,
+    maxAttempts: 5,
+    ...(connection.endpoint
+      ? { endpoint: connection.endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
+      : {}),
+  });
+}

@@ -1,0 +1,169 @@
+/**
+ * The DynamoDB {@link RowStore}: marshals rows and calls the SDK, nothing else (STYLE.md #6). One
+ * conditional PutItem/DeleteItem per write; a failed condition returns the current row when DynamoDB
+ * sends it (`ReturnValuesOnConditionCheckFailure`), otherwise the caller reads it.
+ */
+import {
+  type AttributeValue,
+  ConditionalCheckFailedException,
+  DeleteItemCommand,
+  type DynamoDBClient,
+  GetItemCommand,
+  PutItemCommand,
+  QueryCommand,
+} from '@aws-sdk/client-dynamodb';
+import { inRange } from '../../store/layout.ts';
+import type {
+  IndexPage,
+  IndexQuery,
+  IndexRow,
+  Row,
+  RowStore,
+  WriteCondition,
+  WriteOutcome,
+} from '../../store/rows.ts';
+import { ATTR, INDEX } from './table.ts';
+
+type Item = Record<string, AttributeValue>;
+
+export interface DynamoRowStoreOptions {
+  client: DynamoDBClient;
+  tableName: string;
+  /** Largest item accepted (default 400 KB, DynamoDB's limit). */
+  maxRowBytes?: number;
+}
+
+export class DynamoRowStore implements RowStore {
+  readonly maxRowBytes: number;
+  readonly #client: DynamoDBClient;
+  readonly #table: string;
+
+  constructor(options: DynamoRowStoreOptions) {
+    this.#client = options.client;
+    this.#table = options.tableName;
+    this.maxRowBytes = options.maxRowBytes ?? 400 * 1024;
+  }
+
+  async get(pk: string): Promise<Row | undefined> {
+    const { Item } = await this.#client.send(
+      new GetItemCommand({ TableName: this.#table, Key: { [ATTR.pk]: { S: pk } }, ConsistentRead: true }),
+    );
+    return Item ? toRow(Item) : undefined;
+  }
+
+  async put(row: Row, condition: WriteCondition): Promise<WriteOutcome> {
+    const item: Item = {
+      [ATTR.pk]: { S: row.pk },
+      [ATTR.kindShard]: { S: row.kindShard },
+      [ATTR.sortKey]: { S: row.sortKey },
+      [ATTR.version]: { N: String(row.version) },
+      [ATTR.body]: { B: row.body },
+    };
+    if (row.clusterKey) item[ATTR.clusterKey] = { S: row.clusterKey };
+    return this.#conditional(
+      new PutItemCommand({
+        TableName: this.#table,
+        Item: item,
+        ...conditionExpression(condition),
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    );
+  }
+
+  async delete(pk: string, version: number): Promise<WriteOutcome> {
+    return this.#conditional(
+      new DeleteItemCommand({
+        TableName: this.#table,
+        Key: { [ATTR.pk]: { S: pk } },
+        ...conditionExpression({ kind: 'version', version }),
+        ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
+      }),
+    );
+  }
+
+  async query(q: IndexQuery): Promise<IndexPage> {
+    const partitionAttr = q.index === 'byKind' ? ATTR.kindShard : ATTR.clusterKey;
+    const names: Record<string, string> = { '#p': partitionAttr };
+    const values: Item = { ':p': { S: q.partition } };
+    let condition = '#p = :p';
+    const { prefix, after } = q.range;
+    if (prefix !== undefined || after !== undefined) names['#s'] = ATTR.sortKey;
+    if (prefix !== undefined && after !== undefined) {
+      // "Strictly after `after`, within `prefix`": an inclusive BETWEEN whose lower bound row (if any) is
+      // dropped below. The upper bound is the prefix with its trailing '/' bumped to '0', the first string
+      // past every `namespace/...` key.
+      condition += ' AND #s BETWEEN :lo AND :hi';
+      values[':lo'] = { S: after };
+      values[':hi'] = { S: `${prefix.slice(0, -1)}0` };
+    } else if (prefix !== undefined) {
+      condition += ' AND begins_with(#s, :prefix)';
+      values[':prefix'] = { S: prefix };
+    } else if (after !== undefined) {
+      condition += ' AND #s > :after';
+      values[':after'] = { S: after };
+    }
+    if (q.keysOnly) names['#k'] = ATTR.sortKey;
+    const out = await this.#client.send(
+      new QueryCommand({
+        TableName: this.#table,
+        IndexName: q.index === 'byKind' ? INDEX.byKind : INDEX.byCluster,
+        KeyConditionExpression: condition,
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+        Limit: q.limit,
+        ...(q.keysOnly ? { ProjectionExpression: '#k' } : {}),
+      }),
+    );
+    const rows: IndexRow[] = [];
+    for (const item of out.Items ?? []) {
+      const sortKey = item[ATTR.sortKey]?.S ?? '';
+      if (!inRange(sortKey, q.range)) continue;
+      rows.push(
+        q.keysOnly
+          ? { sortKey }
+          : { sortKey, version: Number(item[ATTR.version]?.N), body: item[ATTR.body]?.B ?? new Uint8Array() },
+      );
+    }
+    return { rows, exhausted: !out.LastEvaluatedKey };
+  }
+
+  async #conditional(command: PutItemCommand | DeleteItemCommand): Promise<WriteOutcome> {
+    try {
+      await this.#client.send(command as PutItemCommand);
+      return { ok: true };
+    } catch (err) {
+      if (err instanceof ConditionalCheckFailedException) {
+        return { ok: false, current: err.Item ? toRow(err.Item) : undefined };
+      }
+      throw err;
+    }
+  }
+}
+
+function conditionExpression(condition: WriteCondition): {
+  ConditionExpression: string;
+  ExpressionAttributeNames: Record<string, string>;
+  ExpressionAttributeValues?: Item;
+} {
+  if (condition.kind === 'absent') {
+    return { ConditionExpression: 'attribute_not_exists(#pk)', ExpressionAttributeNames: { '#pk': ATTR.pk } };
+  }
+  return {
+    ConditionExpression: '#v = :v',
+    ExpressionAttributeNames: { '#v': ATTR.version },
+    ExpressionAttributeValues: { ':v': { N: String(condition.version) } },
+  };
+}
+
+function toRow(item: Item): Row {
+  const row: Row = {
+    pk: item[ATTR.pk]?.S ?? '',
+    kindShard: item[ATTR.kindShard]?.S ?? '',
+    sortKey: item[ATTR.sortKey]?.S ?? '',
+    version: Number(item[ATTR.version]?.N),
+    body: item[ATTR.body]?.B ?? new Uint8Array(),
+  };
+  const clusterKey = item[ATTR.clusterKey]?.S;
+  if (clusterKey) row.clusterKey = clusterKey;
+  return row;
+}

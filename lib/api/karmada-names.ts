@@ -1,0 +1,21 @@
+/**
+ * Names Karmada gives to things, shared by every layer (shared/reference/karmada-behaviour.md §1.1).
+ */
+
+/** Works for cluster `X` live in namespace `karmada-es-X`. */
+export const EXECUTION_NAMESPACE_PREFIX = 'karmada-es-';
+
+/** The execution namespace of a member cluster. */
+export function executionNamespace(cluster: string): string {
+  return EXECUTION_NAMESPACE_PREFIX + cluster;
+}
+
+/** The member cluster an execution namespace belongs to, or `undefined` for any other namespace. */
+export function clusterOfExecutionNamespace(namespace: string | undefined): string | undefined {
+  if (!namespace?.startsWith(EXECUTION_NAMESPACE_PREFIX)) return undefined;
+  const cluster = namespace.slice(EXECUTION_NAMESPACE_PREFIX.length);
+  return cluster === '' ? undefined : cluster;
+}
+
+/** API group of Work, ResourceBinding and ClusterResourceBinding. */
+export const WORK_GROUP = 'work.karmada.io';

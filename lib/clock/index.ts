@@ -1,0 +1,1 @@
+export { type Clock, flushMicrotasks, systemClock, VirtualClock } from './clock.ts';

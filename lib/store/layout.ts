@@ -1,0 +1,156 @@
+/**
+ * How objects map onto rows: the keys every row store (DynamoDB, in-memory) uses, the index shards,
+ * and the continue tokens of paginated lists. Pure; shared by the adapters and the infrastructure
+ * (docs/decisions/0001-store-layout.md explains the choice).
+ */
+import { clusterOfExecutionNamespace, WORK_GROUP } from '../api/karmada-names.ts';
+import type { GroupKind, ObjectRef } from '../api/object.ts';
+import { formatGroupKind, formatKey } from '../api/object.ts';
+import { BadRequestError } from './errors.ts';
+
+/**
+ * Number of partitions each kind's list index is spread over. Writes of one kind (5,000 bindings
+ * scheduled in seconds) would otherwise all land on one index partition (1,000 WCU/s). Fixed for the
+ * life of a table: changing it needs a re-index.
+ */
+export const KIND_SHARDS = 8;
+
+/** Keys of one row. */
+export interface RowKeys {
+  /** Table partition key: the object key, so writes spread evenly. */
+  pk: string;
+  /** `byKind` index partition: group/kind plus shard. */
+  kindShard: string;
+  /** Sort key in both indexes: `namespace/name` (or `name` when cluster-scoped). */
+  sortKey: string;
+  /** `byCluster` index partition (only Works): group/kind plus member cluster. */
+  clusterKey?: string;
+}
+
+/** 32-bit FNV-1a; stable across processes and languages. */
+export function fnv1a(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash >>> 0;
+}
+
+/** The member cluster an object belongs to for the `byCluster` index (Works, by execution namespace). */
+export function clusterOf(ref: ObjectRef): string | undefined {
+  return ref.group === WORK_GROUP && ref.kind === 'Work'
+    ? clusterOfExecutionNamespace(ref.namespace)
+    : undefined;
+}
+
+export function sortKeyOf(ref: Pick<ObjectRef, 'namespace' | 'name'>): string {
+  return ref.namespace ? `${ref.namespace}/${ref.name}` : ref.name;
+}
+
+export function kindShardKey(gk: GroupKind, shard: number): string {
+  return `${formatGroupKind(gk)}#${shard}`;
+}
+
+export function clusterIndexKey(gk: GroupKind, cluster: string): string {
+  return `${formatGroupKind(gk)}#${cluster}`;
+}
+
+/** Every key of the row that stores `ref`. */
+export function rowKeysOf(ref: ObjectRef): RowKeys {
+  const sortKey = sortKeyOf(ref);
+  const keys: RowKeys = {
+    pk: formatKey(ref),
+    kindShard: kindShardKey(ref, fnv1a(sortKey) % KIND_SHARDS),
+    sortKey,
+  };
+  const cluster = clusterOf(ref);
+  if (cluster) keys.clusterKey = clusterIndexKey(ref, cluster);
+  return keys;
+}
+
+/** Rebuilds the ref of a row from its group/kind and sort key. */
+export function refFromSortKey(gk: GroupKind, sortKey: string): ObjectRef {
+  const slash = sortKey.indexOf('/');
+  return slash < 0
+    ? { group: gk.group, kind: gk.kind, name: sortKey }
+    : { group: gk.group, kind: gk.kind, namespace: sortKey.slice(0, slash), name: sortKey.slice(slash + 1) };
+}
+
+/** Orders strings as DynamoDB orders sort keys: by UTF-8 bytes. */
+export function compareSortKeys(a: string, b: string): number {
+  return Buffer.compare(Buffer.from(a, 'utf8'), Buffer.from(b, 'utf8'));
+}
+
+/** A range of sort keys: strictly after `after`, and starting with `prefix`. */
+export interface SortKeyRange {
+  prefix?: string;
+  after?: string;
+}
+
+/** The sort-key range a list covers. */
+export function rangeFor(namespace: string | undefined, after: string | undefined): SortKeyRange {
+  const range: SortKeyRange = {};
+  if (namespace) range.prefix = `${namespace}/`;
+  if (after !== undefined) range.after = after;
+  return range;
+}
+
+/** True when `sortKey` lies in `range`. */
+export function inRange(sortKey: string, range: SortKeyRange): boolean {
+  if (range.prefix !== undefined && !sortKey.startsWith(range.prefix)) return false;
+  if (range.after !== undefined && compareSortKeys(sortKey, range.after) <= 0) return false;
+  return true;
+}
+
+interface ContinuePayload {
+  v: 1;
+  /** What list the token belongs to: group/kind, namespace, cluster. */
+  l: string;
+  /** Last sort key examined. */
+  a: string;
+}
+
+function listIdentity(gk: GroupKind, namespace?: string, cluster?: string): string {
+  return `${formatGroupKind(gk)}|${namespace ?? ''}|${cluster ?? ''}`;
+}
+
+/** An opaque continue token: resume strictly after `after` in the same list. */
+export function encodeContinue(
+  gk: GroupKind,
+  namespace: string | undefined,
+  cluster: string | undefined,
+  after: string,
+): string {
+  const payload: ContinuePayload = { v: 1, l: listIdentity(gk, namespace, cluster), a: after };
+  return Buffer.from(JSON.stringify(payload), 'utf8').toString('base64url');
+}
+
+/** Decodes a continue token, refusing one that is malformed or was issued for another list. */
+export function decodeContinue(
+  token: string,
+  gk: GroupKind,
+  namespace: string | undefined,
+  cluster: string | undefined,
+): string {
+  let payload: Partial<ContinuePayload>;
+  try {
+    payload = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as Partial<ContinuePayload>;
+  } catch {
+    throw new BadRequestError(
+      'invalid continue token: it is not one this server issued; restart the list without it',
+    );
+  }
+  if (payload.v !== 1 || typeof payload.a !== 'string' || typeof payload.l !== 'string') {
+    throw new BadRequestError(
+      'invalid continue token: it is not one this server issued; restart the list without it',
+    );
+  }
+  if (payload.l !== listIdentity(gk, namespace, cluster)) {
+    throw new BadRequestError(
+      'invalid continue token: it was issued for a different list (kind, namespace or cluster); ' +
+        'pass the same parameters as the first request',
+    );
+  }
+  return payload.a;
+}

@@ -1,0 +1,71 @@
+import type { LabelSelector, Requirement } from '../api/labels.ts';
+import type { GroupKind, KubeObject, ObjectRef } from '../api/object.ts';
+
+/** Options common to writes. */
+export interface WriteOptions {
+  /** Validate and compute the result without storing it (`?dryRun=All`). */
+  dryRun?: boolean;
+}
+
+/** Preconditions a delete must meet (`DeleteOptions.preconditions`). */
+export interface DeleteOptions extends WriteOptions {
+  preconditions?: { resourceVersion?: string; uid?: string };
+}
+
+/** Outcome of a delete. */
+export interface DeleteResult {
+  /** The object as it was removed, or as it now stands marked for deletion. */
+  object: KubeObject;
+  /**
+   * `true` when the object is gone. `false` when it has finalizers: it now carries a
+   * `deletionTimestamp` and disappears when the last finalizer is removed by an update.
+   */
+  removed: boolean;
+}
+
+/** What to list. One group/kind at a time, as a Kubernetes LIST is one resource. */
+export interface ListQuery extends GroupKind {
+  /** Restrict to one namespace; absent lists every namespace (or a cluster-scoped kind). */
+  namespace?: string;
+  /** Only objects whose member cluster is this one (Works: from `karmada-es-<cluster>`), via the index. */
+  cluster?: string;
+  /** String form (`app=web,!canary`), structured form, or compiled requirements. */
+  labelSelector?: string | LabelSelector | readonly Requirement[];
+  /** At most this many items (a page may hold fewer and still have a continue token). */
+  limit?: number;
+  /** The token a previous page returned. */
+  continue?: string;
+}
+
+/** One page of a list. */
+export interface ListPage<T = KubeObject> {
+  items: T[];
+  /** Present when more items may follow. */
+  continue?: string;
+  /** A version newer than any item returned (the store has no global revision; see docs/decisions). */
+  resourceVersion: string;
+}
+
+/**
+ * The object store: Kubernetes-style objects with optimistic concurrency.
+ *
+ * - `metadata.uid`, `creationTimestamp`, `resourceVersion` and `generation` are owned by the store.
+ * - Every write is one conditional write of one object. No transactions.
+ * - A stale `resourceVersion` is a {@link ConflictError} carrying the current object.
+ * - `update` never changes `status`; `updateStatus` changes only `status` and never `generation`.
+ * - Objects with finalizers are marked (`deletionTimestamp`) on delete and removed when the last
+ *   finalizer goes.
+ * - `get` is strongly consistent; `list` reads an index and is eventually consistent (milliseconds).
+ */
+export interface ObjectStore {
+  create(obj: KubeObject, options?: WriteOptions): Promise<KubeObject>;
+  get(ref: ObjectRef): Promise<KubeObject | undefined>;
+  list(query: ListQuery): Promise<ListPage>;
+  /** Like `list` but returns only the names: cheap enough to enumerate millions (resync). */
+  listRefs(query: Omit<ListQuery, 'labelSelector'>): Promise<ListPage<ObjectRef>>;
+  /** Replaces everything but `status`; requires `metadata.resourceVersion`. */
+  update(obj: KubeObject, options?: WriteOptions): Promise<KubeObject>;
+  /** Replaces only `status`; requires `metadata.resourceVersion`. */
+  updateStatus(obj: KubeObject, options?: WriteOptions): Promise<KubeObject>;
+  delete(ref: ObjectRef, options?: DeleteOptions): Promise<DeleteResult>;
+}

@@ -1,0 +1,326 @@
+/**
+ * The {@link ObjectStore} over any {@link RowStore}: Kubernetes semantics (semantics.ts), encoding
+ * (codec.ts), keys and pagination (layout.ts). One conditional write per object write; a stale
+ * version becomes a {@link ConflictError} carrying the current object.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Requirement } from '../api/labels.ts';
+import {
+  fromLabelSelector,
+  InvalidSelectorError,
+  matchesRequirements,
+  parseSelector,
+} from '../api/labels.ts';
+import type { KubeObject, ObjectRef } from '../api/object.ts';
+import { refOf } from '../api/object.ts';
+import type { Clock } from '../clock/clock.ts';
+import { decodeBody, encodeBody } from './codec.ts';
+import {
+  AlreadyExistsError,
+  BadRequestError,
+  ConflictError,
+  NotFoundError,
+  TooLargeError,
+} from './errors.ts';
+import type { SortKeyRange } from './layout.ts';
+import {
+  clusterIndexKey,
+  compareSortKeys,
+  decodeContinue,
+  encodeContinue,
+  KIND_SHARDS,
+  kindShardKey,
+  rangeFor,
+  refFromSortKey,
+  rowKeysOf,
+} from './layout.ts';
+import type { DeleteOptions, DeleteResult, ListPage, ListQuery, ObjectStore, WriteOptions } from './port.ts';
+import type { IndexName, IndexRow, Row, RowStore } from './rows.ts';
+import { rowBytes } from './rows.ts';
+import type { Stamp } from './semantics.ts';
+import {
+  nextVersion,
+  prepareCreate,
+  prepareDelete,
+  prepareStatusUpdate,
+  prepareUpdate,
+} from './semantics.ts';
+
+export interface RowObjectStoreOptions {
+  clock: Clock;
+  /** Source of uids (default: random UUIDs). */
+  newUid?: () => string;
+  /** Source of randomness for `generateName` suffixes (default: Math.random). */
+  random?: () => number;
+}
+
+/** Characters Kubernetes uses for `generateName` suffixes (no vowels, no look-alikes). */
+const SUFFIX_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
+const MAX_GENERATED_BASE = 58;
+
+export class RowObjectStore implements ObjectStore {
+  readonly #rows: RowStore;
+  readonly #clock: Clock;
+  readonly #newUid: () => string;
+  readonly #random: () => number;
+
+  constructor(rows: RowStore, options: RowObjectStoreOptions) {
+    this.#rows = rows;
+    this.#clock = options.clock;
+    this.#newUid = options.newUid ?? randomUUID;
+    this.#random = options.random ?? Math.random;
+  }
+
+  async create(obj: KubeObject, options: WriteOptions = {}): Promise<KubeObject> {
+    const generate = !obj.metadata?.name && Boolean(obj.metadata?.generateName);
+    for (let attempt = 0; ; attempt++) {
+      const candidate = generate ? this.#withGeneratedName(obj) : obj;
+      const ref = refOf(candidate);
+      const nowMs = this.#clock.now();
+      const created = prepareCreate(ref, candidate, this.#stamp(nowMs, undefined));
+      const row = this.#toRow(ref, created);
+      if (options.dryRun) return created;
+      const outcome = await this.#rows.put(row, { kind: 'absent' });
+      if (outcome.ok) return created;
+      // A generated name collided: draw another, as the API server's callers would.
+      if (generate && attempt < 4) continue;
+      throw new AlreadyExistsError(ref, await this.#currentObject(ref, outcome.current));
+    }
+  }
+
+  async get(ref: ObjectRef): Promise<KubeObject | undefined> {
+    const row = await this.#rows.get(rowKeysOf(ref).pk);
+    return row ? decodeBody(row.body) : undefined;
+  }
+
+  async update(obj: KubeObject, options: WriteOptions = {}): Promise<KubeObject> {
+    const ref = refOf(obj);
+    return this.#modify(ref, options, (current, stamp) => prepareUpdate(ref, current, obj, stamp));
+  }
+
+  async updateStatus(obj: KubeObject, options: WriteOptions = {}): Promise<KubeObject> {
+    const ref = refOf(obj);
+    return this.#modify(ref, options, (current, stamp) => prepareStatusUpdate(ref, current, obj, stamp));
+  }
+
+  async delete(ref: ObjectRef, options: DeleteOptions = {}): Promise<DeleteResult> {
+    const row = await this.#rows.get(rowKeysOf(ref).pk);
+    if (!row) throw new NotFoundError(ref);
+    const current = decodeBody(row.body);
+    const decision = prepareDelete(
+      ref,
+      current,
+      options.preconditions,
+      this.#stamp(this.#clock.now(), row.version),
+    );
+    if (decision.action === 'none') return { object: current, removed: false };
+    if (options.dryRun) return { object: decision.object, removed: decision.action === 'remove' };
+    if (decision.action === 'remove') {
+      const outcome = await this.#rows.delete(row.pk, row.version);
+      if (!outcome.ok) throw await this.#conflict(ref, outcome.current);
+      return { object: current, removed: true };
+    }
+    const outcome = await this.#rows.put(this.#toRow(ref, decision.object), {
+      kind: 'version',
+      version: row.version,
+    });
+    if (!outcome.ok) throw await this.#conflict(ref, outcome.current);
+    return { object: decision.object, removed: false };
+  }
+
+  async list(query: ListQuery): Promise<ListPage> {
+    const requirements = compileSelector(query.labelSelector);
+    const items: KubeObject[] = [];
+    const page = await this.#scan(query, false, (row) => {
+      const obj = decodeBody(row.body!);
+      if (matchesRequirements(requirements, obj.metadata.labels)) items.push(obj);
+      return items.length;
+    });
+    return { items, ...page };
+  }
+
+  async listRefs(query: Omit<ListQuery, 'labelSelector'>): Promise<ListPage<ObjectRef>> {
+    const items: ObjectRef[] = [];
+    const page = await this.#scan(query, true, (row) => {
+      items.push(refFromSortKey(query, row.sortKey));
+      return items.length;
+    });
+    return { items, ...page };
+  }
+
+  /**
+   * Walks the list's index partitions in merged sort order, handing each row to `take` (which returns
+   * how many items the page now holds) until the limit is reached or the range is exhausted.
+   */
+  async #scan(
+    query: Omit<ListQuery, 'labelSelector'>,
+    keysOnly: boolean,
+    take: (row: IndexRow) => number,
+  ): Promise<{ continue?: string; resourceVersion: string }> {
+    const limit = query.limit && query.limit > 0 ? query.limit : undefined;
+    const after = query.continue
+      ? decodeContinue(query.continue, query, query.namespace, query.cluster)
+      : undefined;
+    const range = rangeFor(query.namespace, after);
+    const partitions: { index: IndexName; partition: string }[] = query.cluster
+      ? [{ index: 'byCluster', partition: clusterIndexKey(query, query.cluster) }]
+      : Array.from({ length: KIND_SHARDS }, (_, shard) => ({
+          index: 'byKind',
+          partition: kindShardKey(query, shard),
+        }));
+    const pageSize = limit ? Math.min(500, Math.max(16, Math.ceil(limit / partitions.length) + 8)) : 500;
+    const merge = new MergedIndexScan(this.#rows, partitions, range, pageSize, keysOnly);
+
+    let last: string | undefined;
+    let count = 0;
+    for (;;) {
+      if (limit !== undefined && count >= limit) break;
+      const row = await merge.next();
+      if (!row) break;
+      last = row.sortKey;
+      count = take(row);
+    }
+    const resourceVersion = String(nextVersion(undefined, this.#clock.now()));
+    if (last !== undefined && limit !== undefined && (await merge.hasMore())) {
+      return { continue: encodeContinue(query, query.namespace, query.cluster, last), resourceVersion };
+    }
+    return { resourceVersion };
+  }
+
+  async #modify(
+    ref: ObjectRef,
+    options: WriteOptions,
+    decide: (current: KubeObject, stamp: Stamp) => { object: KubeObject; changed: boolean; remove: boolean },
+  ): Promise<KubeObject> {
+    const row = await this.#rows.get(rowKeysOf(ref).pk);
+    if (!row) throw new NotFoundError(ref);
+    const current = decodeBody(row.body);
+    const decision = decide(current, this.#stamp(this.#clock.now(), row.version));
+    if (!decision.changed) return decision.object;
+    // Encoding checks the size limit, so a dry run reports "too large" exactly as a real write would.
+    const next = decision.remove ? undefined : this.#toRow(ref, decision.object);
+    if (options.dryRun) return decision.object;
+    const outcome = next
+      ? await this.#rows.put(next, { kind: 'version', version: row.version })
+      : await this.#rows.delete(row.pk, row.version);
+    if (!outcome.ok) throw await this.#conflict(ref, outcome.current);
+    return decision.object;
+  }
+
+  #stamp(nowMs: number, previousVersion: number | undefined): Stamp {
+    return { nowMs, version: nextVersion(previousVersion, nowMs), uid: this.#newUid() };
+  }
+
+  #toRow(ref: ObjectRef, object: KubeObject): Row {
+    const { bytes, jsonBytes } = encodeBody(object);
+    const row: Row = { ...rowKeysOf(ref), version: Number(object.metadata.resourceVersion), body: bytes };
+    const size = rowBytes(row);
+    if (size > this.#rows.maxRowBytes) throw new TooLargeError(ref, jsonBytes, size, this.#rows.maxRowBytes);
+    return row;
+  }
+
+  /** The conflict error for a failed conditional write, with the current object (read if not returned). */
+  async #conflict(ref: ObjectRef, current: Row | undefined): Promise<ConflictError> {
+    const obj = await this.#currentObject(ref, current);
+    return new ConflictError(ref, obj, obj ? 'the object has been modified' : 'the object has been deleted');
+  }
+
+  async #currentObject(ref: ObjectRef, current: Row | undefined): Promise<KubeObject | undefined> {
+    if (current) return decodeBody(current.body);
+    return this.get(ref);
+  }
+
+  #withGeneratedName(obj: KubeObject): KubeObject {
+    const base = (obj.metadata.generateName ?? '').slice(0, MAX_GENERATED_BASE);
+    let suffix = '';
+    for (let i = 0; i < 5; i++)
+      suffix += SUFFIX_ALPHABET[Math.floor(this.#random() * SUFFIX_ALPHABET.length)];
+    return { ...obj, metadata: { ...obj.metadata, name: base + suffix } };
+  }
+}
+
+function compileSelector(selector: ListQuery['labelSelector']): readonly Requirement[] {
+  try {
+    if (selector === undefined) return [];
+    if (typeof selector === 'string') return parseSelector(selector);
+    if (Array.isArray(selector)) return selector as readonly Requirement[];
+    return fromLabelSelector(selector as Exclude<typeof selector, string | readonly Requirement[]>);
+  } catch (err) {
+    if (err instanceof InvalidSelectorError)
+      throw new BadRequestError(`invalid labelSelector: ${err.message}`);
+    throw err;
+  }
+}
+
+interface Cursor {
+  index: IndexName;
+  partition: string;
+  buffer: IndexRow[];
+  after: string | undefined;
+  exhausted: boolean;
+}
+
+/**
+ * A k-way merge over several index partitions, each read lazily one page at a time, yielding rows in
+ * global sort-key order. Only partitions whose buffer runs dry are read again.
+ */
+class MergedIndexScan {
+  readonly #cursors: Cursor[];
+  readonly #rows: RowStore;
+  readonly #range: SortKeyRange;
+  readonly #pageSize: number;
+  readonly #keysOnly: boolean;
+
+  constructor(
+    rows: RowStore,
+    partitions: { index: IndexName; partition: string }[],
+    range: SortKeyRange,
+    pageSize: number,
+    keysOnly: boolean,
+  ) {
+    this.#rows = rows;
+    this.#range = range;
+    this.#pageSize = pageSize;
+    this.#keysOnly = keysOnly;
+    this.#cursors = partitions.map((p) => ({ ...p, buffer: [], after: range.after, exhausted: false }));
+  }
+
+  async next(): Promise<IndexRow | undefined> {
+    await this.#refill();
+    let best: Cursor | undefined;
+    for (const c of this.#cursors) {
+      const head = c.buffer[0];
+      if (head && (!best || compareSortKeys(head.sortKey, best.buffer[0]!.sortKey) < 0)) best = c;
+    }
+    return best?.buffer.shift();
+  }
+
+  async hasMore(): Promise<boolean> {
+    await this.#refill();
+    return this.#cursors.some((c) => c.buffer.length > 0);
+  }
+
+  /** Reads the next page of every partition whose buffer is empty, in parallel. */
+  async #refill(): Promise<void> {
+    for (;;) {
+      const dry = this.#cursors.filter((c) => c.buffer.length === 0 && !c.exhausted);
+      if (dry.length === 0) return;
+      await Promise.all(
+        dry.map(async (c) => {
+          const range: SortKeyRange = { ...this.#range };
+          if (c.after !== undefined) range.after = c.after;
+          const page = await this.#rows.query({
+            index: c.index,
+            partition: c.partition,
+            range,
+            limit: this.#pageSize,
+            keysOnly: this.#keysOnly,
+          });
+          c.buffer = page.rows;
+          c.exhausted = page.exhausted || page.rows.length === 0;
+          if (page.rows.length > 0) c.after = page.rows[page.rows.length - 1]!.sortKey;
+        }),
+      );
+    }
+  }
+}

@@ -1,0 +1,75 @@
+/**
+ * The row store: the few primitive operations the object store needs from a database. The DynamoDB
+ * adapter implements it in ~150 lines of marshalling; the in-memory fake implements it for unit tests.
+ * Everything Kubernetes-specific lives above it, in {@link RowObjectStore}.
+ */
+import type { RowKeys, SortKeyRange } from './layout.ts';
+
+/** One stored object. */
+export interface Row extends RowKeys {
+  version: number;
+  /** The encoded object (see codec.ts). */
+  body: Uint8Array;
+}
+
+/** The condition a write must meet. */
+export type WriteCondition = { kind: 'absent' } | { kind: 'version'; version: number };
+
+/** A conditional write either succeeded or found something else stored (returned when known). */
+export type WriteOutcome = { ok: true } | { ok: false; current: Row | undefined };
+
+/** Which secondary index to read. */
+export type IndexName = 'byKind' | 'byCluster';
+
+export interface IndexQuery {
+  index: IndexName;
+  /** `kindShard` for byKind, `clusterKey` for byCluster. */
+  partition: string;
+  range: SortKeyRange;
+  limit: number;
+  /** Return only sort keys (no bodies). */
+  keysOnly?: boolean;
+}
+
+/** A row as an index returns it. `body`/`version` are absent for keys-only queries. */
+export interface IndexRow {
+  sortKey: string;
+  version?: number;
+  body?: Uint8Array;
+}
+
+export interface IndexPage {
+  /** In ascending sort-key order (UTF-8 byte order). */
+  rows: IndexRow[];
+  /** True when the range holds nothing after the last row returned. */
+  exhausted: boolean;
+}
+
+export interface RowStore {
+  /** Largest row the database accepts, in bytes (DynamoDB: 400 KB). */
+  readonly maxRowBytes: number;
+  get(pk: string): Promise<Row | undefined>;
+  put(row: Row, condition: WriteCondition): Promise<WriteOutcome>;
+  /** Deletes the row if it still has `version`. */
+  delete(pk: string, version: number): Promise<WriteOutcome>;
+  query(query: IndexQuery): Promise<IndexPage>;
+}
+
+/**
+ * Bytes a row occupies as DynamoDB counts them (attribute names plus values). Adapters use the same
+ * short attribute names, so one estimate serves all.
+ */
+export function rowBytes(row: Row): number {
+  const str = (name: string, value: string | undefined) =>
+    value === undefined ? 0 : name.length + Buffer.byteLength(value, 'utf8');
+  return (
+    str('pk', row.pk) +
+    str('ks', row.kindShard) +
+    str('sk', row.sortKey) +
+    str('ck', row.clusterKey) +
+    2 +
+    21 + // "v" + number
+    1 +
+    row.body.length // "b" + binary
+  );
+}

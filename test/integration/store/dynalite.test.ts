@@ -1,0 +1,5 @@
+import { startDynalite } from '../../../lib/local/servers.ts';
+import { describeObjectStoreContract } from '../../contract/object-store.contract.ts';
+import { dynamoBackend } from '../../support/dynamo-backend.ts';
+
+describeObjectStoreContract(dynamoBackend('dynalite', () => startDynalite()));

@@ -1,0 +1,59 @@
+/** Object factories for tests: small, valid objects with the fields a test cares about overridable. */
+import type { KubeObject } from '../../lib/api/object.ts';
+
+export function deployment(
+  name: string,
+  options: { namespace?: string; replicas?: number; labels?: Record<string, string>; image?: string } = {},
+): KubeObject {
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: {
+      name,
+      namespace: options.namespace ?? 'default',
+      ...(options.labels ? { labels: options.labels } : {}),
+    },
+    spec: {
+      replicas: options.replicas ?? 1,
+      selector: { matchLabels: { app: name } },
+      template: {
+        metadata: { labels: { app: name } },
+        spec: { containers: [{ name: 'main', image: options.image ?? 'nginx:1.27' }] },
+      },
+    },
+  };
+}
+
+export function configMap(name: string, data: Record<string, string>, namespace = 'default'): KubeObject {
+  return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace }, data };
+}
+
+export function cluster(name: string, labels: Record<string, string> = {}): KubeObject {
+  return {
+    apiVersion: 'cluster.karmada.io/v1alpha1',
+    kind: 'Cluster',
+    metadata: { name, labels },
+    spec: { syncMode: 'Push', apiEndpoint: `https://${name}.example:6443` },
+  };
+}
+
+export function work(clusterName: string, name: string): KubeObject {
+  return {
+    apiVersion: 'work.karmada.io/v1alpha1',
+    kind: 'Work',
+    metadata: { name, namespace: `karmada-es-${clusterName}` },
+    spec: { workload: { manifests: [] } },
+  };
+}
+
+/** Roughly 1 MiB of realistic, varied configuration text (compresses ~10x, like real configs). */
+export function realisticConfigText(bytes: number): string {
+  let out = '';
+  for (let i = 0; out.length < bytes; i++) {
+    out +=
+      `server_${i} {\n  listen ${8000 + (i % 1000)};\n  server_name svc-${i}.example.internal;\n` +
+      `  location /api/v${i % 7}/ { proxy_pass http://backend-${i % 53}:${9000 + (i % 97)}; }\n` +
+      `  # tuned ${(i * 7919) % 100003}\n}\n`;
+  }
+  return out.slice(0, bytes);
+}
