@@ -122,7 +122,7 @@ export function parseSelector(text: string): Requirement[] {
       const values = m[3]!
         .split(',')
         .map((v) => v.trim())
-        .filter((v, i, all) => v !== '' || all.length > 1);
+        .filter((v, _i, all) => v !== '' || all.length > 1);
       return requirement(m[1]!, m[2] === 'in' ? 'In' : 'NotIn', values);
     }
     m = EQUALITY_FORM.exec(part);
@@ -189,6 +189,8 @@ export function matchesRequirements(
         const bound = Number(r.values[0]);
         return r.operator === 'Gt' ? n > bound : n < bound;
       }
+      default:
+        return false;
     }
   });
 }
@@ -211,7 +213,7 @@ export function formatRequirements(requirements: readonly Requirement[]): string
           return `!${r.key}`;
         case 'Gt':
           return `${r.key}>${r.values[0]}`;
-        case 'Lt':
+        default:
           return `${r.key}<${r.values[0]}`;
       }
     })
