@@ -363,7 +363,7 @@ export function describeObjectStoreContract(backend: StoreBackend): void {
         const text = realisticConfigText(1024 * 1024);
         await store.create(configMap('big', { 'nginx.conf': text }));
         const back = await store.get({ ...CM, namespace: 'default', name: 'big' });
-        assert.equal((back?.data as { 'nginx.conf': string })['nginx.conf'], text);
+        assert.deepEqual(back?.data, { 'nginx.conf': text });
       });
 
       it('refuses an object that does not fit even compressed, with a message that says what to do, storing nothing', async () => {
