@@ -1,0 +1,94 @@
+/**
+ * The environment of every deployed function (and of local mode's handlers), read once per cold
+ * start. Settings of this system are `SK_*` variables; an unknown `SK_*` variable is an error, so a
+ * typo in the stack fails the first invocation loudly instead of silently using a default.
+ */
+import * as z from 'zod/mini';
+import { parseConfig } from './validate.ts';
+
+const LOG_LEVELS = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR', 'CRITICAL', 'SILENT'] as const;
+
+const schema = z.strictObject({
+  AWS_REGION: z.string().check(z.minLength(1)),
+  SK_ENVIRONMENT: z.string().check(z.minLength(1)),
+  SK_TABLE_NAME: z.string().check(z.minLength(3), z.maxLength(255)),
+  SK_QUEUE_PREFIX: z.string().check(z.regex(/^[A-Za-z0-9_-]{1,40}$/)),
+  SK_QUEUE_URL_BASE: z.url().check(z.regex(/\/$/, 'must end with /')),
+  SK_DYNAMODB_ENDPOINT: z.optional(z.url()),
+  SK_SQS_ENDPOINT: z.optional(z.url()),
+  SK_RECONCILE_CONCURRENCY: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(64)), 8),
+  SK_METRICS: z._default(z.enum(['emf', 'off']), 'emf'),
+  LOG_FORMAT: z._default(z.enum(['json', 'text']), 'json'),
+  LOG_LEVEL: z._default(z.enum(LOG_LEVELS), 'INFO'),
+});
+
+const HINTS: Record<string, string> = {
+  AWS_REGION: 'set by Lambda; set it yourself when running outside Lambda',
+  SK_ENVIRONMENT: 'the environment name, e.g. dev or prod',
+  SK_TABLE_NAME: 'the DynamoDB object table, set by the stateless stack',
+  SK_QUEUE_PREFIX: 'the prefix of every queue name, e.g. sk-dev',
+  SK_QUEUE_URL_BASE:
+    'queue URLs are this plus the queue name, e.g. https://sqs.us-east-1.amazonaws.com/123456789012/',
+  SK_DYNAMODB_ENDPOINT: 'only for local DynamoDB-compatible servers',
+  SK_SQS_ENDPOINT: 'only for local SQS-compatible servers',
+  SK_RECONCILE_CONCURRENCY: 'keys reconciled at once within one batch',
+  SK_METRICS: 'emf writes CloudWatch Embedded Metric Format to stdout',
+  LOG_FORMAT: "Karmada's --logging-format: json or text",
+  LOG_LEVEL: 'the least severe level printed',
+};
+
+export interface RuntimeConfig {
+  region: string;
+  environment: string;
+  tableName: string;
+  queuePrefix: string;
+  queueUrlBase: string;
+  dynamodbEndpoint?: string;
+  sqsEndpoint?: string;
+  reconcileConcurrency: number;
+  metrics: 'emf' | 'off';
+  logFormat: 'json' | 'text';
+  logLevel: (typeof LOG_LEVELS)[number];
+}
+
+/** Reads and validates the function environment; throws ConfigError listing every problem. */
+export function loadRuntimeConfig(env: Record<string, string | undefined> = process.env): RuntimeConfig {
+  const ours = Object.fromEntries(
+    Object.entries(env).filter(
+      ([k, v]) =>
+        v !== undefined &&
+        (k.startsWith('SK_') || k === 'AWS_REGION' || k === 'LOG_FORMAT' || k === 'LOG_LEVEL'),
+    ),
+  );
+  const c = parseConfig('function environment', schema, ours, HINTS);
+  return {
+    region: c.AWS_REGION,
+    environment: c.SK_ENVIRONMENT,
+    tableName: c.SK_TABLE_NAME,
+    queuePrefix: c.SK_QUEUE_PREFIX,
+    queueUrlBase: c.SK_QUEUE_URL_BASE,
+    ...(c.SK_DYNAMODB_ENDPOINT ? { dynamodbEndpoint: c.SK_DYNAMODB_ENDPOINT } : {}),
+    ...(c.SK_SQS_ENDPOINT ? { sqsEndpoint: c.SK_SQS_ENDPOINT } : {}),
+    reconcileConcurrency: c.SK_RECONCILE_CONCURRENCY,
+    metrics: c.SK_METRICS,
+    logFormat: c.LOG_FORMAT,
+    logLevel: c.LOG_LEVEL,
+  };
+}
+
+/** The inverse of {@link loadRuntimeConfig}: the environment that yields `config` (CDK, local mode). */
+export function runtimeEnvironment(config: Omit<RuntimeConfig, 'region'>): Record<string, string> {
+  const env: Record<string, string> = {
+    SK_ENVIRONMENT: config.environment,
+    SK_TABLE_NAME: config.tableName,
+    SK_QUEUE_PREFIX: config.queuePrefix,
+    SK_QUEUE_URL_BASE: config.queueUrlBase,
+    SK_RECONCILE_CONCURRENCY: String(config.reconcileConcurrency),
+    SK_METRICS: config.metrics,
+    LOG_FORMAT: config.logFormat,
+    LOG_LEVEL: config.logLevel,
+  };
+  if (config.dynamodbEndpoint) env.SK_DYNAMODB_ENDPOINT = config.dynamodbEndpoint;
+  if (config.sqsEndpoint) env.SK_SQS_ENDPOINT = config.sqsEndpoint;
+  return env;
+}

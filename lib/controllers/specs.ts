@@ -1,0 +1,66 @@
+/**
+ * Every controller's deployment shape, in one place: its name (queues `<prefix>-<name>-<lane>`,
+ * function `<prefix>-<name>`), the kinds it wants resynced, and how its two event sources are tuned.
+ * The CDK stack and local mode both read this list; neither has its own copy. Metadata only — no
+ * controller code is imported here, so a function bundle carries only its own controller.
+ */
+import type { GroupKind } from '../api/object.ts';
+import type { Lane } from '../queue/port.ts';
+import type { ResyncTarget } from '../reconcile/resync.ts';
+import { RESYNC_CONTROLLER } from '../reconcile/resync.ts';
+
+export interface LaneTuning {
+  /** Messages per invocation (1..10000; above 10 needs a batching window). */
+  batchSize: number;
+  maximumBatchingWindowSeconds: number;
+  /**
+   * Concurrent invocations from this queue (Lambda: 2..1000). The standard lane is capped below the
+   * priority lane's share so a standard backlog can never take the capacity priority work needs.
+   */
+  maxConcurrency: number;
+}
+
+export interface ControllerSpec {
+  name: string;
+  description: string;
+  /** Kinds whose every key is periodically re-enqueued on the standard queue. */
+  watches: readonly GroupKind[];
+  timeoutSeconds: number;
+  memoryMB: number;
+  /** Receives before a message is moved to the lane's dead-letter queue. */
+  maxReceiveCount: number;
+  lanes: Record<Lane, LaneTuning>;
+}
+
+/** AWS's guidance: a queue's visibility timeout at least six times its consumer's timeout. */
+export function visibilityTimeoutSeconds(spec: ControllerSpec): number {
+  return spec.timeoutSeconds * 6;
+}
+
+export const CONTROLLER_SPECS: readonly ControllerSpec[] = [
+  {
+    name: RESYNC_CONTROLLER,
+    description: 'Periodically re-enqueues every key of every watched kind on its controller standard queue',
+    watches: [],
+    timeoutSeconds: 60,
+    memoryMB: 512,
+    maxReceiveCount: 5,
+    lanes: {
+      priority: { batchSize: 10, maximumBatchingWindowSeconds: 0, maxConcurrency: 2 },
+      standard: { batchSize: 10, maximumBatchingWindowSeconds: 0, maxConcurrency: 2 },
+    },
+  },
+];
+
+/** The spec of a controller, or an error naming the ones that exist. */
+export function controllerSpec(name: string): ControllerSpec {
+  const spec = CONTROLLER_SPECS.find((s) => s.name === name);
+  if (!spec)
+    throw new Error(`no controller named ${name}; known: ${CONTROLLER_SPECS.map((s) => s.name).join(', ')}`);
+  return spec;
+}
+
+/** What the resync controller walks: every controller that watches at least one kind. */
+export function resyncTargets(specs: readonly ControllerSpec[] = CONTROLLER_SPECS): ResyncTarget[] {
+  return specs.filter((s) => s.watches.length > 0).map((s) => ({ controller: s.name, kinds: s.watches }));
+}

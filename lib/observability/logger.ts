@@ -1,0 +1,106 @@
+/**
+ * Logging: Powertools' Logger everywhere, printing structured JSON (AWS, and `LOG_FORMAT=json`) or
+ * readable text lines (local mode, `LOG_FORMAT=text`) — the equivalent of Karmada's
+ * `--logging-format=json|text`. Controllers log through child loggers that carry `controller`,
+ * `key`, `reconcileID` and, when known, `cluster`.
+ */
+
+import type { LogItem } from '@aws-lambda-powertools/logger';
+import { Logger } from '@aws-lambda-powertools/logger';
+import type { ConstructorOptions } from '@aws-lambda-powertools/logger/types';
+
+export type LogFormat = 'json' | 'text';
+export type LogLevelName = 'TRACE' | 'DEBUG' | 'INFO' | 'WARN' | 'ERROR' | 'CRITICAL' | 'SILENT';
+
+export interface LoggerOptions {
+  format: LogFormat;
+  level: LogLevelName;
+  /** Powertools' `service` key: the controller or component name. */
+  service: string;
+  /** Keys on every line. */
+  persistentKeys?: Record<string, string>;
+  /** Where text lines go (default stderr; tests capture them). */
+  write?: (line: string) => void;
+}
+
+/** Keys Powertools adds that a human reading a terminal does not need. */
+const TEXT_HIDDEN = new Set([
+  'level',
+  'message',
+  'timestamp',
+  'service',
+  'cold_start',
+  'function_arn',
+  'function_memory_size',
+  'function_name',
+  'function_request_id',
+  'sampling_rate',
+  'xray_trace_id',
+  'tenant_id',
+  'error',
+]);
+
+/** Keys shown first, in this order, when present. */
+const TEXT_FIRST = ['controller', 'cluster', 'key', 'reconcileID'];
+
+function formatValue(value: unknown): string {
+  if (typeof value === 'string') return /^[^\s"=]+$/.test(value) ? value : JSON.stringify(value);
+  return JSON.stringify(value);
+}
+
+/** Renders one log record as `HH:MM:SS.mmm LEVEL service message k=v ...`, error and stack below. */
+export function formatTextLine(attributes: Record<string, unknown>): string {
+  const time = String(attributes.timestamp ?? '').slice(11, 23);
+  const level = String(attributes.level ?? '').padEnd(5);
+  const keys = [
+    ...TEXT_FIRST.filter((k) => attributes[k] !== undefined),
+    ...Object.keys(attributes).filter(
+      (k) => !TEXT_HIDDEN.has(k) && !TEXT_FIRST.includes(k) && attributes[k] !== undefined,
+    ),
+  ];
+  let line = `${time} ${level} ${attributes.service ?? ''}: ${attributes.message ?? ''}`;
+  for (const k of keys) line += ` ${k}=${formatValue(attributes[k])}`;
+  const error = attributes.error as { name?: string; message?: string; stack?: string } | undefined;
+  if (error) {
+    line += ` error=${formatValue(`${error.name ?? 'Error'}: ${error.message ?? ''}`)}`;
+    if (error.stack && attributes.level !== 'WARN') {
+      line += `\n${String(error.stack).split('\n').slice(1, 6).join('\n')}`;
+    }
+  }
+  return line;
+}
+
+/** Powertools' Logger printing readable text lines instead of JSON. */
+class TextLogger extends Logger {
+  readonly #write: (line: string) => void;
+
+  constructor(options: ConstructorOptions, write: (line: string) => void) {
+    super(options);
+    this.#write = write;
+  }
+
+  protected override printLog(_logLevel: number, log: LogItem): void {
+    log.prepareForPrint();
+    this.#write(formatTextLine(log.getAttributes()));
+  }
+
+  protected override createLogger(options?: ConstructorOptions): Logger {
+    return new TextLogger(options ?? {}, this.#write);
+  }
+}
+
+const stderrWrite = (line: string) => {
+  process.stderr.write(`${line}\n`);
+};
+
+/** A Powertools Logger in the requested format. */
+export function createLogger(options: LoggerOptions): Logger {
+  const base: ConstructorOptions = {
+    serviceName: options.service,
+    logLevel: options.level,
+    ...(options.persistentKeys ? { persistentKeys: options.persistentKeys } : {}),
+  };
+  return options.format === 'text' ? new TextLogger(base, options.write ?? stderrWrite) : new Logger(base);
+}
+
+export type { Logger };

@@ -1,0 +1,257 @@
+/**
+ * An SQS event-source mapping, as Lambda runs it, for local mode and tests: pollers receive
+ * messages, gather a batch (batch size, batching window), invoke the handler with a real-shaped
+ * SQSEvent, delete what succeeded and leave the reported failures (partial batch response) to come
+ * back after their visibility timeout; the queue's redrive policy moves poison messages to its DLQ.
+ * `maxConcurrency` workers per source, each with its own handler instance, as each Lambda execution
+ * environment has its own module state.
+ */
+import { randomUUID } from 'node:crypto';
+import type { Context, SQSBatchResponse, SQSEvent, SQSRecord } from 'aws-lambda';
+import type { Clock } from '../clock/clock.ts';
+import type { QueueTransport, ReceivedMessage } from './port.ts';
+
+export type SqsHandler = (event: SQSEvent, context: Context) => Promise<SQSBatchResponse | undefined>;
+
+export interface EventSourceSpec {
+  /** For logs, e.g. `resync/standard`. */
+  name: string;
+  functionName: string;
+  /** The transport's id of the queue (URL for SQS). */
+  queue: string;
+  queueArn: string;
+  /** 1..10000. */
+  batchSize: number;
+  /** 0..300: how long to keep gathering a batch after its first message. */
+  maximumBatchingWindowSeconds: number;
+  /** Concurrent invocations for this source (Lambda: 2..1000). */
+  maxConcurrency: number;
+  visibilityTimeoutSeconds: number;
+  /** The function's timeout, reported by `context.getRemainingTimeInMillis()`. */
+  timeoutSeconds: number;
+  /** Builds a handler for one worker (one "execution environment"). */
+  createHandler: () => SqsHandler;
+}
+
+/** What happened in one invocation. */
+export interface InvocationReport {
+  source: string;
+  messages: number;
+  /** Messages left for retry (reported failures, or the whole batch when the handler threw). */
+  retried: number;
+  durationMs: number;
+  error?: unknown;
+}
+
+export interface EventSourceRunnerOptions {
+  transport: QueueTransport;
+  clock: Clock;
+  sources: readonly EventSourceSpec[];
+  region?: string;
+  onInvocation?: (report: InvocationReport) => void;
+  /** A poller failed (e.g. the queue server is unreachable); it retries after a second. */
+  onPollError?: (source: string, error: unknown) => void;
+}
+
+interface Worker {
+  spec: EventSourceSpec;
+  handler: SqsHandler | undefined;
+}
+
+const LONG_POLL_SECONDS = 1;
+
+export class EventSourceRunner {
+  readonly #options: EventSourceRunnerOptions;
+  readonly #abort = new AbortController();
+  readonly #loops: Promise<void>[] = [];
+  /** Deterministic mode keeps one worker per source. */
+  readonly #steppers = new Map<string, Worker>();
+  #started = false;
+
+  constructor(options: EventSourceRunnerOptions) {
+    this.#options = options;
+  }
+
+  /** Starts `maxConcurrency` polling workers per source. */
+  start(): void {
+    if (this.#started) throw new Error('event-source runner already started');
+    this.#started = true;
+    for (const spec of this.#options.sources) {
+      for (let i = 0; i < spec.maxConcurrency; i++)
+        this.#loops.push(this.#loop({ spec, handler: undefined }));
+    }
+  }
+
+  /** Stops polling; batches already received are still handled. Resolves when every worker is idle. */
+  async stop(): Promise<void> {
+    this.#abort.abort();
+    await Promise.all(this.#loops);
+  }
+
+  /**
+   * Deterministic mode: runs rounds in which every source (in the order given, so list priority
+   * sources first) gets one receive-and-invoke cycle, until a whole round delivers nothing.
+   * Returns the number of messages delivered. Does not move the clock.
+   */
+  async runUntilIdle(maxRounds = 10_000): Promise<number> {
+    let total = 0;
+    for (let round = 0; round < maxRounds; round++) {
+      let delivered = 0;
+      for (const spec of this.#options.sources) {
+        let worker = this.#steppers.get(spec.name);
+        if (!worker) {
+          worker = { spec, handler: undefined };
+          this.#steppers.set(spec.name, worker);
+        }
+        delivered += await this.#cycle(worker, false);
+      }
+      total += delivered;
+      if (delivered === 0) return total;
+    }
+    throw new Error(`event sources still busy after ${maxRounds} rounds`);
+  }
+
+  async #loop(worker: Worker): Promise<void> {
+    const signal = this.#abort.signal;
+    while (!signal.aborted) {
+      try {
+        await this.#cycle(worker, true);
+      } catch (err) {
+        if (signal.aborted) break;
+        this.#options.onPollError?.(worker.spec.name, err);
+        await this.#options.clock.sleep(1000, signal).catch(() => {});
+      }
+    }
+  }
+
+  /** Gathers one batch and invokes the handler with it. Returns the number of messages delivered. */
+  async #cycle(worker: Worker, wait: boolean): Promise<number> {
+    const batch = await this.#gather(worker.spec, wait);
+    if (batch.length === 0) return 0;
+    await this.#invoke(worker, batch);
+    return batch.length;
+  }
+
+  async #gather(spec: EventSourceSpec, wait: boolean): Promise<ReceivedMessage[]> {
+    const { transport, clock } = this.#options;
+    const signal = this.#abort.signal;
+    const batch: ReceivedMessage[] = [];
+    let windowEnds: number | undefined;
+    for (;;) {
+      const remaining = spec.batchSize - batch.length;
+      if (remaining <= 0) break;
+      let waitTimeSeconds = 0;
+      if (wait && !signal.aborted) {
+        waitTimeSeconds =
+          windowEnds === undefined
+            ? LONG_POLL_SECONDS
+            : Math.max(0, Math.ceil((windowEnds - clock.now()) / 1000));
+      }
+      let got: ReceivedMessage[];
+      try {
+        got = await transport.receive(spec.queue, {
+          maxMessages: Math.min(10, remaining),
+          waitTimeSeconds,
+          visibilityTimeoutSeconds: spec.visibilityTimeoutSeconds,
+          ...(wait ? { signal } : {}),
+        });
+      } catch (err) {
+        // Stopping aborts the long poll; keep what was already gathered.
+        if (signal.aborted) break;
+        if (batch.length > 0) break;
+        throw err;
+      }
+      batch.push(...got);
+      if (batch.length === 0) {
+        if (!wait || signal.aborted) break;
+        continue;
+      }
+      if (windowEnds === undefined) windowEnds = clock.now() + spec.maximumBatchingWindowSeconds * 1000;
+      // With no batching window Lambda invokes with what one poll returned.
+      if (spec.maximumBatchingWindowSeconds === 0 || clock.now() >= windowEnds) break;
+      if (got.length === 0 && !wait) break;
+    }
+    return batch;
+  }
+
+  async #invoke(worker: Worker, batch: ReceivedMessage[]): Promise<void> {
+    const { spec } = worker;
+    const { transport, clock } = this.#options;
+    worker.handler ??= spec.createHandler();
+    const started = clock.now();
+    const event: SQSEvent = { Records: batch.map((m) => this.#record(spec, m)) };
+    let retried = batch.length;
+    let error: unknown;
+    try {
+      const response = await worker.handler(event, this.#context(spec, started));
+      const failed = failedIds(response, batch);
+      const done = batch.filter((m) => !failed.has(m.messageId)).map((m) => m.receiptHandle);
+      if (done.length > 0) await transport.delete(spec.queue, done);
+      retried = failed.size;
+    } catch (err) {
+      // A thrown handler fails the whole batch: every message comes back after its visibility timeout.
+      error = err;
+    }
+    this.#options.onInvocation?.({
+      source: spec.name,
+      messages: batch.length,
+      retried,
+      durationMs: clock.now() - started,
+      ...(error !== undefined ? { error } : {}),
+    });
+  }
+
+  #record(spec: EventSourceSpec, m: ReceivedMessage): SQSRecord {
+    return {
+      messageId: m.messageId,
+      receiptHandle: m.receiptHandle,
+      body: m.body,
+      attributes: {
+        ApproximateReceiveCount: String(m.receiveCount),
+        SentTimestamp: String(m.sentTimestamp),
+        SenderId: 'local',
+        ApproximateFirstReceiveTimestamp: String(this.#options.clock.now()),
+      },
+      messageAttributes: Object.fromEntries(
+        Object.entries(m.attributes).map(([k, v]) => [
+          k,
+          { stringValue: v, stringListValues: [], binaryListValues: [], dataType: 'String' },
+        ]),
+      ),
+      md5OfBody: '',
+      eventSource: 'aws:sqs',
+      eventSourceARN: spec.queueArn,
+      awsRegion: this.#options.region ?? 'us-east-1',
+    };
+  }
+
+  #context(spec: EventSourceSpec, started: number): Context {
+    const deadline = started + spec.timeoutSeconds * 1000;
+    const clock = this.#options.clock;
+    return {
+      callbackWaitsForEmptyEventLoop: false,
+      functionName: spec.functionName,
+      functionVersion: '$LATEST',
+      invokedFunctionArn: `arn:aws:lambda:${this.#options.region ?? 'us-east-1'}:000000000000:function:${spec.functionName}`,
+      memoryLimitInMB: '1024',
+      awsRequestId: randomUUID(),
+      logGroupName: `/aws/lambda/${spec.functionName}`,
+      logStreamName: 'local',
+      getRemainingTimeInMillis: () => Math.max(0, deadline - clock.now()),
+      done: () => {},
+      fail: () => {},
+      succeed: () => {},
+    };
+  }
+}
+
+/**
+ * The messages a partial batch response asks to retry. As in Lambda, an identifier that is empty or
+ * not in the batch makes the whole batch a failure.
+ */
+function failedIds(response: SQSBatchResponse | undefined, batch: ReceivedMessage[]): Set<string> {
+  const failures = response?.batchItemFailures ?? [];
+  const ids = new Set(batch.map((m) => m.messageId));
+  if (failures.some((f) => !f.itemIdentifier || !ids.has(f.itemIdentifier))) return ids;
+  return new Set(failures.map((f) => f.itemIdentifier));
+}

@@ -1,0 +1,38 @@
+import type { Clock } from '../clock/clock.ts';
+import { encodeMessage } from './messages.ts';
+import type { EnqueueItem, Lane, OutgoingMessage, QueueTransport, WorkQueue } from './port.ts';
+
+/**
+ * {@link WorkQueue} over a {@link QueueTransport}: groups items by target queue, drops exact
+ * duplicates within one call, and sends in batches.
+ */
+export class TransportWorkQueue implements WorkQueue {
+  readonly #transport: QueueTransport;
+  readonly #address: (controller: string, lane: Lane) => string;
+  readonly #clock: Clock;
+
+  /** @param address maps a controller and lane to the transport's queue id (URL or name). */
+  constructor(transport: QueueTransport, address: (controller: string, lane: Lane) => string, clock: Clock) {
+    this.#transport = transport;
+    this.#address = address;
+    this.#clock = clock;
+  }
+
+  async enqueue(items: readonly EnqueueItem[]): Promise<void> {
+    const now = this.#clock.now();
+    const byQueue = new Map<string, { seen: Set<string>; messages: OutgoingMessage[] }>();
+    for (const item of items) {
+      const queue = this.#address(item.controller, item.lane);
+      let group = byQueue.get(queue);
+      if (!group) {
+        group = { seen: new Set(), messages: [] };
+        byQueue.set(queue, group);
+      }
+      const identity = `${item.key}\u0000${item.delayMs ?? 0}`;
+      if (group.seen.has(identity)) continue;
+      group.seen.add(identity);
+      group.messages.push(encodeMessage(item, now));
+    }
+    await Promise.all([...byQueue].map(([queue, group]) => this.#transport.send(queue, group.messages)));
+  }
+}

@@ -1,0 +1,226 @@
+/**
+ * Runs one SQS batch through a controller with Lambda's partial-batch semantics:
+ * - messages are decoded; timers that arrived early (longer than SQS's 15-minute delay) are re-armed;
+ * - messages for the same key are folded into one reconcile (the key's lane is priority if any was);
+ * - keys are reconciled concurrently (bounded); a failed key reports one of its messages as a batch
+ *   item failure — only that key is retried — after pushing its visibility out exponentially;
+ * - metrics (EMF) and logs carry controller, key, reconcileID and the queue of origin.
+ */
+import { randomUUID } from 'node:crypto';
+import type { SQSBatchItemFailure, SQSBatchResponse, SQSRecord } from 'aws-lambda';
+import type { Clock } from '../clock/clock.ts';
+import type { Logger } from '../observability/logger.ts';
+import { METRIC, type Metrics, MetricUnit } from '../observability/metrics.ts';
+import { type ControllerMessage, decodeMessage, timerDue } from '../queue/messages.ts';
+import { laneOfQueue } from '../queue/naming.ts';
+import type { Lane, WorkQueue } from '../queue/port.ts';
+import type { Controller, ReconcileResult } from './controller.ts';
+
+export interface RetryBackoff {
+  /** Visibility timeout after the first failure; doubles with each receive. */
+  baseSeconds: number;
+  maxSeconds: number;
+}
+
+export interface BatchDependencies {
+  workQueue: WorkQueue;
+  clock: Clock;
+  logger: Logger;
+  metrics: Metrics;
+  /** Keys reconciled at once (default 8). */
+  concurrency?: number;
+  /** Pushes a failed message's next attempt out (SQS ChangeMessageVisibility); optional. */
+  changeVisibility?: (queueArn: string, receiptHandle: string, seconds: number) => Promise<void>;
+  backoff?: RetryBackoff;
+}
+
+const DEFAULT_BACKOFF: RetryBackoff = { baseSeconds: 2, maxSeconds: 300 };
+
+interface KeyGroup {
+  key: string;
+  lane: Lane;
+  reasons: string[];
+  records: SQSRecord[];
+}
+
+/** Seconds before the next attempt after `receiveCount` failed attempts. */
+export function backoffSeconds(receiveCount: number, backoff: RetryBackoff): number {
+  const exponent = Math.max(0, receiveCount - 1);
+  return Math.min(backoff.maxSeconds, backoff.baseSeconds * 2 ** Math.min(exponent, 30));
+}
+
+function laneOf(record: SQSRecord): Lane {
+  const attr = record.messageAttributes?.lane?.stringValue;
+  if (attr === 'priority' || attr === 'standard') return attr;
+  return laneOfQueue(record.eventSourceARN) ?? 'standard';
+}
+
+function receiveCount(record: SQSRecord): number {
+  return Number(record.attributes?.ApproximateReceiveCount ?? '1');
+}
+
+/** Runs `fn` over `items` with at most `limit` in flight. */
+async function forEachLimited<T>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T) => Promise<void>,
+): Promise<void> {
+  let next = 0;
+  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) await fn(items[next++]!);
+  });
+  await Promise.all(workers);
+}
+
+export async function processBatch(
+  controller: Controller,
+  records: readonly SQSRecord[],
+  deps: BatchDependencies,
+): Promise<SQSBatchResponse> {
+  const { clock, logger, metrics, workQueue } = deps;
+  const failures: SQSBatchItemFailure[] = [];
+  const batchLane = records.length > 0 ? laneOf(records[0]!) : 'standard';
+  metrics.addDimensions({ controller: controller.name, queue: batchLane });
+  metrics.addMetric(METRIC.messages, MetricUnit.Count, records.length);
+
+  // 1. Decode; re-arm early timers; group the rest by key.
+  const groups = new Map<string, KeyGroup>();
+  const rearm: { record: SQSRecord; message: ControllerMessage; remaining: number; lane: Lane }[] = [];
+  let malformed = 0;
+  for (const record of records) {
+    let message: ControllerMessage;
+    try {
+      message = decodeMessage(record);
+    } catch (err) {
+      malformed++;
+      logger.error('unreadable message; it will be retried and then dead-lettered', {
+        controller: controller.name,
+        messageId: record.messageId,
+        error: err as Error,
+      });
+      failures.push({ itemIdentifier: record.messageId });
+      continue;
+    }
+    const lane = laneOf(record);
+    const remaining = timerDue(message, clock.now());
+    if (remaining !== undefined) {
+      rearm.push({ record, message, remaining, lane });
+      continue;
+    }
+    let group = groups.get(message.key);
+    if (!group) {
+      group = { key: message.key, lane, reasons: [], records: [] };
+      groups.set(message.key, group);
+    }
+    if (lane === 'priority') group.lane = 'priority';
+    if (message.reason && !group.reasons.includes(message.reason)) group.reasons.push(message.reason);
+    group.records.push(record);
+  }
+  if (malformed > 0) metrics.addMetric(METRIC.malformedMessages, MetricUnit.Count, malformed);
+
+  if (rearm.length > 0) {
+    try {
+      await workQueue.enqueue(
+        rearm.map(({ message, remaining, lane }) => ({
+          controller: controller.name,
+          lane,
+          key: message.key,
+          delayMs: remaining,
+          ...(message.reason ? { reason: message.reason } : {}),
+        })),
+      );
+      metrics.addMetric(METRIC.timersRearmed, MetricUnit.Count, rearm.length);
+    } catch (err) {
+      logger.error('could not re-arm timers; they will be retried', {
+        controller: controller.name,
+        error: err as Error,
+      });
+      for (const r of rearm) failures.push({ itemIdentifier: r.record.messageId });
+    }
+  }
+
+  const duplicates = [...groups.values()].reduce((n, g) => n + g.records.length - 1, 0);
+  if (duplicates > 0) metrics.addMetric(METRIC.duplicateMessages, MetricUnit.Count, duplicates);
+
+  // 2. Reconcile each key once.
+  await forEachLimited([...groups.values()], deps.concurrency ?? 8, async (group) => {
+    const failed = await reconcileKey(controller, group, deps);
+    if (!failed) return;
+    // Retry the key through one of its messages: the most-received one, so a poison key reaches the
+    // DLQ after maxReceiveCount attempts. Its siblings are deleted; the retry covers them.
+    const retry = group.records.reduce((a, b) => (receiveCount(b) > receiveCount(a) ? b : a));
+    failures.push({ itemIdentifier: retry.messageId });
+    if (deps.changeVisibility) {
+      const seconds = backoffSeconds(receiveCount(retry), deps.backoff ?? DEFAULT_BACKOFF);
+      await deps
+        .changeVisibility(retry.eventSourceARN, retry.receiptHandle, seconds)
+        .catch((err: unknown) => {
+          logger.warn('could not set retry backoff; the queue visibility timeout applies', {
+            controller: controller.name,
+            key: group.key,
+            error: err as Error,
+          });
+        });
+    }
+  });
+
+  return { batchItemFailures: failures };
+}
+
+/** Reconciles one key; returns true when it failed and must be retried. */
+async function reconcileKey(
+  controller: Controller,
+  group: KeyGroup,
+  deps: BatchDependencies,
+): Promise<boolean> {
+  const { clock, logger, metrics, workQueue } = deps;
+  const reconcileId = randomUUID();
+  const log = logger.createChild({
+    persistentKeys: {
+      controller: controller.name,
+      key: group.key,
+      reconcileID: reconcileId,
+      queue: group.lane,
+    },
+  });
+  const started = clock.now();
+  let result: ReconcileResult | undefined;
+  try {
+    result = await controller.reconcile(
+      { key: group.key, lane: group.lane, reasons: group.reasons },
+      { logger: log, reconcileId, now: started },
+    );
+    if (result?.requeueAfterMs !== undefined) {
+      await workQueue.enqueue([
+        {
+          controller: controller.name,
+          lane: 'standard',
+          key: group.key,
+          delayMs: result.requeueAfterMs,
+          reason: 'requeue',
+        },
+      ]);
+      metrics.addMetric(METRIC.requeues, MetricUnit.Count, 1);
+    }
+  } catch (err) {
+    const elapsed = clock.now() - started;
+    metrics.addMetric(METRIC.reconciles, MetricUnit.Count, 1);
+    metrics.addMetric(METRIC.reconcileErrors, MetricUnit.Count, 1);
+    metrics.addMetric(METRIC.reconcileLatency, MetricUnit.Milliseconds, elapsed);
+    log.error('reconcile failed; the key will be retried', {
+      attempt: Math.max(...group.records.map(receiveCount)),
+      durationMs: elapsed,
+      error: err as Error,
+    });
+    return true;
+  }
+  const elapsed = clock.now() - started;
+  metrics.addMetric(METRIC.reconciles, MetricUnit.Count, 1);
+  metrics.addMetric(METRIC.reconcileLatency, MetricUnit.Milliseconds, elapsed);
+  log.debug('reconciled', {
+    durationMs: elapsed,
+    reasons: group.reasons,
+    ...(result?.requeueAfterMs !== undefined ? { requeueAfterMs: result.requeueAfterMs } : {}),
+  });
+  return false;
+}

@@ -1,0 +1,37 @@
+/**
+ * A controller is `key → reconcile`, level-triggered: a message only names a key; the reconcile
+ * reads the current state, decides with a pure function, writes once with a conditional write and
+ * enqueues downstream keys. Duplicated, reordered or retried messages are therefore harmless.
+ */
+import type { Logger } from '../observability/logger.ts';
+import type { Lane } from '../queue/port.ts';
+
+export interface ReconcileRequest {
+  key: string;
+  /** `priority` if any message for this key in the batch came from the priority queue. */
+  lane: Lane;
+  /** Why the key was enqueued (from every message folded into this request). */
+  reasons: string[];
+}
+
+export interface ReconcileContext {
+  /** Carries `controller`, `key`, `reconcileID`, `queue`; add `cluster` with `appendKeys` when known. */
+  logger: Logger;
+  reconcileId: string;
+  /** When this reconcile started (ms since epoch): decisions take time as a parameter. */
+  now: number;
+}
+
+/**
+ * What a reconcile asks for besides its own writes. Expected outcomes (a member cluster is down,
+ * capacity is not there yet) are results — `requeueAfterMs` — not exceptions; a thrown error means
+ * a bug or an unexpected I/O failure and is retried with backoff, then dead-lettered.
+ */
+export interface ReconcileResult {
+  requeueAfterMs?: number;
+}
+
+export interface Controller {
+  readonly name: string;
+  reconcile(request: ReconcileRequest, context: ReconcileContext): Promise<ReconcileResult | undefined>;
+}

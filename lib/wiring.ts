@@ -1,0 +1,96 @@
+/**
+ * Builds the runtime dependencies from configuration — once per cold start (functions) or once per
+ * process (local mode). The only place that picks adapters; everything else receives ports.
+ */
+import { createDynamoClient } from './adapters/dynamodb/client.ts';
+import { DynamoRowStore } from './adapters/dynamodb/row-store.ts';
+import { createSqsClient, SqsTransport } from './adapters/sqs/transport.ts';
+import { type Clock, systemClock } from './clock/clock.ts';
+import type { RuntimeConfig } from './config/runtime.ts';
+import { createLogger, type Logger } from './observability/logger.ts';
+import { createMetrics, type EmfDocument, type Metrics } from './observability/metrics.ts';
+import { queueName, queueNameFromArn } from './queue/naming.ts';
+import type { Lane, QueueTransport, WorkQueue } from './queue/port.ts';
+import { TransportWorkQueue } from './queue/work-queue.ts';
+import type { BatchDependencies } from './reconcile/batch.ts';
+import type { ObjectStore } from './store/port.ts';
+import { RowObjectStore } from './store/row-object-store.ts';
+
+export interface Runtime {
+  config: RuntimeConfig;
+  clock: Clock;
+  store: ObjectStore;
+  transport: QueueTransport;
+  workQueue: WorkQueue;
+  /** The URL of a controller's queue. */
+  queueUrl(controller: string, lane: Lane): string;
+}
+
+export function wireRuntime(config: RuntimeConfig, clock: Clock = systemClock): Runtime {
+  const dynamo = createDynamoClient({
+    region: config.region,
+    ...(config.dynamodbEndpoint ? { endpoint: config.dynamodbEndpoint } : {}),
+  });
+  const sqs = createSqsClient({
+    region: config.region,
+    ...(config.sqsEndpoint ? { endpoint: config.sqsEndpoint } : {}),
+  });
+  const transport = new SqsTransport(sqs);
+  const queueUrl = (controller: string, lane: Lane) =>
+    config.queueUrlBase + queueName(config.queuePrefix, controller, lane);
+  return {
+    config,
+    clock,
+    store: new RowObjectStore(new DynamoRowStore({ client: dynamo, tableName: config.tableName }), { clock }),
+    transport,
+    workQueue: new TransportWorkQueue(transport, queueUrl, clock),
+    queueUrl,
+  };
+}
+
+export interface ObservabilityOptions {
+  /** Text log lines go here instead of stderr. */
+  logWrite?: (line: string) => void;
+  /** EMF documents go here instead of stdout. */
+  metricsSink?: (doc: EmfDocument) => void;
+}
+
+/** Logger and metrics for one controller function, per the runtime config. */
+export function observabilityFor(
+  controller: string,
+  config: RuntimeConfig,
+  options: ObservabilityOptions = {},
+): { logger: Logger; metrics: Metrics } {
+  const logger = createLogger({
+    format: config.logFormat,
+    level: config.logLevel,
+    service: controller,
+    persistentKeys: { controller, environment: config.environment },
+    ...(options.logWrite ? { write: options.logWrite } : {}),
+  });
+  const sink = options.metricsSink ?? (config.metrics === 'off' ? () => {} : undefined);
+  const metrics = createMetrics({ service: controller, ...(sink ? { sink } : {}) });
+  return { logger, metrics };
+}
+
+/** Everything {@link processBatch} needs for one controller function. */
+export function batchDependencies(
+  controller: string,
+  runtime: Runtime,
+  options: ObservabilityOptions = {},
+): BatchDependencies {
+  const { logger, metrics } = observabilityFor(controller, runtime.config, options);
+  return {
+    workQueue: runtime.workQueue,
+    clock: runtime.clock,
+    logger,
+    metrics,
+    concurrency: runtime.config.reconcileConcurrency,
+    changeVisibility: (queueArn, receiptHandle, seconds) =>
+      runtime.transport.changeVisibility(
+        runtime.config.queueUrlBase + queueNameFromArn(queueArn),
+        receiptHandle,
+        seconds,
+      ),
+  };
+}

@@ -1,0 +1,150 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { describe, it } from 'node:test';
+import type { SQSEvent, SQSRecord } from 'aws-lambda';
+import { VirtualClock } from '../../../lib/clock/clock.ts';
+import { createLogger } from '../../../lib/observability/logger.ts';
+import { createMetrics, type EmfDocument } from '../../../lib/observability/metrics.ts';
+import type { EnqueueItem } from '../../../lib/queue/port.ts';
+import { backoffSeconds, processBatch } from '../../../lib/reconcile/batch.ts';
+import type { ReconcileResult } from '../../../lib/reconcile/controller.ts';
+import { recordingController } from '../../support/harness.ts';
+
+const sample = JSON.parse(
+  readFileSync(new URL('../../../events/sqs-controller-batch.json', import.meta.url), 'utf8'),
+) as SQSEvent;
+
+function record(
+  key: string,
+  overrides: Partial<SQSRecord> & { lane?: 'priority' | 'standard'; body?: string } = {},
+): SQSRecord {
+  const base = structuredClone(sample.Records[2]!);
+  const { lane, body, ...rest } = overrides;
+  return {
+    ...base,
+    messageId: `id-${key}-${Math.random()}`,
+    body: body ?? JSON.stringify({ key }),
+    messageAttributes: { lane: { ...base.messageAttributes.lane!, stringValue: lane ?? 'priority' } },
+    ...rest,
+  };
+}
+
+function setup(behave?: (key: string, attempt: number) => ReconcileResult | undefined) {
+  const clock = new VirtualClock(Date.UTC(2026, 10, 21));
+  const enqueued: EnqueueItem[] = [];
+  const visibility: { handle: string; seconds: number }[] = [];
+  const emf: EmfDocument[] = [];
+  const logs: string[] = [];
+  const controller = recordingController('detector', clock, behave);
+  const metrics = createMetrics({ service: 'detector', sink: (d) => emf.push(d) });
+  const deps = {
+    clock,
+    workQueue: { enqueue: async (items: readonly EnqueueItem[]) => void enqueued.push(...items) },
+    logger: createLogger({ format: 'text', level: 'DEBUG', service: 'detector', write: (l) => logs.push(l) }),
+    metrics,
+    changeVisibility: async (_arn: string, handle: string, seconds: number) =>
+      void visibility.push({ handle, seconds }),
+  } as const;
+  const run = async (records: SQSRecord[]) => {
+    const out = await processBatch(controller, records, deps);
+    metrics.publishStoredMetrics();
+    return out;
+  };
+  return { clock, controller, enqueued, visibility, emf, logs, run };
+}
+
+describe('processBatch', () => {
+  it('reconciles each key once per batch, folding duplicates (the sample event: 2 messages for nginx, 1 for app-config)', async () => {
+    const s = setup();
+    const out = await s.run(sample.Records);
+    assert.deepEqual(out.batchItemFailures, []);
+    assert.deepEqual(
+      s.controller.calls.map((c) => [c.key, c.lane, c.reasons]),
+      [
+        ['Deployment.apps/default/nginx', 'priority', ['api-write', 'policy-change']],
+        ['ConfigMap/default/app-config', 'priority', ['api-write']],
+      ],
+    );
+    const doc = s.emf[0] as unknown as Record<string, unknown>;
+    assert.equal(doc.MessagesReceived, 3);
+    assert.equal(doc.DuplicateMessages, 1);
+    assert.deepEqual(doc.Reconciles, [1, 1]);
+    assert.equal(doc.controller, 'detector');
+    assert.equal(doc.queue, 'priority');
+  });
+
+  it('a key is priority when any of its messages came from the priority queue', async () => {
+    const s = setup();
+    await s.run([record('k', { lane: 'standard' }), record('k', { lane: 'priority' })]);
+    assert.equal(s.controller.calls[0]?.lane, 'priority');
+  });
+
+  it('retries only the failed key, through its most-received message, with exponential backoff', async () => {
+    const s = setup((key) => {
+      if (key === 'bad') throw new Error('member cluster returned 500');
+      return undefined;
+    });
+    const badOnce = record('bad', {
+      attributes: { ...sample.Records[0]!.attributes, ApproximateReceiveCount: '1' },
+    });
+    const badThrice = record('bad', {
+      attributes: { ...sample.Records[0]!.attributes, ApproximateReceiveCount: '3' },
+    });
+    const out = await s.run([record('good'), badOnce, badThrice, record('other')]);
+    assert.deepEqual(out.batchItemFailures, [{ itemIdentifier: badThrice.messageId }]);
+    assert.deepEqual(
+      s.visibility,
+      [{ handle: badThrice.receiptHandle, seconds: 8 }],
+      'base 2 s doubled for receives 2 and 3',
+    );
+    assert.deepEqual(s.controller.calls.map((c) => c.key).sort(), ['bad', 'good', 'other']);
+    const errorLine = s.logs.find((l) => l.includes('ERROR'));
+    assert.match(errorLine ?? '', /controller=detector key=bad reconcileID=[0-9a-f-]{36}/);
+    assert.match(errorLine ?? '', /member cluster returned 500/);
+    const doc = s.emf[0] as unknown as Record<string, unknown>;
+    assert.equal(doc.ReconcileErrors, 1);
+  });
+
+  it('reports an unreadable message as a failure (so it dead-letters) and still processes the rest', async () => {
+    const s = setup();
+    const bad = record('x', { body: '{oops' });
+    const out = await s.run([bad, record('fine')]);
+    assert.deepEqual(out.batchItemFailures, [{ itemIdentifier: bad.messageId }]);
+    assert.deepEqual(
+      s.controller.calls.map((c) => c.key),
+      ['fine'],
+    );
+  });
+
+  it('re-arms a timer that arrived early instead of reconciling it', async () => {
+    const s = setup();
+    const notBefore = s.clock.now() + 40 * 60_000;
+    const out = await s.run([
+      record('timer', {
+        body: JSON.stringify({ key: 'timer', notBefore, reason: 'eviction' }),
+        lane: 'standard',
+      }),
+    ]);
+    assert.deepEqual(out.batchItemFailures, []);
+    assert.deepEqual(s.controller.calls, []);
+    assert.deepEqual(s.enqueued, [
+      { controller: 'detector', lane: 'standard', key: 'timer', delayMs: 40 * 60_000, reason: 'eviction' },
+    ]);
+  });
+
+  it('enqueues a requeue on the standard lane when a reconcile asks to run again later', async () => {
+    const s = setup(() => ({ requeueAfterMs: 5_000 }));
+    await s.run([record('k')]);
+    assert.deepEqual(s.enqueued, [
+      { controller: 'detector', lane: 'standard', key: 'k', delayMs: 5_000, reason: 'requeue' },
+    ]);
+  });
+
+  it('computes backoff as base * 2^(receives-1), capped', () => {
+    const b = { baseSeconds: 2, maxSeconds: 300 };
+    assert.deepEqual(
+      [1, 2, 3, 4, 8, 9, 50].map((n) => backoffSeconds(n, b)),
+      [2, 4, 8, 16, 256, 300, 300],
+    );
+  });
+});
