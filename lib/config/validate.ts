@@ -25,6 +25,7 @@ interface Issue {
   minimum?: number | bigint;
   maximum?: number | bigint;
   format?: string;
+  pattern?: string;
   input?: unknown;
 }
 
@@ -72,8 +73,12 @@ function describeIssue(issue: Issue, hints: Record<string, string>, known: strin
       ];
     case 'too_big':
       return [`${key}: must be at most ${issue.maximum}${hint}`];
-    case 'invalid_format':
-      return [`${key}: must be a valid ${issue.format}${hint}`];
+    case 'invalid_format': {
+      const got = issue.input === undefined ? '' : `, got ${JSON.stringify(issue.input)}`;
+      if (issue.message !== 'Invalid input') return [`${key}: ${issue.message}${got}${hint}`];
+      if (issue.format === 'regex') return [`${key}: must match ${issue.pattern}${got}${hint}`];
+      return [`${key}: must be a valid ${issue.format}${got}${hint}`];
+    }
     default:
       return [`${key}: ${issue.message}${hint}`];
   }

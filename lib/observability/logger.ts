@@ -19,7 +19,10 @@ export interface LoggerOptions {
   service: string;
   /** Keys on every line. */
   persistentKeys?: Record<string, string>;
-  /** Where text lines go (default stderr; tests capture them). */
+  /**
+   * Where lines go. Without it, JSON goes to stdout as in Lambda and text to stderr; local mode
+   * passes a stderr writer so logs never mix with a command's own output, tests a capturing one.
+   */
   write?: (line: string) => void;
 }
 
@@ -70,26 +73,33 @@ export function formatTextLine(attributes: Record<string, unknown>): string {
   return line;
 }
 
-/** Powertools' Logger printing readable text lines instead of JSON. */
-class TextLogger extends Logger {
+/** Powertools' Logger writing each record, as text or JSON, to a given writer. */
+class WritingLogger extends Logger {
+  readonly #format: LogFormat;
   readonly #write: (line: string) => void;
 
-  constructor(options: ConstructorOptions, write: (line: string) => void) {
+  constructor(options: ConstructorOptions, format: LogFormat, write: (line: string) => void) {
     super(options);
+    this.#format = format;
     this.#write = write;
   }
 
   protected override printLog(_logLevel: number, log: LogItem): void {
     log.prepareForPrint();
-    this.#write(formatTextLine(log.getAttributes()));
+    this.#write(
+      this.#format === 'text'
+        ? formatTextLine(log.getAttributes())
+        : JSON.stringify(log.getAttributes(), this.getJsonReplacer()),
+    );
   }
 
   protected override createLogger(options?: ConstructorOptions): Logger {
-    return new TextLogger(options ?? {}, this.#write);
+    return new WritingLogger(options ?? {}, this.#format, this.#write);
   }
 }
 
-const stderrWrite = (line: string) => {
+/** Writes a line to stderr. */
+export const stderrWrite = (line: string): void => {
   process.stderr.write(`${line}\n`);
 };
 
@@ -100,7 +110,8 @@ export function createLogger(options: LoggerOptions): Logger {
     logLevel: options.level,
     ...(options.persistentKeys ? { persistentKeys: options.persistentKeys } : {}),
   };
-  return options.format === 'text' ? new TextLogger(base, options.write ?? stderrWrite) : new Logger(base);
+  if (options.format === 'json' && !options.write) return new Logger(base);
+  return new WritingLogger(base, options.format, options.write ?? stderrWrite);
 }
 
 export type { Logger };

@@ -1,0 +1,85 @@
+/**
+ * skctl — the Serverless Karmada CLI. Commands arrive as the features behind them are built; a
+ * command that does not exist yet says so rather than pretending.
+ */
+import { readFileSync } from 'node:fs';
+import { ConfigError } from '../config/validate.ts';
+import { DataDirInUseError } from '../local/lock.ts';
+import { UsageError } from './args.ts';
+import { runUp, UP_HELP } from './up.ts';
+
+const HELP = `skctl — Serverless Karmada: Karmada's multi-cluster control plane on AWS Lambda, SQS and DynamoDB.
+
+Usage: skctl <command> [flags]
+
+Commands:
+  up        run the local control plane until Ctrl-C (npm start)
+  version   print the version
+  help      show help for a command
+
+Run 'skctl <command> --help' for a command's flags.
+`;
+
+function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as {
+    version: string;
+  };
+  return pkg.version;
+}
+
+/**
+ * Resolves on the first SIGINT/SIGTERM. Ctrl-C under `npm start` arrives twice (the terminal signals
+ * the process group and npm forwards it too), so repeats within 2 s count as the same request; a
+ * signal after that exits at once.
+ */
+function stopSignal(err: (line: string) => void): Promise<void> {
+  return new Promise((resolve) => {
+    let requestedAt: number | undefined;
+    const onSignal = (signal: NodeJS.Signals) => {
+      if (requestedAt !== undefined) {
+        if (Date.now() - requestedAt < 2000) return;
+        err(
+          `${signal} again: exiting without a clean shutdown (queued messages are healed by the resync at next start)`,
+        );
+        process.exit(130);
+      }
+      requestedAt = Date.now();
+      resolve();
+    };
+    process.on('SIGINT', onSignal);
+    process.on('SIGTERM', onSignal);
+  });
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const out = (line: string) => process.stdout.write(`${line}\n`);
+  const err = (line: string) => process.stderr.write(`${line}\n`);
+  const [command, ...rest] = argv;
+  try {
+    switch (command) {
+      case undefined:
+      case 'help':
+      case '-h':
+      case '--help':
+        if (rest[0] === 'up') out(UP_HELP);
+        else out(HELP);
+        return 0;
+      case 'version':
+      case '--version':
+        out(`skctl ${version()}`);
+        return 0;
+      case 'up':
+        return await runUp(rest, { out, stopRequested: stopSignal(err) });
+      default:
+        err(`skctl: unknown command ${JSON.stringify(command)}\n\n${HELP}`);
+        return 2;
+    }
+  } catch (e) {
+    if (e instanceof UsageError || e instanceof ConfigError || e instanceof DataDirInUseError) {
+      err(e.message);
+      return 2;
+    }
+    err(`skctl: ${(e as Error).stack ?? e}`);
+    return 1;
+  }
+}

@@ -1,0 +1,262 @@
+/**
+ * The local control plane (`skctl up`): the production code paths against local endpoints, in one
+ * process — dynalite for DynamoDB, fauxqs for SQS, the Lambda event-source runner driving every
+ * controller's real handler, and an EventBridge-style timer for the schedules. Data lives under the
+ * data directory (`.skctl/` by default) and survives restarts, queued messages included.
+ */
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { createDynamoClient } from '../adapters/dynamodb/client.ts';
+import { ensureTable } from '../adapters/dynamodb/ensure-table.ts';
+import { createSqsClient } from '../adapters/sqs/transport.ts';
+import { type Clock, systemClock } from '../clock/clock.ts';
+import type { RuntimeConfig } from '../config/runtime.ts';
+import { ConfigError } from '../config/validate.ts';
+import { CONTROLLER_FACTORIES } from '../controllers/factories.ts';
+import { CONTROLLER_SPECS, visibilityTimeoutSeconds } from '../controllers/specs.ts';
+import { createLogger, type LogFormat, type LogLevelName, stderrWrite } from '../observability/logger.ts';
+import { EventSourceRunner, type EventSourceSpec } from '../queue/event-source.ts';
+import { encodeMessage } from '../queue/messages.ts';
+import { queueName } from '../queue/naming.ts';
+import { LANES } from '../queue/port.ts';
+import { RESYNC_ALL, RESYNC_CONTROLLER } from '../reconcile/resync.ts';
+import { parseSchedule, ScheduleExpressionError } from '../schedule/expression.ts';
+import { controllerHandler, type Runtime, wireRuntime } from '../wiring.ts';
+import { acquireDataDirLock } from './lock.ts';
+import { restoreSnapshot, snapshotQueues, writeSnapshot } from './queue-snapshot.ts';
+import { type ProvisionedQueue, provisionControllerQueues, queueUrlBase } from './queues.ts';
+import { type LocalServer, type LocalSqsServer, startDynalite, startSqsServer } from './servers.ts';
+import { type RunningTimer, startTimer } from './timer.ts';
+
+export const LOCAL_ENVIRONMENT = 'local';
+export const LOCAL_REGION = 'us-east-1';
+export const LOCAL_QUEUE_PREFIX = 'sk-local';
+export const LOCAL_TABLE = 'sk-local-objects';
+export const DEFAULT_RESYNC_SCHEDULE = 'rate(10 minutes)';
+
+export interface LocalRuntimeOptions {
+  /** Where data lives (default `.skctl` in the working directory). Ignored with `inMemory`. */
+  dataDir?: string;
+  /** Keep nothing on disk. */
+  inMemory?: boolean;
+  logFormat?: LogFormat;
+  logLevel?: LogLevelName;
+  /** EventBridge expression of the resync rule. */
+  resyncSchedule?: string;
+  dynamodbPort?: number;
+  sqsPort?: number;
+  clock?: Clock;
+  /** Where log lines go (default stderr). */
+  logWrite?: (line: string) => void;
+}
+
+export interface LocalRuntimeStats {
+  invocations: number;
+  messages: number;
+  retried: number;
+  failedInvocations: number;
+}
+
+export interface LocalRuntime {
+  config: RuntimeConfig;
+  runtime: Runtime;
+  dataDir: string | undefined;
+  endpoints: { dynamodb: string; sqs: string };
+  queues: readonly ProvisionedQueue[];
+  schedules: readonly { name: string; expression: string; target: string }[];
+  /** Messages restored from the previous run's shutdown. */
+  restoredMessages: number;
+  stats(): LocalRuntimeStats;
+  /** Stops everything in order, saving queued messages; resolves with how many were saved. */
+  stop(): Promise<{ savedMessages: number }>;
+}
+
+export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Promise<LocalRuntime> {
+  const clock = options.clock ?? systemClock;
+  const inMemory = options.inMemory ?? false;
+  const dataDir = inMemory ? undefined : resolve(options.dataDir ?? '.skctl');
+  const logFormat = options.logFormat ?? 'text';
+  const logLevel = options.logLevel ?? 'INFO';
+  const resyncSchedule = options.resyncSchedule ?? DEFAULT_RESYNC_SCHEDULE;
+  try {
+    parseSchedule(resyncSchedule);
+  } catch (err) {
+    if (err instanceof ScheduleExpressionError) throw new ConfigError('--resync-schedule', [err.message]);
+    throw err;
+  }
+  const logWrite = options.logWrite ?? stderrWrite;
+  const log = createLogger({ format: logFormat, level: logLevel, service: 'skctl', write: logWrite });
+
+  const cleanups: (() => Promise<void> | void)[] = [];
+  const cleanup = async () => {
+    for (const fn of cleanups.reverse()) await fn();
+  };
+  try {
+    if (dataDir) {
+      mkdirSync(dataDir, { recursive: true });
+      cleanups.push(acquireDataDirLock(dataDir));
+    }
+
+    const dynamo: LocalServer = await startDynalite({
+      ...(dataDir ? { path: join(dataDir, 'dynamodb') } : {}),
+      ...(options.dynamodbPort !== undefined ? { port: options.dynamodbPort } : {}),
+    });
+    cleanups.push(() => dynamo.stop());
+    const ddb = createDynamoClient({ region: LOCAL_REGION, endpoint: dynamo.endpoint });
+    await ensureTable(ddb, LOCAL_TABLE);
+    ddb.destroy();
+
+    const sqs: LocalSqsServer = await startSqsServer({
+      ...(options.sqsPort !== undefined ? { port: options.sqsPort } : {}),
+    });
+    cleanups.push(() => sqs.stop());
+    const sqsClient = createSqsClient({ region: LOCAL_REGION, endpoint: sqs.endpoint });
+    const queues = await provisionControllerQueues(sqsClient, LOCAL_QUEUE_PREFIX, CONTROLLER_SPECS);
+    sqsClient.destroy();
+    const urlBase = queueUrlBase(queues);
+
+    const config: RuntimeConfig = {
+      region: LOCAL_REGION,
+      environment: LOCAL_ENVIRONMENT,
+      tableName: LOCAL_TABLE,
+      queuePrefix: LOCAL_QUEUE_PREFIX,
+      queueUrlBase: urlBase,
+      dynamodbEndpoint: dynamo.endpoint,
+      sqsEndpoint: sqs.endpoint,
+      reconcileConcurrency: 8,
+      metrics: 'off',
+      logFormat,
+      logLevel,
+    };
+    const runtime = wireRuntime(config, clock);
+    cleanups.push(() => runtime.close());
+
+    const restoredMessages = dataDir
+      ? await restoreSnapshot(dataDir, runtime.transport, (name) => urlBase + name)
+      : 0;
+
+    const stats: LocalRuntimeStats = { invocations: 0, messages: 0, retried: 0, failedInvocations: 0 };
+    const sources: EventSourceSpec[] = CONTROLLER_SPECS.flatMap((spec) =>
+      LANES.map((lane) => {
+        const queue = queues.find((q) => q.controller === spec.name && q.lane === lane)!;
+        const factory = CONTROLLER_FACTORIES[spec.name];
+        if (!factory) throw new Error(`controller ${spec.name} has a spec but no factory`);
+        return {
+          name: `${spec.name}/${lane}`,
+          functionName: `${LOCAL_QUEUE_PREFIX}-${spec.name}`,
+          queue: queue.url,
+          queueArn: queue.arn,
+          ...spec.lanes[lane],
+          visibilityTimeoutSeconds: visibilityTimeoutSeconds(spec),
+          timeoutSeconds: spec.timeoutSeconds,
+          createHandler: () => controllerHandler(spec.name, factory, runtime, { logWrite }),
+        };
+      }),
+    );
+    const runner = new EventSourceRunner({
+      transport: runtime.transport,
+      clock,
+      sources,
+      region: LOCAL_REGION,
+      onInvocation: (r) => {
+        stats.invocations++;
+        stats.messages += r.messages;
+        stats.retried += r.retried;
+        if (r.error !== undefined) {
+          stats.failedInvocations++;
+          log.error('invocation failed; its whole batch will be retried', {
+            source: r.source,
+            error: r.error as Error,
+          });
+        }
+      },
+      onPollError: (source, error) =>
+        log.warn('polling failed; retrying in 1 s', { source, error: error as Error }),
+    });
+    runner.start();
+    let runnerStopped = false;
+    cleanups.push(async () => {
+      if (!runnerStopped) await runner.stop();
+    });
+
+    // EventBridge → SQS target, as in AWS: the rule sends its constant input to resync's standard queue.
+    const resyncQueue = runtime.queueUrl(RESYNC_CONTROLLER, 'standard');
+    const resyncTick = async () => {
+      const message = encodeMessage({ key: RESYNC_ALL, lane: 'standard', reason: 'schedule' }, clock.now());
+      await runtime.transport.send(resyncQueue, [{ body: message.body }]);
+    };
+    const timer: RunningTimer = startTimer({
+      clock,
+      rules: [{ name: 'resync', expression: resyncSchedule, fire: resyncTick }],
+      onFire: (rule) => log.debug('schedule fired', { rule }),
+      onError: (rule, error) => log.error('schedule target failed', { rule, error: error as Error }),
+    });
+    let timerStopped = false;
+    cleanups.push(async () => {
+      if (!timerStopped) await timer.stop();
+    });
+    // Like controllers relisting at start: whatever a crash lost, a resync re-enqueues.
+    await resyncTick();
+
+    if (dataDir) {
+      writeFileSync(
+        join(dataDir, 'runtime.json'),
+        JSON.stringify(
+          {
+            pid: process.pid,
+            startedAt: new Date(clock.now()).toISOString(),
+            dynamodb: dynamo.endpoint,
+            sqs: sqs.endpoint,
+          },
+          null,
+          2,
+        ),
+      );
+      cleanups.push(() => rmSync(join(dataDir, 'runtime.json'), { force: true }));
+    }
+
+    const allQueueNames = CONTROLLER_SPECS.flatMap((s) =>
+      LANES.flatMap((lane) => [
+        queueName(LOCAL_QUEUE_PREFIX, s.name, lane),
+        `${queueName(LOCAL_QUEUE_PREFIX, s.name, lane)}-dlq`,
+      ]),
+    );
+    let stopping: Promise<{ savedMessages: number }> | undefined;
+    return {
+      config,
+      runtime,
+      dataDir,
+      endpoints: { dynamodb: dynamo.endpoint, sqs: sqs.endpoint },
+      queues,
+      schedules: [
+        {
+          name: 'resync',
+          expression: resyncSchedule,
+          target: queueName(LOCAL_QUEUE_PREFIX, RESYNC_CONTROLLER, 'standard'),
+        },
+      ],
+      restoredMessages,
+      stats: () => ({ ...stats }),
+      stop() {
+        stopping ??= (async () => {
+          await timer.stop();
+          timerStopped = true;
+          await runner.stop();
+          runnerStopped = true;
+          let savedMessages = 0;
+          if (dataDir) {
+            const saved = await snapshotQueues(sqs, allQueueNames, clock.now());
+            writeSnapshot(dataDir, saved, clock.now());
+            savedMessages = saved.length;
+          }
+          await cleanup();
+          return { savedMessages };
+        })();
+        return stopping;
+      },
+    };
+  } catch (err) {
+    await cleanup();
+    throw err;
+  }
+}
