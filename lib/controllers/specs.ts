@@ -25,6 +25,8 @@ export interface ControllerSpec {
   description: string;
   /** Kinds whose every key is periodically re-enqueued on the standard queue. */
   watches: readonly GroupKind[];
+  /** Other controllers whose queues this one enqueues to (its IAM policy allows exactly these). */
+  sendsTo: readonly string[];
   timeoutSeconds: number;
   memoryMB: number;
   /** Receives before a message is moved to the lane's dead-letter queue. */
@@ -42,6 +44,8 @@ export const CONTROLLER_SPECS: readonly ControllerSpec[] = [
     name: RESYNC_CONTROLLER,
     description: 'Periodically re-enqueues every key of every watched kind on its controller standard queue',
     watches: [],
+    // Resync sends to every controller that watches a kind; see queueTargets().
+    sendsTo: [],
     timeoutSeconds: 60,
     memoryMB: 512,
     maxReceiveCount: 5,
@@ -63,4 +67,16 @@ export function controllerSpec(name: string): ControllerSpec {
 /** What the resync controller walks: every controller that watches at least one kind. */
 export function resyncTargets(specs: readonly ControllerSpec[] = CONTROLLER_SPECS): ResyncTarget[] {
   return specs.filter((s) => s.watches.length > 0).map((s) => ({ controller: s.name, kinds: s.watches }));
+}
+
+/**
+ * Every controller whose queues `spec` may send to: itself (requeues, re-armed timers), the ones it
+ * names, and — for resync — every controller it resyncs.
+ */
+export function queueTargets(
+  spec: ControllerSpec,
+  specs: readonly ControllerSpec[] = CONTROLLER_SPECS,
+): string[] {
+  const extra = spec.name === RESYNC_CONTROLLER ? resyncTargets(specs).map((t) => t.controller) : [];
+  return [...new Set([spec.name, ...spec.sendsTo, ...extra])];
 }

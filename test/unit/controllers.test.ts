@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { CONTROLLER_FACTORIES } from '../../lib/controllers/factories.ts';
-import { CONTROLLER_SPECS, visibilityTimeoutSeconds } from '../../lib/controllers/specs.ts';
+import { CONTROLLER_SPECS, queueTargets, visibilityTimeoutSeconds } from '../../lib/controllers/specs.ts';
 
 describe('controller registry', () => {
   for (const spec of CONTROLLER_SPECS) {

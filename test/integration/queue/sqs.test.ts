@@ -39,6 +39,7 @@ function spec(name: string, overrides: Partial<ControllerSpec> = {}): Controller
     name,
     description: 'test',
     watches: [],
+    sendsTo: [],
     timeoutSeconds: 1,
     memoryMB: 128,
     maxReceiveCount: 3,

@@ -1,0 +1,281 @@
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Aws, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
+import * as cwActions from 'aws-cdk-lib/aws-cloudwatch-actions';
+import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
+import * as iam from 'aws-cdk-lib/aws-iam';
+import type * as kms from 'aws-cdk-lib/aws-kms';
+import * as lambda from 'aws-cdk-lib/aws-lambda';
+import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
+import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
+import * as logs from 'aws-cdk-lib/aws-logs';
+import type * as sns from 'aws-cdk-lib/aws-sns';
+import * as sqs from 'aws-cdk-lib/aws-sqs';
+import { Construct } from 'constructs';
+import { INDEX } from '../../lib/adapters/dynamodb/table.ts';
+import { runtimeEnvironment } from '../../lib/config/runtime.ts';
+import { type ControllerSpec, queueTargets } from '../../lib/controllers/specs.ts';
+import { METRIC, METRICS_NAMESPACE } from '../../lib/observability/metrics.ts';
+import { deadLetterQueueName, queueName } from '../../lib/queue/naming.ts';
+import { LANES, type Lane } from '../../lib/queue/port.ts';
+import type { EnvironmentConfig } from '../environments.ts';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+
+export interface ControllerFunctionProps {
+  config: EnvironmentConfig;
+  spec: ControllerSpec;
+  table: dynamodb.ITable;
+  dataKey: kms.IKey;
+  alarmTopic: sns.ITopic;
+}
+
+/**
+ * One controller as a Lambda function, the one opinionated way (STYLE.md #14): ESM bundle for
+ * ARM64 on the newest Node runtime, AWS SDK left to the runtime; its own log group with retention;
+ * a role allowed exactly what the controller does (its table operations, the data key only through
+ * DynamoDB, sends to the queues it targets); a priority and a standard SQS event source with partial
+ * batch responses and capped concurrency; alarms on its dead-letter queues, queue age and errors.
+ */
+export class ControllerFunction extends Construct {
+  readonly function: NodejsFunction;
+  /** Imported controller queues by lane (their names are deterministic). */
+  readonly queues: Record<Lane, sqs.IQueue>;
+
+  constructor(scope: Construct, id: string, props: ControllerFunctionProps) {
+    super(scope, id);
+    const { config, spec } = props;
+    const stack = Stack.of(this);
+    const functionName = `${config.prefix}-${spec.name}`;
+    const queueArn = (name: string) => stack.formatArn({ service: 'sqs', resource: name });
+    const queueUrlBase = `https://sqs.${Aws.REGION}.${Aws.URL_SUFFIX}/${Aws.ACCOUNT_ID}/`;
+
+    if (config.reservedConcurrency !== undefined) {
+      const needed = spec.lanes.priority.maxConcurrency + spec.lanes.standard.maxConcurrency;
+      if (config.reservedConcurrency < needed) {
+        throw new Error(
+          `${spec.name}: reservedConcurrency ${config.reservedConcurrency} is below the ${needed} its two event sources may use; ` +
+            'raise it so the priority lane keeps its share',
+        );
+      }
+    }
+
+    const logGroup = new logs.LogGroup(this, 'Logs', {
+      logGroupName: `/aws/lambda/${functionName}`,
+      retention: config.logRetentionDays as logs.RetentionDays,
+      removalPolicy: config.retainData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+    });
+
+    // An explicit role instead of AWSLambdaBasicExecutionRole: logs only to its own group.
+    const role = new iam.Role(this, 'Role', {
+      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
+      description: `Serverless Karmada ${spec.name} controller (${config.name})`,
+    });
+    role.addToPolicy(
+      new iam.PolicyStatement({
+        sid: 'OwnLogGroup',
+        actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
+        resources: [logGroup.logGroupArn],
+      }),
+    );
+    role.addToPolicy(
+      new iam.PolicyStatement({
+        sid: 'ObjectTable',
+        actions: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:DeleteItem', 'dynamodb:Query'],
+        resources: [
+          props.table.tableArn,
+          ...Object.values(INDEX).map((index) => `${props.table.tableArn}/index/${index}`),
+        ],
+      }),
+    );
+    role.addToPolicy(
+      new iam.PolicyStatement({
+        sid: 'DataKeyThroughDynamoDB',
+        actions: [
+          'kms:Decrypt',
+          'kms:Encrypt',
+          'kms:GenerateDataKey',
+          'kms:ReEncryptFrom',
+          'kms:ReEncryptTo',
+          'kms:DescribeKey',
+        ],
+        resources: [props.dataKey.keyArn],
+        conditions: { StringEquals: { 'kms:ViaService': `dynamodb.${Aws.REGION}.${Aws.URL_SUFFIX}` } },
+      }),
+    );
+    role.addToPolicy(
+      new iam.PolicyStatement({
+        sid: 'SendToControllerQueues',
+        actions: ['sqs:SendMessage'],
+        resources: queueTargets(spec).flatMap((target) =>
+          LANES.map((lane) => queueArn(queueName(config.prefix, target, lane))),
+        ),
+      }),
+    );
+
+    this.function = new NodejsFunction(this, 'Function', {
+      functionName,
+      description: spec.description,
+      entry: join(ROOT, 'functions', `${spec.name}.ts`),
+      handler: 'handler',
+      projectRoot: ROOT,
+      depsLockFilePath: join(ROOT, 'package-lock.json'),
+      runtime: lambda.Runtime.NODEJS_24_X,
+      architecture: lambda.Architecture.ARM_64,
+      memorySize: spec.memoryMB,
+      timeout: Duration.seconds(spec.timeoutSeconds),
+      role,
+      logGroup,
+      ...(config.reservedConcurrency !== undefined
+        ? { reservedConcurrentExecutions: config.reservedConcurrency }
+        : {}),
+      environment: {
+        ...runtimeEnvironment({
+          environment: config.name,
+          tableName: props.table.tableName,
+          queuePrefix: config.prefix,
+          queueUrlBase,
+          reconcileConcurrency: 8,
+          metrics: 'emf',
+          logFormat: 'json',
+          logLevel: config.logLevel,
+        }),
+        NODE_OPTIONS: '--enable-source-maps',
+      },
+      bundling: {
+        format: OutputFormat.ESM,
+        target: 'node24',
+        minify: true,
+        sourceMap: true,
+        sourcesContent: false,
+        mainFields: ['module', 'main'],
+        externalModules: ['@aws-sdk/*'],
+        // Some dependencies are CommonJS and call require(); give the ESM bundle one.
+        banner:
+          "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
+      },
+    });
+
+    const queues = {} as Record<Lane, sqs.IQueue>;
+    for (const lane of LANES) {
+      const name = queueName(config.prefix, spec.name, lane);
+      const title = lane[0]!.toUpperCase() + lane.slice(1);
+      queues[lane] = sqs.Queue.fromQueueAttributes(this, `${title}Queue`, {
+        queueArn: queueArn(name),
+        queueUrl: queueUrlBase + name,
+      });
+      const tuning = spec.lanes[lane];
+      this.function.addEventSource(
+        new SqsEventSource(queues[lane], {
+          batchSize: tuning.batchSize,
+          maxConcurrency: tuning.maxConcurrency,
+          reportBatchItemFailures: true,
+          ...(tuning.maximumBatchingWindowSeconds > 0
+            ? { maxBatchingWindow: Duration.seconds(tuning.maximumBatchingWindowSeconds) }
+            : {}),
+        }),
+      );
+      this.#alarms(config, spec, lane, props.alarmTopic);
+    }
+    this.queues = queues;
+
+    const errors = new cloudwatch.Alarm(this, 'ErrorsAlarm', {
+      alarmName: `${functionName}-errors`,
+      alarmDescription: `${functionName} invocations failed as a whole (handler crash or timeout): every message of the batch is retried.`,
+      metric: this.function.metricErrors({ period: Duration.minutes(5), statistic: 'Sum' }),
+      threshold: 1,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      evaluationPeriods: 1,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+    });
+    errors.addAlarmAction(new cwActions.SnsAction(props.alarmTopic));
+  }
+
+  #alarms(config: EnvironmentConfig, spec: ControllerSpec, lane: Lane, topic: sns.ITopic): void {
+    const title = lane[0]!.toUpperCase() + lane.slice(1);
+    const dlqName = deadLetterQueueName(config.prefix, spec.name, lane);
+    const dlq = new cloudwatch.Alarm(this, `${title}DeadLetterAlarm`, {
+      alarmName: `${dlqName}-depth`,
+      alarmDescription: `Messages of ${spec.name} (${lane}) failed ${spec.maxReceiveCount} times and were dead-lettered; inspect ${dlqName} and redrive once fixed.`,
+      metric: new cloudwatch.Metric({
+        namespace: 'AWS/SQS',
+        metricName: 'ApproximateNumberOfMessagesVisible',
+        dimensionsMap: { QueueName: dlqName },
+        statistic: 'Maximum',
+        period: Duration.minutes(1),
+      }),
+      threshold: 1,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      evaluationPeriods: 1,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+    });
+    dlq.addAlarmAction(new cwActions.SnsAction(topic));
+    const name = queueName(config.prefix, spec.name, lane);
+    const age = new cloudwatch.Alarm(this, `${title}AgeAlarm`, {
+      alarmName: `${name}-oldest-message-age`,
+      alarmDescription: `The oldest message on ${name} has waited over ${config.oldestMessageAlarmSeconds[lane]} s: ${spec.name} is not keeping up or not running.`,
+      metric: new cloudwatch.Metric({
+        namespace: 'AWS/SQS',
+        metricName: 'ApproximateAgeOfOldestMessage',
+        dimensionsMap: { QueueName: name },
+        statistic: 'Maximum',
+        period: Duration.minutes(1),
+      }),
+      threshold: config.oldestMessageAlarmSeconds[lane],
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_THRESHOLD,
+      evaluationPeriods: 3,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+    });
+    age.addAlarmAction(new cwActions.SnsAction(topic));
+  }
+
+  /** Dashboard widgets for this controller: reconciles, errors, latency by lane; queue depth and age. */
+  widgets(config: EnvironmentConfig, spec: ControllerSpec): cloudwatch.IWidget[] {
+    const emf = (metricName: string, lane: Lane, statistic: string) =>
+      new cloudwatch.Metric({
+        namespace: METRICS_NAMESPACE,
+        metricName,
+        dimensionsMap: { service: spec.name, controller: spec.name, queue: lane },
+        statistic,
+        period: Duration.minutes(1),
+        label: `${lane} ${statistic}`,
+      });
+    const sqsMetric = (metricName: string, lane: Lane) =>
+      new cloudwatch.Metric({
+        namespace: 'AWS/SQS',
+        metricName,
+        dimensionsMap: { QueueName: queueName(config.prefix, spec.name, lane) },
+        statistic: 'Maximum',
+        period: Duration.minutes(1),
+        label: lane,
+      });
+    return [
+      new cloudwatch.TextWidget({ markdown: `### ${spec.name}\n${spec.description}`, width: 24, height: 1 }),
+      new cloudwatch.GraphWidget({
+        title: 'Reconciles / errors',
+        left: LANES.map((l) => emf(METRIC.reconciles, l, 'Sum')),
+        right: LANES.map((l) => emf(METRIC.reconcileErrors, l, 'Sum')),
+        width: 6,
+      }),
+      new cloudwatch.GraphWidget({
+        title: 'Reconcile latency (ms)',
+        left: LANES.flatMap((l) => [
+          emf(METRIC.reconcileLatency, l, 'p50'),
+          emf(METRIC.reconcileLatency, l, 'p99'),
+        ]),
+        width: 6,
+      }),
+      new cloudwatch.GraphWidget({
+        title: 'Queue depth',
+        left: LANES.map((l) => sqsMetric('ApproximateNumberOfMessagesVisible', l)),
+        width: 6,
+      }),
+      new cloudwatch.GraphWidget({
+        title: 'Oldest message age (s)',
+        left: LANES.map((l) => sqsMetric('ApproximateAgeOfOldestMessage', l)),
+        width: 6,
+      }),
+    ];
+  }
+}
