@@ -30,6 +30,12 @@ describe('controller registry', () => {
         spec.lanes.standard.maxConcurrency <= spec.lanes.priority.maxConcurrency,
         'standard never gets more capacity than priority',
       );
+      for (const target of queueTargets(spec)) {
+        assert.ok(
+          CONTROLLER_SPECS.some((s) => s.name === target),
+          `sends only to controllers that exist (${target})`,
+        );
+      }
     });
   }
 });
