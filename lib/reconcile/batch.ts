@@ -14,6 +14,7 @@ import { METRIC, type Metrics, MetricUnit } from '../observability/metrics.ts';
 import { type ControllerMessage, decodeMessage, timerDue } from '../queue/messages.ts';
 import { laneOfQueue } from '../queue/naming.ts';
 import type { Lane, WorkQueue } from '../queue/port.ts';
+import { forEachLimited } from '../util/concurrency.ts';
 import type { Controller, ReconcileResult } from './controller.ts';
 
 export interface RetryBackoff {
@@ -57,19 +58,6 @@ function laneOf(record: SQSRecord): Lane {
 
 function receiveCount(record: SQSRecord): number {
   return Number(record.attributes?.ApproximateReceiveCount ?? '1');
-}
-
-/** Runs `fn` over `items` with at most `limit` in flight. */
-async function forEachLimited<T>(
-  items: readonly T[],
-  limit: number,
-  fn: (item: T) => Promise<void>,
-): Promise<void> {
-  let next = 0;
-  const workers = Array.from({ length: Math.min(limit, items.length) }, async () => {
-    while (next < items.length) await fn(items[next++]!);
-  });
-  await Promise.all(workers);
 }
 
 export async function processBatch(

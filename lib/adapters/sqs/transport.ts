@@ -12,9 +12,12 @@ import {
   SQSClient,
 } from '@aws-sdk/client-sqs';
 import type { OutgoingMessage, QueueTransport, ReceivedMessage, ReceiveOptions } from '../../queue/port.ts';
+import { forEachLimited } from '../../util/concurrency.ts';
 
 const BATCH = 10;
 const ENTRY_RETRIES = 3;
+/** Batch requests in flight per call: enough to saturate SQS, few enough not to queue on sockets. */
+const REQUESTS_IN_FLIGHT = 16;
 
 /** Where to reach SQS. `endpoint` is set for a local server (fauxqs). */
 export interface SqsConnection {
@@ -59,7 +62,9 @@ export class SqsTransport implements QueueTransport {
   }
 
   async send(queue: string, messages: readonly OutgoingMessage[]): Promise<void> {
-    await Promise.all(chunks(messages, BATCH).map((batch) => this.#sendBatch(queue, batch)));
+    await forEachLimited(chunks(messages, BATCH), REQUESTS_IN_FLIGHT, (batch) =>
+      this.#sendBatch(queue, batch),
+    );
   }
 
   async #sendBatch(queue: string, batch: OutgoingMessage[]): Promise<void> {
@@ -118,24 +123,22 @@ export class SqsTransport implements QueueTransport {
   }
 
   async delete(queue: string, receiptHandles: readonly string[]): Promise<void> {
-    await Promise.all(
-      chunks(receiptHandles, BATCH).map(async (batch) => {
-        const out = await this.#client.send(
-          new DeleteMessageBatchCommand({
-            QueueUrl: queue,
-            Entries: batch.map((h, i) => ({ Id: String(i), ReceiptHandle: h })),
-          }),
+    await forEachLimited(chunks(receiptHandles, BATCH), REQUESTS_IN_FLIGHT, async (batch) => {
+      const out = await this.#client.send(
+        new DeleteMessageBatchCommand({
+          QueueUrl: queue,
+          Entries: batch.map((h, i) => ({ Id: String(i), ReceiptHandle: h })),
+        }),
+      );
+      if (out.Failed && out.Failed.length > 0) {
+        // An undeleted message is redelivered after its visibility timeout; reconciles are
+        // idempotent, so this costs a repeat, not correctness. Still, surface it.
+        throw new Error(
+          `could not delete ${out.Failed.length} message(s) from ${queue}: ` +
+            out.Failed.map((f) => `${f.Code}: ${f.Message}`).join('; '),
         );
-        if (out.Failed && out.Failed.length > 0) {
-          // An undeleted message is redelivered after its visibility timeout; reconciles are
-          // idempotent, so this costs a repeat, not correctness. Still, surface it.
-          throw new Error(
-            `could not delete ${out.Failed.length} message(s) from ${queue}: ` +
-              out.Failed.map((f) => `${f.Code}: ${f.Message}`).join('; '),
-          );
-        }
-      }),
-    );
+      }
+    });
   }
 
   async changeVisibility(
