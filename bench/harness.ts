@@ -31,7 +31,11 @@ export function percentile(values: readonly number[], p: number): number {
 }
 
 /** Runs `fn` with at most `inFlight` calls outstanding until `count` calls completed. */
-export async function runConcurrent(count: number, inFlight: number, fn: (i: number) => Promise<unknown>): Promise<void> {
+export async function runConcurrent(
+  count: number,
+  inFlight: number,
+  fn: (i: number) => Promise<unknown>,
+): Promise<void> {
   let next = 0;
   await Promise.all(
     Array.from({ length: Math.min(inFlight, count) }, async () => {
