@@ -43,11 +43,7 @@ async function controllerOnQueues(server: LocalSqsServer, pollers: number, contr
   const s = spec(controller.name, pollers);
   const queues = await provisionControllerQueues(client, prefix, [s]);
   const base = queueUrlBase(queues);
-  const workQueue = new TransportWorkQueue(
-    transport,
-    (c, lane) => base + queueName(prefix, c, lane),
-    systemClock,
-  );
+  const workQueue = new TransportWorkQueue(transport, (c, lane) => base + queueName(prefix, c, lane), systemClock);
   const runner = new EventSourceRunner({
     transport,
     clock: systemClock,

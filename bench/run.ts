@@ -40,16 +40,12 @@ async function main(): Promise<void> {
 
   console.log('… object store on dynalite');
   const dynalite = await startDynalite();
-  measurements.push(
-    ...(await benchStore('dynalite', dynalite.endpoint, { objects: quick ? 200 : 1000, trials })),
-  );
+  measurements.push(...(await benchStore('dynalite', dynalite.endpoint, { objects: quick ? 200 : 1000, trials })));
   await dynalite.stop();
 
   console.log('… object store on DynamoDB Local');
   const ddbLocal = await startDynamoDbLocal();
-  measurements.push(
-    ...(await benchStore('DynamoDB Local', ddbLocal.endpoint, { objects: quick ? 200 : 600, trials })),
-  );
+  measurements.push(...(await benchStore('DynamoDB Local', ddbLocal.endpoint, { objects: quick ? 200 : 600, trials })));
   await ddbLocal.stop();
 
   console.log('… queues on fauxqs');

@@ -61,9 +61,7 @@ export async function benchStore(
     );
     record(
       'put-16',
-      await throughput(n - half, () =>
-        runConcurrent(n - half, 16, (i) => store.create(realisticDeployment(half + i))),
-      ),
+      await throughput(n - half, () => runConcurrent(n - half, 16, (i) => store.create(realisticDeployment(half + i)))),
     );
     const ref = (i: number) => ({ ...DEPLOY, namespace: `team-${i % 10}`, name: `web-${i}` });
     record('get-seq', await throughput(half, () => runConcurrent(half, 1, (i) => store.get(ref(i)))));

@@ -14,8 +14,7 @@ export interface BuiltApp {
 }
 
 export function buildApp(app: App, config: EnvironmentConfig, options: { nag?: boolean } = {}): BuiltApp {
-  const env =
-    config.account || config.region ? { account: config.account, region: config.region } : undefined;
+  const env = config.account || config.region ? { account: config.account, region: config.region } : undefined;
   const stateful = new StatefulStack(app, `${config.prefix}-stateful`, {
     config,
     ...(env ? { env } : {}),

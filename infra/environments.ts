@@ -20,9 +20,7 @@ const schema = z.strictObject({
   prefix: z.string().check(z.regex(/^[a-z][a-z0-9-]{1,20}$/)),
   account: z.optional(z.string().check(z.regex(/^\d{12}$/, 'must be a 12-digit AWS account id'))),
   region: z.optional(
-    z
-      .string()
-      .check(z.regex(/^[a-z]{2}(-gov|-iso[a-z]*)?-[a-z]+-\d$/, 'must be an AWS region such as eu-west-1')),
+    z.string().check(z.regex(/^[a-z]{2}(-gov|-iso[a-z]*)?-[a-z]+-\d$/, 'must be an AWS region such as eu-west-1')),
   ),
   /** Keep the table, its key and the queues when the stack is deleted; turn on deletion protection. */
   retainData: z.boolean(),

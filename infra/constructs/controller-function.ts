@@ -127,9 +127,7 @@ export class ControllerFunction extends Construct {
       timeout: Duration.seconds(spec.timeoutSeconds),
       role,
       logGroup,
-      ...(config.reservedConcurrency !== undefined
-        ? { reservedConcurrentExecutions: config.reservedConcurrency }
-        : {}),
+      ...(config.reservedConcurrency !== undefined ? { reservedConcurrentExecutions: config.reservedConcurrency } : {}),
       environment: {
         ...runtimeEnvironment({
           environment: config.name,
@@ -260,10 +258,7 @@ export class ControllerFunction extends Construct {
       }),
       new cloudwatch.GraphWidget({
         title: 'Reconcile latency (ms)',
-        left: LANES.flatMap((l) => [
-          emf(METRIC.reconcileLatency, l, 'p50'),
-          emf(METRIC.reconcileLatency, l, 'p99'),
-        ]),
+        left: LANES.flatMap((l) => [emf(METRIC.reconcileLatency, l, 'p50'), emf(METRIC.reconcileLatency, l, 'p99')]),
         width: 6,
       }),
       new cloudwatch.GraphWidget({

@@ -52,8 +52,7 @@ export class StatelessStack extends Stack {
       masterKey: alarmKey,
       enforceSSL: true,
     });
-    if (config.alarmEmail)
-      this.alarmTopic.addSubscription(new subscriptions.EmailSubscription(config.alarmEmail));
+    if (config.alarmEmail) this.alarmTopic.addSubscription(new subscriptions.EmailSubscription(config.alarmEmail));
 
     const widgets: cloudwatch.IWidget[][] = [];
     for (const spec of CONTROLLER_SPECS) {

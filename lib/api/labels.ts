@@ -69,15 +69,12 @@ function requirement(key: string, operator: Operator, values: string[]): Require
   }
   if (operator === 'Gt' || operator === 'Lt') {
     if (values.length !== 1 || !/^-?\d+$/.test(values[0]!)) {
-      throw new InvalidSelectorError(
-        `${operator} for ${JSON.stringify(key)} needs exactly one integer value`,
-      );
+      throw new InvalidSelectorError(`${operator} for ${JSON.stringify(key)} needs exactly one integer value`);
     }
   } else {
     for (const v of values) {
       const valueError = labelValueError(v);
-      if (valueError)
-        throw new InvalidSelectorError(`invalid value for ${JSON.stringify(key)}: ${valueError}`);
+      if (valueError) throw new InvalidSelectorError(`invalid value for ${JSON.stringify(key)}: ${valueError}`);
     }
   }
   return { key, operator, values: [...values].sort() };
@@ -115,8 +112,7 @@ export function parseSelector(text: string): Requirement[] {
   if (trimmed === '') return [];
   return splitTopLevel(trimmed).map((raw) => {
     const part = raw.trim();
-    if (part === '')
-      throw new InvalidSelectorError(`empty requirement in label selector ${JSON.stringify(text)}`);
+    if (part === '') throw new InvalidSelectorError(`empty requirement in label selector ${JSON.stringify(text)}`);
     let m = SET_FORM.exec(part);
     if (m) {
       const values = m[3]!
@@ -204,9 +200,7 @@ export function formatRequirements(requirements: readonly Requirement[]): string
         case 'In':
           return r.values.length === 1 ? `${r.key}=${r.values[0]}` : `${r.key} in (${r.values.join(',')})`;
         case 'NotIn':
-          return r.values.length === 1
-            ? `${r.key}!=${r.values[0]}`
-            : `${r.key} notin (${r.values.join(',')})`;
+          return r.values.length === 1 ? `${r.key}!=${r.values[0]}` : `${r.key} notin (${r.values.join(',')})`;
         case 'Exists':
           return r.key;
         case 'DoesNotExist':

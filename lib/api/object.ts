@@ -111,10 +111,5 @@ export function parseKey(key: string): ObjectRef {
 
 /** True when two refs name the same object. */
 export function sameRef(a: ObjectRef, b: ObjectRef): boolean {
-  return (
-    a.group === b.group &&
-    a.kind === b.kind &&
-    (a.namespace ?? '') === (b.namespace ?? '') &&
-    a.name === b.name
-  );
+  return a.group === b.group && a.kind === b.kind && (a.namespace ?? '') === (b.namespace ?? '') && a.name === b.name;
 }

@@ -38,9 +38,7 @@ export function intFlag(
   if (value === undefined) return fallback;
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0 || n > 65535) {
-    throw new UsageError(
-      `skctl ${command}: --${name} must be a port number (0-65535), got ${JSON.stringify(value)}`,
-    );
+    throw new UsageError(`skctl ${command}: --${name} must be a port number (0-65535), got ${JSON.stringify(value)}`);
   }
   return n;
 }
@@ -56,9 +54,7 @@ export function enumFlag<T extends string>(
   if (value === undefined) return fallback;
   const v = String(value);
   if (!(allowed as readonly string[]).includes(v)) {
-    throw new UsageError(
-      `skctl ${command}: --${name} must be one of ${allowed.join(', ')}, got ${JSON.stringify(v)}`,
-    );
+    throw new UsageError(`skctl ${command}: --${name} must be one of ${allowed.join(', ')}, got ${JSON.stringify(v)}`);
   }
   return v as T;
 }

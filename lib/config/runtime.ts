@@ -27,8 +27,7 @@ const HINTS: Record<string, string> = {
   SK_ENVIRONMENT: 'the environment name, e.g. dev or prod',
   SK_TABLE_NAME: 'the DynamoDB object table, set by the stateless stack',
   SK_QUEUE_PREFIX: 'the prefix of every queue name, e.g. sk-dev',
-  SK_QUEUE_URL_BASE:
-    'queue URLs are this plus the queue name, e.g. https://sqs.us-east-1.amazonaws.com/123456789012/',
+  SK_QUEUE_URL_BASE: 'queue URLs are this plus the queue name, e.g. https://sqs.us-east-1.amazonaws.com/123456789012/',
   SK_DYNAMODB_ENDPOINT: 'only for local DynamoDB-compatible servers',
   SK_SQS_ENDPOINT: 'only for local SQS-compatible servers',
   SK_RECONCILE_CONCURRENCY: 'keys reconciled at once within one batch',
@@ -56,8 +55,7 @@ export function loadRuntimeConfig(env: Record<string, string | undefined> = proc
   const ours = Object.fromEntries(
     Object.entries(env).filter(
       ([k, v]) =>
-        v !== undefined &&
-        (k.startsWith('SK_') || k === 'AWS_REGION' || k === 'LOG_FORMAT' || k === 'LOG_LEVEL'),
+        v !== undefined && (k.startsWith('SK_') || k === 'AWS_REGION' || k === 'LOG_FORMAT' || k === 'LOG_LEVEL'),
     ),
   );
   const c = parseConfig('function environment', schema, ours, HINTS);

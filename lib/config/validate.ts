@@ -58,9 +58,7 @@ function describeIssue(issue: Issue, hints: Record<string, string>, known: strin
         return `${prefix}${k}: unknown setting${suggestion}`;
       });
     case 'invalid_value':
-      return [
-        `${key}: must be one of ${(issue.values ?? []).map((v) => JSON.stringify(v)).join(', ')}${hint}`,
-      ];
+      return [`${key}: must be one of ${(issue.values ?? []).map((v) => JSON.stringify(v)).join(', ')}${hint}`];
     case 'invalid_type':
       return [
         issue.input === undefined

@@ -59,8 +59,7 @@ export const CONTROLLER_SPECS: readonly ControllerSpec[] = [
 /** The spec of a controller, or an error naming the ones that exist. */
 export function controllerSpec(name: string): ControllerSpec {
   const spec = CONTROLLER_SPECS.find((s) => s.name === name);
-  if (!spec)
-    throw new Error(`no controller named ${name}; known: ${CONTROLLER_SPECS.map((s) => s.name).join(', ')}`);
+  if (!spec) throw new Error(`no controller named ${name}; known: ${CONTROLLER_SPECS.map((s) => s.name).join(', ')}`);
   return spec;
 }
 
@@ -73,10 +72,7 @@ export function resyncTargets(specs: readonly ControllerSpec[] = CONTROLLER_SPEC
  * Every controller whose queues `spec` may send to: itself (requeues, re-armed timers), the ones it
  * names, and — for resync — every controller it resyncs.
  */
-export function queueTargets(
-  spec: ControllerSpec,
-  specs: readonly ControllerSpec[] = CONTROLLER_SPECS,
-): string[] {
+export function queueTargets(spec: ControllerSpec, specs: readonly ControllerSpec[] = CONTROLLER_SPECS): string[] {
   const extra = spec.name === RESYNC_CONTROLLER ? resyncTargets(specs).map((t) => t.controller) : [];
   return [...new Set([spec.name, ...spec.sendsTo, ...extra])];
 }

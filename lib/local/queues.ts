@@ -25,9 +25,7 @@ async function create(
   attributes: Record<string, string>,
 ): Promise<{ url: string; arn: string }> {
   const { QueueUrl } = await client.send(new CreateQueueCommand({ QueueName: name, Attributes: attributes }));
-  const { Attributes } = await client.send(
-    new GetQueueAttributesCommand({ QueueUrl, AttributeNames: ['QueueArn'] }),
-  );
+  const { Attributes } = await client.send(new GetQueueAttributesCommand({ QueueUrl, AttributeNames: ['QueueArn'] }));
   if (!QueueUrl || !Attributes?.QueueArn) throw new Error(`creating queue ${name} returned no URL or ARN`);
   return { url: QueueUrl, arn: Attributes.QueueArn };
 }

@@ -131,9 +131,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     const runtime = wireRuntime(config, clock);
     cleanups.push(() => runtime.close());
 
-    const restoredMessages = dataDir
-      ? await restoreSnapshot(dataDir, runtime.transport, (name) => urlBase + name)
-      : 0;
+    const restoredMessages = dataDir ? await restoreSnapshot(dataDir, runtime.transport, (name) => urlBase + name) : 0;
 
     const stats: LocalRuntimeStats = { invocations: 0, messages: 0, retried: 0, failedInvocations: 0 };
     const sources: EventSourceSpec[] = CONTROLLER_SPECS.flatMap((spec) =>
@@ -170,8 +168,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
           });
         }
       },
-      onPollError: (source, error) =>
-        log.warn('polling failed; retrying in 1 s', { source, error: error as Error }),
+      onPollError: (source, error) => log.warn('polling failed; retrying in 1 s', { source, error: error as Error }),
     });
     runner.start();
     let runnerStopped = false;

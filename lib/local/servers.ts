@@ -32,8 +32,7 @@ export async function startDynalite(options: { path?: string; port?: number } = 
   const { port } = server.address() as AddressInfo;
   return {
     endpoint: `http://127.0.0.1:${port}`,
-    stop: () =>
-      new Promise<void>((resolve, reject) => server.close((err?: Error) => (err ? reject(err) : resolve()))),
+    stop: () => new Promise<void>((resolve, reject) => server.close((err?: Error) => (err ? reject(err) : resolve()))),
   };
 }
 
@@ -73,8 +72,7 @@ export async function startSqsServer(options: { port?: number } = {}): Promise<L
         url: `/_fauxqs/queues/${encodeURIComponent(queueName)}`,
       });
       if (res.statusCode === 404) return undefined;
-      if (res.statusCode !== 200)
-        throw new Error(`inspecting queue ${queueName} failed: HTTP ${res.statusCode}`);
+      if (res.statusCode !== 200) throw new Error(`inspecting queue ${queueName} failed: HTTP ${res.statusCode}`);
       return (JSON.parse(res.body) as { messages: QueueContents }).messages;
     },
   };

@@ -77,8 +77,7 @@ export class EventSourceRunner {
     if (this.#started) throw new Error('event-source runner already started');
     this.#started = true;
     for (const spec of this.#options.sources) {
-      for (let i = 0; i < spec.maxConcurrency; i++)
-        this.#loops.push(this.#loop({ spec, handler: undefined }));
+      for (let i = 0; i < spec.maxConcurrency; i++) this.#loops.push(this.#loop({ spec, handler: undefined }));
     }
   }
 
@@ -143,9 +142,7 @@ export class EventSourceRunner {
       let waitTimeSeconds = 0;
       if (wait && !signal.aborted) {
         waitTimeSeconds =
-          windowEnds === undefined
-            ? LONG_POLL_SECONDS
-            : Math.max(0, Math.ceil((windowEnds - clock.now()) / 1000));
+          windowEnds === undefined ? LONG_POLL_SECONDS : Math.max(0, Math.ceil((windowEnds - clock.now()) / 1000));
       }
       let got: ReceivedMessage[];
       try {

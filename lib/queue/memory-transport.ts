@@ -102,11 +102,7 @@ export class MemoryQueueTransport implements QueueTransport {
     q.messages = q.messages.filter((m) => !(m.receiptHandle && handles.has(m.receiptHandle)));
   }
 
-  async changeVisibility(
-    queue: string,
-    receiptHandle: string,
-    visibilityTimeoutSeconds: number,
-  ): Promise<void> {
+  async changeVisibility(queue: string, receiptHandle: string, visibilityTimeoutSeconds: number): Promise<void> {
     const m = this.#queue(queue).messages.find((x) => x.receiptHandle === receiptHandle);
     if (!m) throw new Error(`receipt handle ${receiptHandle} is not valid for ${queue}`);
     m.visibleAt = this.#clock.now() + visibilityTimeoutSeconds * 1000;
@@ -167,10 +163,7 @@ export class MemoryQueueTransport implements QueueTransport {
     });
     this.#wakers.push(wake);
     try {
-      await Promise.race([
-        this.#clock.sleep(until - this.#clock.now(), sleeper.signal).catch(() => {}),
-        woken,
-      ]);
+      await Promise.race([this.#clock.sleep(until - this.#clock.now(), sleeper.signal).catch(() => {}), woken]);
     } finally {
       sleeper.abort();
       signal?.removeEventListener('abort', onAbort);

@@ -140,15 +140,13 @@ export async function processBatch(
     failures.push({ itemIdentifier: retry.messageId });
     if (deps.changeVisibility) {
       const seconds = backoffSeconds(receiveCount(retry), deps.backoff ?? DEFAULT_BACKOFF);
-      await deps
-        .changeVisibility(retry.eventSourceARN, retry.receiptHandle, seconds)
-        .catch((err: unknown) => {
-          logger.warn('could not set retry backoff; the queue visibility timeout applies', {
-            controller: controller.name,
-            key: group.key,
-            error: err as Error,
-          });
+      await deps.changeVisibility(retry.eventSourceARN, retry.receiptHandle, seconds).catch((err: unknown) => {
+        logger.warn('could not set retry backoff; the queue visibility timeout applies', {
+          controller: controller.name,
+          key: group.key,
+          error: err as Error,
         });
+      });
     }
   });
 
@@ -156,11 +154,7 @@ export async function processBatch(
 }
 
 /** Reconciles one key; returns true when it failed and must be retried. */
-async function reconcileKey(
-  controller: Controller,
-  group: KeyGroup,
-  deps: BatchDependencies,
-): Promise<boolean> {
+async function reconcileKey(controller: Controller, group: KeyGroup, deps: BatchDependencies): Promise<boolean> {
   const { clock, logger, metrics, workQueue } = deps;
   const reconcileId = randomUUID();
   const log = logger.createChild({

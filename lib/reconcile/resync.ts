@@ -42,10 +42,7 @@ export function createResyncController(options: ResyncOptions): Controller {
 
   return {
     name: RESYNC_CONTROLLER,
-    async reconcile(
-      request: ReconcileRequest,
-      context: ReconcileContext,
-    ): Promise<ReconcileResult | undefined> {
+    async reconcile(request: ReconcileRequest, context: ReconcileContext): Promise<ReconcileResult | undefined> {
       if (request.key === RESYNC_ALL) {
         const items = options.targets.flatMap((t) =>
           t.kinds.map((kind) => ({

@@ -26,17 +26,12 @@ function parseRate(expression: string, body: string, anchorMs: number): Schedule
   }
   const value = Number(m[1]);
   const unit = m[2]!;
-  if (value < 1)
-    throw new ScheduleExpressionError(`${expression}: the value must be a positive whole number`);
+  if (value < 1) throw new ScheduleExpressionError(`${expression}: the value must be a positive whole number`);
   const singular = !unit.endsWith('s');
   if (value === 1 && !singular)
-    throw new ScheduleExpressionError(
-      `${expression}: use the singular unit for 1, e.g. rate(1 ${unit.slice(0, -1)})`,
-    );
+    throw new ScheduleExpressionError(`${expression}: use the singular unit for 1, e.g. rate(1 ${unit.slice(0, -1)})`);
   if (value > 1 && singular)
-    throw new ScheduleExpressionError(
-      `${expression}: use the plural unit for ${value}, e.g. rate(${value} ${unit}s)`,
-    );
+    throw new ScheduleExpressionError(`${expression}: use the plural unit for ${value}, e.g. rate(${value} ${unit}s)`);
   const period = value * UNIT_MS[singular ? unit : unit.slice(0, -1)]!;
   return {
     expression,
@@ -53,9 +48,7 @@ function parseCron(expression: string, body: string): Schedule {
   }
   const [, , dayOfMonth, , dayOfWeek] = fields;
   if ((dayOfMonth === '?') === (dayOfWeek === '?')) {
-    throw new ScheduleExpressionError(
-      `${expression}: exactly one of day-of-month and day-of-week must be '?'`,
-    );
+    throw new ScheduleExpressionError(`${expression}: exactly one of day-of-month and day-of-week must be '?'`);
   }
   let parsed: ReturnType<typeof awsCronParser.parse>;
   try {

@@ -29,9 +29,7 @@ export function encodeBody(obj: KubeObject): EncodedBody {
 
 export function decodeBody(bytes: Uint8Array): KubeObject {
   if (bytes[0] !== FORMAT_BROTLI_JSON) {
-    throw new Error(
-      `unknown stored object format ${bytes[0]}: this build cannot read rows written by a newer one`,
-    );
+    throw new Error(`unknown stored object format ${bytes[0]}: this build cannot read rows written by a newer one`);
   }
   const json = brotliDecompressSync(bytes.subarray(1));
   return JSON.parse(json.toString('utf8')) as KubeObject;

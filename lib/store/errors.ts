@@ -6,12 +6,7 @@ import { formatKey } from '../api/object.ts';
  * `Status` object without guessing.
  */
 export type StatusReason =
-  | 'NotFound'
-  | 'AlreadyExists'
-  | 'Conflict'
-  | 'Invalid'
-  | 'BadRequest'
-  | 'RequestEntityTooLarge';
+  'NotFound' | 'AlreadyExists' | 'Conflict' | 'Invalid' | 'BadRequest' | 'RequestEntityTooLarge';
 
 /** Base class of every expected store failure. Carries the HTTP code and reason Kubernetes would use. */
 export abstract class StoreError extends Error {

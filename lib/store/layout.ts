@@ -39,9 +39,7 @@ export function fnv1a(text: string): number {
 
 /** The member cluster an object belongs to for the `byCluster` index (Works, by execution namespace). */
 export function clusterOf(ref: ObjectRef): string | undefined {
-  return ref.group === WORK_GROUP && ref.kind === 'Work'
-    ? clusterOfExecutionNamespace(ref.namespace)
-    : undefined;
+  return ref.group === WORK_GROUP && ref.kind === 'Work' ? clusterOfExecutionNamespace(ref.namespace) : undefined;
 }
 
 export function sortKeyOf(ref: Pick<ObjectRef, 'namespace' | 'name'>): string {
@@ -137,14 +135,10 @@ export function decodeContinue(
   try {
     payload = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as Partial<ContinuePayload>;
   } catch {
-    throw new BadRequestError(
-      'invalid continue token: it is not one this server issued; restart the list without it',
-    );
+    throw new BadRequestError('invalid continue token: it is not one this server issued; restart the list without it');
   }
   if (payload.v !== 1 || typeof payload.a !== 'string' || typeof payload.l !== 'string') {
-    throw new BadRequestError(
-      'invalid continue token: it is not one this server issued; restart the list without it',
-    );
+    throw new BadRequestError('invalid continue token: it is not one this server issued; restart the list without it');
   }
   if (payload.l !== listIdentity(gk, namespace, cluster)) {
     throw new BadRequestError(

@@ -5,23 +5,12 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Requirement } from '../api/labels.ts';
-import {
-  fromLabelSelector,
-  InvalidSelectorError,
-  matchesRequirements,
-  parseSelector,
-} from '../api/labels.ts';
+import { fromLabelSelector, InvalidSelectorError, matchesRequirements, parseSelector } from '../api/labels.ts';
 import type { KubeObject, ObjectRef } from '../api/object.ts';
 import { refOf } from '../api/object.ts';
 import type { Clock } from '../clock/clock.ts';
 import { decodeBody, encodeBody } from './codec.ts';
-import {
-  AlreadyExistsError,
-  BadRequestError,
-  ConflictError,
-  NotFoundError,
-  TooLargeError,
-} from './errors.ts';
+import { AlreadyExistsError, BadRequestError, ConflictError, NotFoundError, TooLargeError } from './errors.ts';
 import type { SortKeyRange } from './layout.ts';
 import {
   clusterIndexKey,
@@ -38,13 +27,7 @@ import type { DeleteOptions, DeleteResult, ListPage, ListQuery, ObjectStore, Wri
 import type { IndexName, IndexRow, Row, RowStore } from './rows.ts';
 import { rowBytes } from './rows.ts';
 import type { Stamp } from './semantics.ts';
-import {
-  nextVersion,
-  prepareCreate,
-  prepareDelete,
-  prepareStatusUpdate,
-  prepareUpdate,
-} from './semantics.ts';
+import { nextVersion, prepareCreate, prepareDelete, prepareStatusUpdate, prepareUpdate } from './semantics.ts';
 
 export interface RowObjectStoreOptions {
   clock: Clock;
@@ -107,12 +90,7 @@ export class RowObjectStore implements ObjectStore {
     const row = await this.#rows.get(rowKeysOf(ref).pk);
     if (!row) throw new NotFoundError(ref);
     const current = decodeBody(row.body);
-    const decision = prepareDelete(
-      ref,
-      current,
-      options.preconditions,
-      this.#stamp(this.#clock.now(), row.version),
-    );
+    const decision = prepareDelete(ref, current, options.preconditions, this.#stamp(this.#clock.now(), row.version));
     if (decision.action === 'none') return { object: current, removed: false };
     if (options.dryRun) return { object: decision.object, removed: decision.action === 'remove' };
     if (decision.action === 'remove') {
@@ -158,9 +136,7 @@ export class RowObjectStore implements ObjectStore {
     take: (row: IndexRow) => number,
   ): Promise<{ continue?: string; resourceVersion: string }> {
     const limit = query.limit && query.limit > 0 ? query.limit : undefined;
-    const after = query.continue
-      ? decodeContinue(query.continue, query, query.namespace, query.cluster)
-      : undefined;
+    const after = query.continue ? decodeContinue(query.continue, query, query.namespace, query.cluster) : undefined;
     const range = rangeFor(query.namespace, after);
     const partitions: { index: IndexName; partition: string }[] = query.cluster
       ? [{ index: 'byCluster', partition: clusterIndexKey(query, query.cluster) }]
@@ -233,8 +209,7 @@ export class RowObjectStore implements ObjectStore {
   #withGeneratedName(obj: KubeObject): KubeObject {
     const base = (obj.metadata.generateName ?? '').slice(0, MAX_GENERATED_BASE);
     let suffix = '';
-    for (let i = 0; i < 5; i++)
-      suffix += SUFFIX_ALPHABET[Math.floor(this.#random() * SUFFIX_ALPHABET.length)];
+    for (let i = 0; i < 5; i++) suffix += SUFFIX_ALPHABET[Math.floor(this.#random() * SUFFIX_ALPHABET.length)];
     return { ...obj, metadata: { ...obj.metadata, name: base + suffix } };
   }
 }
@@ -246,8 +221,7 @@ function compileSelector(selector: ListQuery['labelSelector']): readonly Require
     if (Array.isArray(selector)) return selector as readonly Requirement[];
     return fromLabelSelector(selector as Exclude<typeof selector, string | readonly Requirement[]>);
   } catch (err) {
-    if (err instanceof InvalidSelectorError)
-      throw new BadRequestError(`invalid labelSelector: ${err.message}`);
+    if (err instanceof InvalidSelectorError) throw new BadRequestError(`invalid labelSelector: ${err.message}`);
     throw err;
   }
 }

@@ -103,12 +103,7 @@ export interface UpdateDecision {
  * A main-resource update: everything but `status` replaced by `incoming`; uid, creation time and
  * deletion mark kept; `generation` bumped when anything outside `metadata` and `status` changed.
  */
-export function prepareUpdate(
-  ref: ObjectRef,
-  current: KubeObject,
-  incoming: KubeObject,
-  stamp: Stamp,
-): UpdateDecision {
+export function prepareUpdate(ref: ObjectRef, current: KubeObject, incoming: KubeObject, stamp: Stamp): UpdateDecision {
   validateName(ref, incoming);
   requireVersion(ref, incoming, current);
   const cur = current.metadata;

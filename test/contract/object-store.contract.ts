@@ -35,10 +35,7 @@ async function rejectsWith<E extends Error>(
   try {
     await promise;
   } catch (err) {
-    assert.ok(
-      err instanceof type,
-      `expected ${type.name}, got ${(err as Error)?.name}: ${(err as Error)?.message}`,
-    );
+    assert.ok(err instanceof type, `expected ${type.name}, got ${(err as Error)?.name}: ${(err as Error)?.message}`);
     return err as E;
   }
   assert.fail(`expected ${type.name}, but the call succeeded`);
@@ -214,19 +211,13 @@ export function describeObjectStoreContract(backend: StoreBackend): void {
         const old = await store.create(deployment('web'));
         await store.delete({ ...DEPLOY, namespace: 'default', name: 'web' });
         await store.create(deployment('web'));
-        await rejectsWith(
-          store.update({ ...old, spec: { ...(old.spec as object), replicas: 7 } }),
-          ConflictError,
-        );
+        await rejectsWith(store.update({ ...old, spec: { ...(old.spec as object), replicas: 7 } }), ConflictError);
       });
 
       it('does not store anything on a dry-run update', async () => {
         const store = await backend.newStore();
         const v1 = await store.create(deployment('web', { replicas: 1 }));
-        const dry = await store.update(
-          { ...v1, spec: { ...(v1.spec as object), replicas: 5 } },
-          { dryRun: true },
-        );
+        const dry = await store.update({ ...v1, spec: { ...(v1.spec as object), replicas: 5 } }, { dryRun: true });
         assert.equal(dry.metadata.generation, 2);
         assert.deepEqual(await store.get({ ...DEPLOY, namespace: 'default', name: 'web' }), v1);
       });
@@ -244,11 +235,7 @@ export function describeObjectStoreContract(backend: StoreBackend): void {
         });
         assert.deepEqual(v2.status, { readyReplicas: 1, observedGeneration: 1 });
         assert.equal(v2.metadata.generation, 1);
-        assert.equal(
-          (v2.spec as { replicas: number }).replicas,
-          1,
-          'spec changes in a status update are ignored',
-        );
+        assert.equal((v2.spec as { replicas: number }).replicas, 1, 'spec changes in a status update are ignored');
         assert.equal(v2.metadata.labels, undefined, 'metadata changes in a status update are ignored');
         assert.notEqual(v2.metadata.resourceVersion, v1.metadata.resourceVersion);
       });
@@ -369,10 +356,7 @@ export function describeObjectStoreContract(backend: StoreBackend): void {
       it('refuses an object that does not fit even compressed, with a message that says what to do, storing nothing', async () => {
         const store = await backend.newStore();
         const incompressible = randomBytes(700 * 1024).toString('base64');
-        const err = await rejectsWith(
-          store.create(configMap('huge', { blob: incompressible })),
-          TooLargeError,
-        );
+        const err = await rejectsWith(store.create(configMap('huge', { blob: incompressible })), TooLargeError);
         assert.equal(err.code, 413);
         assert.match(
           err.message,
@@ -456,10 +440,10 @@ export function describeObjectStoreContract(backend: StoreBackend): void {
         assert.deepEqual(await names('tier'), ['a', 'b']);
         assert.deepEqual(await names('!tier'), ['c']);
         assert.deepEqual(await names('app in (db, cache)'), ['c']);
-        assert.deepEqual(
-          await names({ matchExpressions: [{ key: 'tier', operator: 'NotIn', values: ['front'] }] }),
-          ['b', 'c'],
-        );
+        assert.deepEqual(await names({ matchExpressions: [{ key: 'tier', operator: 'NotIn', values: ['front'] }] }), [
+          'b',
+          'c',
+        ]);
       });
 
       it('rejects a malformed label selector as a bad request', async () => {
@@ -492,9 +476,7 @@ export function describeObjectStoreContract(backend: StoreBackend): void {
       it('paginates with a label selector: pages fill up with matches', async () => {
         const store = await backend.newStore();
         for (let i = 0; i < 30; i++) {
-          await store.create(
-            deployment(`d-${String(i).padStart(2, '0')}`, { labels: { even: String(i % 2 === 0) } }),
-          );
+          await store.create(deployment(`d-${String(i).padStart(2, '0')}`, { labels: { even: String(i % 2 === 0) } }));
         }
         const first = await store.list({ ...DEPLOY, labelSelector: 'even=true', limit: 5 });
         assert.equal(first.items.length, 5);
@@ -539,11 +521,7 @@ export function describeObjectStoreContract(backend: StoreBackend): void {
         for (let i = 0; i < 9; i++) await store.create(work(`member${(i % 3) + 1}`, `w-${i}`));
         await store.create(configMap('not-a-work', {}, 'karmada-es-member1'));
         const { names } = await listAll(store, { ...WORK, cluster: 'member2', limit: 2 });
-        assert.deepEqual(names, [
-          'karmada-es-member2/w-1',
-          'karmada-es-member2/w-4',
-          'karmada-es-member2/w-7',
-        ]);
+        assert.deepEqual(names, ['karmada-es-member2/w-1', 'karmada-es-member2/w-4', 'karmada-es-member2/w-7']);
         const none = await store.list({ ...WORK, cluster: 'member9' });
         assert.deepEqual(none.items, []);
       });

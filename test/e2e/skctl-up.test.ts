@@ -76,11 +76,7 @@ describe('skctl up', () => {
     const first = skctl(['up', '--log-format', 'json', '--log-level', 'DEBUG'], cwd);
     await waitFor('Ready', first, /Ready\. Press Ctrl-C to stop\./);
     assert.match(first.stdout(), /API {10}not available yet/, 'says honestly what is not there');
-    await waitFor(
-      'the start-up resync to be logged',
-      { ...first, stdout: first.stderr },
-      /"message":"resync started"/,
-    );
+    await waitFor('the start-up resync to be logged', { ...first, stdout: first.stderr }, /"message":"resync started"/);
 
     const logLine = first
       .stderr()
@@ -104,10 +100,7 @@ describe('skctl up', () => {
     dynamo.destroy();
     const sqs = createSqsClient({ region: 'us-east-1', endpoint: ep.sqs });
     const url = `${ep.sqs.replace('127.0.0.1', 'sqs.us-east-1.localhost')}/000000000000/${queueName(LOCAL_QUEUE_PREFIX, 'resync', 'standard')}`;
-    const timer = encodeMessage(
-      { key: '*', lane: 'standard', delayMs: 600_000, reason: 'timer' },
-      Date.now(),
-    );
+    const timer = encodeMessage({ key: '*', lane: 'standard', delayMs: 600_000, reason: 'timer' }, Date.now());
     await new SqsTransport(sqs).send(url, [timer]);
     sqs.destroy();
 
@@ -131,11 +124,7 @@ describe('skctl up', () => {
 
     second.child.kill('SIGTERM');
     assert.equal(await second.exited, 0);
-    assert.match(
-      second.stdout(),
-      /1 queued message\(s\) saved/,
-      'the 10-minute timer is still pending, still kept',
-    );
+    assert.match(second.stdout(), /1 queued message\(s\) saved/, 'the 10-minute timer is still pending, still kept');
   });
 
   it('refuses a second instance on the same data directory with a clear message', async () => {

@@ -74,18 +74,15 @@ for (const env of ['dev', 'prod'] as const) {
       });
     });
 
-    it(
-      env === 'prod' ? 'retains and deletion-protects the table in prod' : 'lets dev tear the table down',
-      () => {
-        const tables = stateful.findResources('AWS::DynamoDB::Table');
-        const table = Object.values(tables)[0] as {
-          DeletionPolicy: string;
-          Properties: Record<string, unknown>;
-        };
-        assert.equal(table.DeletionPolicy, env === 'prod' ? 'Retain' : 'Delete');
-        assert.equal(table.Properties.DeletionProtectionEnabled, env === 'prod');
-      },
-    );
+    it(env === 'prod' ? 'retains and deletion-protects the table in prod' : 'lets dev tear the table down', () => {
+      const tables = stateful.findResources('AWS::DynamoDB::Table');
+      const table = Object.values(tables)[0] as {
+        DeletionPolicy: string;
+        Properties: Record<string, unknown>;
+      };
+      assert.equal(table.DeletionPolicy, env === 'prod' ? 'Retain' : 'Delete');
+      assert.equal(table.Properties.DeletionProtectionEnabled, env === 'prod');
+    });
 
     for (const spec of CONTROLLER_SPECS) {
       for (const lane of LANES) {
@@ -105,9 +102,7 @@ for (const env of ['dev', 'prod'] as const) {
         it(`${spec.name}/${lane}: event source reports partial batch failures and caps concurrency at ${spec.lanes[lane].maxConcurrency}`, () => {
           stateless.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
             EventSourceArn: Match.objectLike({
-              'Fn::Join': Match.arrayWith([
-                Match.arrayWith([`:${queueName(config.prefix, spec.name, lane)}`]),
-              ]),
+              'Fn::Join': Match.arrayWith([Match.arrayWith([`:${queueName(config.prefix, spec.name, lane)}`])]),
             }),
             FunctionResponseTypes: ['ReportBatchItemFailures'],
             ScalingConfig: { MaximumConcurrency: spec.lanes[lane].maxConcurrency },

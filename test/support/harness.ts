@@ -113,10 +113,8 @@ export interface Call {
 export function recordingController(
   name: string,
   clock: VirtualClock,
-  behave: (
-    key: string,
-    attempt: number,
-  ) => ReconcileResult | undefined | Promise<ReconcileResult | undefined> = () => undefined,
+  behave: (key: string, attempt: number) => ReconcileResult | undefined | Promise<ReconcileResult | undefined> = () =>
+    undefined,
 ): Controller & { calls: Call[] } {
   const calls: Call[] = [];
   return {

@@ -15,15 +15,9 @@ describe('controller registry', () => {
       assert.match(spec.name, /^[a-z][a-z0-9-]{0,24}$/, 'usable in queue and function names');
       for (const lane of ['priority', 'standard'] as const) {
         const t = spec.lanes[lane];
-        assert.ok(
-          t.maxConcurrency >= 2 && t.maxConcurrency <= 1000,
-          'Lambda accepts maximum concurrency 2..1000',
-        );
+        assert.ok(t.maxConcurrency >= 2 && t.maxConcurrency <= 1000, 'Lambda accepts maximum concurrency 2..1000');
         assert.ok(t.batchSize >= 1 && t.batchSize <= 10_000);
-        assert.ok(
-          t.batchSize <= 10 || t.maximumBatchingWindowSeconds > 0,
-          'batches over 10 need a batching window',
-        );
+        assert.ok(t.batchSize <= 10 || t.maximumBatchingWindowSeconds > 0, 'batches over 10 need a batching window');
       }
       assert.ok(visibilityTimeoutSeconds(spec) <= 43_200, 'SQS visibility timeout is at most 12 h');
       assert.ok(

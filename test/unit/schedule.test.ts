@@ -64,11 +64,7 @@ describe('local EventBridge timer', () => {
       ],
     });
     await clock.advance(150_000);
-    assert.deepEqual(fired, [
-      '2026-11-21T10:01:00.000Z',
-      '2026-11-21T10:02:00.000Z',
-      '2026-11-21T10:03:00.000Z',
-    ]);
+    assert.deepEqual(fired, ['2026-11-21T10:01:00.000Z', '2026-11-21T10:02:00.000Z', '2026-11-21T10:03:00.000Z']);
     await timer.stop();
     await clock.advance(600_000);
     assert.equal(fired.length, 3);

@@ -13,15 +13,7 @@ import {
   QueryCommand,
 } from '@aws-sdk/client-dynamodb';
 import { inRange } from '../../store/layout.ts';
-import type {
-  IndexPage,
-  IndexQuery,
-  IndexRow,
-  Row,
-  RowStore,
-  WriteCondition,
-  WriteOutcome,
-} from '../../store/rows.ts';
+import type { IndexPage, IndexQuery, IndexRow, Row, RowStore, WriteCondition, WriteOutcome } from '../../store/rows.ts';
 import { ATTR, INDEX } from './table.ts';
 
 type Item = Record<string, AttributeValue>;

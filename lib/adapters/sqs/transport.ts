@@ -62,9 +62,7 @@ export class SqsTransport implements QueueTransport {
   }
 
   async send(queue: string, messages: readonly OutgoingMessage[]): Promise<void> {
-    await forEachLimited(chunks(messages, BATCH), REQUESTS_IN_FLIGHT, (batch) =>
-      this.#sendBatch(queue, batch),
-    );
+    await forEachLimited(chunks(messages, BATCH), REQUESTS_IN_FLIGHT, (batch) => this.#sendBatch(queue, batch));
   }
 
   async #sendBatch(queue: string, batch: OutgoingMessage[]): Promise<void> {
@@ -141,11 +139,7 @@ export class SqsTransport implements QueueTransport {
     });
   }
 
-  async changeVisibility(
-    queue: string,
-    receiptHandle: string,
-    visibilityTimeoutSeconds: number,
-  ): Promise<void> {
+  async changeVisibility(queue: string, receiptHandle: string, visibilityTimeoutSeconds: number): Promise<void> {
     await this.#client.send(
       new ChangeMessageVisibilityCommand({
         QueueUrl: queue,

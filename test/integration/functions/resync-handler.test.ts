@@ -12,12 +12,7 @@ import { createSqsClient } from '../../../lib/adapters/sqs/transport.ts';
 import { runtimeEnvironment } from '../../../lib/config/runtime.ts';
 import { CONTROLLER_SPECS } from '../../../lib/controllers/specs.ts';
 import { provisionControllerQueues, queueUrlBase } from '../../../lib/local/queues.ts';
-import {
-  type LocalServer,
-  type LocalSqsServer,
-  startDynalite,
-  startSqsServer,
-} from '../../../lib/local/servers.ts';
+import { type LocalServer, type LocalSqsServer, startDynalite, startSqsServer } from '../../../lib/local/servers.ts';
 
 const event = JSON.parse(
   readFileSync(new URL('../../../events/sqs-resync-schedule.json', import.meta.url), 'utf8'),
@@ -70,9 +65,7 @@ after(async () => {
 });
 
 /** Captures what the function writes to stdout (Powertools JSON logs and EMF) during `fn`. */
-async function captureStdout<T>(
-  fn: () => Promise<T>,
-): Promise<{ result: T; lines: Record<string, unknown>[] }> {
+async function captureStdout<T>(fn: () => Promise<T>): Promise<{ result: T; lines: Record<string, unknown>[] }> {
   const original = process.stdout.write.bind(process.stdout);
   let out = '';
   process.stdout.write = ((chunk: string | Uint8Array) => {
@@ -113,11 +106,7 @@ describe('functions/resync.ts', () => {
     assert.ok(emf, 'an EMF document on stdout');
     assert.equal(emf._aws.CloudWatchMetrics[0]!.Namespace, 'ServerlessKarmada');
     assert.deepEqual(emf._aws.CloudWatchMetrics[0]!.Dimensions, [['service', 'controller', 'queue']]);
-    assert.equal(
-      emf.queue,
-      'standard',
-      'queue of origin from the event source ARN (the schedule sets no attribute)',
-    );
+    assert.equal(emf.queue, 'standard', 'queue of origin from the event source ARN (the schedule sets no attribute)');
     assert.equal(emf.Reconciles, 1);
   });
 
@@ -125,10 +114,7 @@ describe('functions/resync.ts', () => {
     const broken = { ...process.env };
     delete process.env.SK_TABLE_NAME;
     try {
-      await assert.rejects(
-        import(`../../../functions/resync.ts?cold=${Date.now()}`),
-        /SK_TABLE_NAME: required/,
-      );
+      await assert.rejects(import(`../../../functions/resync.ts?cold=${Date.now()}`), /SK_TABLE_NAME: required/);
     } finally {
       process.env = broken;
     }

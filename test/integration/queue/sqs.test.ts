@@ -56,11 +56,7 @@ async function runController(s: ControllerSpec, controller: Controller) {
   const prefix = `it${seq++}`;
   const queues = await provisionControllerQueues(client, prefix, [s]);
   const base = queueUrlBase(queues);
-  const workQueue = new TransportWorkQueue(
-    transport,
-    (c, lane) => base + queueName(prefix, c, lane),
-    systemClock,
-  );
+  const workQueue = new TransportWorkQueue(transport, (c, lane) => base + queueName(prefix, c, lane), systemClock);
   const sources: EventSourceSpec[] = LANES.map((lane) => {
     const q = queues.find((x) => x.lane === lane)!;
     return {
@@ -88,11 +84,7 @@ async function runController(s: ControllerSpec, controller: Controller) {
   return { prefix, base, workQueue, runner };
 }
 
-async function until(
-  what: string,
-  condition: () => boolean | Promise<boolean>,
-  timeoutMs = 20_000,
-): Promise<void> {
+async function until(what: string, condition: () => boolean | Promise<boolean>, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await condition())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);

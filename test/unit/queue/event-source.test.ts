@@ -18,9 +18,7 @@ describe('event sources with Lambda semantics (deterministic)', () => {
       return undefined;
     });
     const h = createHarness({ clock, controllers: [c], backoff: { baseSeconds: 2, maxSeconds: 60 } });
-    await h.workQueue.enqueue(
-      ['a', 'b', 'c'].map((key) => ({ controller: 'ctl', lane: 'standard' as const, key })),
-    );
+    await h.workQueue.enqueue(['a', 'b', 'c'].map((key) => ({ controller: 'ctl', lane: 'standard' as const, key })));
     await h.settle(60_000);
     assert.deepEqual(
       c.calls.map((x) => x.key),

@@ -1,11 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import {
-  decodeMessage,
-  encodeMessage,
-  MalformedMessageError,
-  timerDue,
-} from '../../../lib/queue/messages.ts';
+import { decodeMessage, encodeMessage, MalformedMessageError, timerDue } from '../../../lib/queue/messages.ts';
 
 const NOW = Date.UTC(2026, 10, 21);
 
@@ -33,10 +28,7 @@ describe('controller messages', () => {
   ];
   for (const c of cases) {
     it(`encodes ${c.name}`, () => {
-      const out = encodeMessage(
-        { key: 'Deployment.apps/default/web', lane: 'standard', delayMs: c.delayMs },
-        NOW,
-      );
+      const out = encodeMessage({ key: 'Deployment.apps/default/web', lane: 'standard', delayMs: c.delayMs }, NOW);
       assert.equal(out.delaySeconds, c.delaySeconds);
       assert.equal(decodeMessage({ body: out.body, messageId: 'm' }).notBefore, c.notBefore);
       assert.equal(out.attributes?.lane, 'standard');

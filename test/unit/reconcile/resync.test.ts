@@ -13,19 +13,17 @@ async function setup(deployments: number) {
   await store.create(cluster('member1'));
   const detector = recordingController('detector', clock);
   const clusterCtl = recordingController('cluster', clock);
-  let resync: ReturnType<typeof createResyncController>;
+  // The harness needs the controllers and resync needs the harness's queue: tie the knot through a holder.
+  const holder: { resync?: ReturnType<typeof createResyncController> } = {};
   const h = createHarness({
     clock,
     controllers: [
-      {
-        name: 'resync',
-        reconcile: (req, ctx) => resync.reconcile(req, ctx),
-      },
+      { name: 'resync', reconcile: (req, ctx) => holder.resync!.reconcile(req, ctx) },
       detector,
       clusterCtl,
     ],
   });
-  resync = createResyncController({
+  holder.resync = createResyncController({
     store,
     workQueue: h.workQueue,
     pageSize: 100,
@@ -40,9 +38,7 @@ async function setup(deployments: number) {
 describe('resync controller', () => {
   it('re-enqueues every key of every watched kind, once, on the standard lane, paging through the queue', async () => {
     const { h, detector, clusterCtl } = await setup(1234);
-    await h.workQueue.enqueue([
-      { controller: 'resync', lane: 'standard', key: RESYNC_ALL, reason: 'schedule' },
-    ]);
+    await h.workQueue.enqueue([{ controller: 'resync', lane: 'standard', key: RESYNC_ALL, reason: 'schedule' }]);
     await h.settle(0);
     const keys = detector.calls.map((c) => c.key);
     assert.equal(keys.length, 1234);
