@@ -19,3 +19,6 @@ export function clusterOfExecutionNamespace(namespace: string | undefined): stri
 
 /** API group of Work, ResourceBinding and ClusterResourceBinding. */
 export const WORK_GROUP = 'work.karmada.io';
+
+/** API group of Cluster. */
+export const CLUSTER_GROUP = 'cluster.karmada.io';

@@ -16,6 +16,7 @@ import { laneOfQueue } from '../queue/naming.ts';
 import type { Lane, WorkQueue } from '../queue/port.ts';
 import { forEachLimited } from '../util/concurrency.ts';
 import type { Controller, ReconcileResult } from './controller.ts';
+import { clusterOfKey } from './log-keys.ts';
 
 export interface RetryBackoff {
   /** Visibility timeout after the first failure; doubles with each receive. */
@@ -157,12 +158,14 @@ export async function processBatch(
 async function reconcileKey(controller: Controller, group: KeyGroup, deps: BatchDependencies): Promise<boolean> {
   const { clock, logger, metrics, workQueue } = deps;
   const reconcileId = randomUUID();
+  const cluster = clusterOfKey(group.key);
   const log = logger.createChild({
     persistentKeys: {
       controller: controller.name,
       key: group.key,
       reconcileID: reconcileId,
       queue: group.lane,
+      ...(cluster ? { cluster } : {}),
     },
   });
   const started = clock.now();

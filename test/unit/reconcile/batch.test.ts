@@ -140,6 +140,23 @@ describe('processBatch', () => {
     ]);
   });
 
+  it('adds the member cluster to every log line of a Work or Cluster reconcile', async () => {
+    const s = setup(() => {
+      throw new Error('unreachable member');
+    });
+    await s.run([
+      record('Work.work.karmada.io/karmada-es-member2/nginx-deployment'),
+      record('Cluster.cluster.karmada.io/member3'),
+    ]);
+    const lines = s.logs.filter((l) => l.includes('ERROR'));
+    assert.ok(
+      lines.some((l) =>
+        /controller=detector cluster=member2 key=Work\.work\.karmada\.io\/karmada-es-member2\/nginx-deployment/.test(l),
+      ),
+    );
+    assert.ok(lines.some((l) => /cluster=member3 key=Cluster\.cluster\.karmada\.io\/member3/.test(l)));
+  });
+
   it('computes backoff as base * 2^(receives-1), capped', () => {
     const b = { baseSeconds: 2, maxSeconds: 300 };
     assert.deepEqual(
