@@ -58,7 +58,12 @@ export function labelValueError(value: string): string | undefined {
   return undefined;
 }
 
+const INTEGER = /^[+-]?\d+$/;
+
 function requirement(key: string, operator: Operator, values: string[]): Requirement {
+  if (key === 'in' || key === 'notin') {
+    throw new InvalidSelectorError(`found '${key}', expected: identifier (a label key before the operator)`);
+  }
   const keyError = labelKeyError(key);
   if (keyError) throw new InvalidSelectorError(`invalid label key: ${keyError}`);
   if ((operator === 'In' || operator === 'NotIn') && values.length === 0) {
@@ -68,8 +73,8 @@ function requirement(key: string, operator: Operator, values: string[]): Require
     throw new InvalidSelectorError(`values for ${JSON.stringify(key)} ${operator} must be empty`);
   }
   if (operator === 'Gt' || operator === 'Lt') {
-    if (values.length !== 1 || !/^-?\d+$/.test(values[0]!)) {
-      throw new InvalidSelectorError(`${operator} for ${JSON.stringify(key)} needs exactly one integer value`);
+    if (values.length !== 1 || !INTEGER.test(values[0]!) || !fitsInt64(values[0]!)) {
+      throw new InvalidSelectorError(`${operator} for ${JSON.stringify(key)} needs exactly one 64-bit integer value`);
     }
   } else {
     for (const v of values) {
@@ -78,6 +83,11 @@ function requirement(key: string, operator: Operator, values: string[]): Require
     }
   }
   return { key, operator, values: [...values].sort() };
+}
+
+function fitsInt64(text: string): boolean {
+  const n = BigInt(text);
+  return n >= -(2n ** 63n) && n < 2n ** 63n;
 }
 
 /** Splits on commas that are not inside parentheses. */
@@ -180,9 +190,10 @@ export function matchesRequirements(
         return !has;
       case 'Gt':
       case 'Lt': {
-        if (!has || !/^-?\d+$/.test(value!)) return false;
-        const n = Number(value);
-        const bound = Number(r.values[0]);
+        // Kubernetes parses both sides as int64; BigInt keeps values past 2^53 exact.
+        if (!has || !INTEGER.test(value!) || !fitsInt64(value!)) return false;
+        const n = BigInt(value!);
+        const bound = BigInt(r.values[0]!);
         return r.operator === 'Gt' ? n > bound : n < bound;
       }
       default:

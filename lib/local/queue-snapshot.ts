@@ -66,15 +66,16 @@ export function writeSnapshot(dataDir: string, messages: readonly SavedMessage[]
 
 /**
  * Sends saved messages back to their queues (delays over SQS's 15 minutes are shortened to 15; the
- * message bodies carry their own not-before time where it matters) and removes the file.
+ * message bodies carry their own not-before time where it matters). The file stays until `commit()`
+ * — called once start-up has succeeded — so a start that fails half-way loses nothing.
  */
 export async function restoreSnapshot(
   dataDir: string,
   transport: QueueTransport,
   urlOf: (queueName: string) => string,
-): Promise<number> {
+): Promise<{ restored: number; commit: () => void }> {
   const file = join(dataDir, FILE);
-  if (!existsSync(file)) return 0;
+  if (!existsSync(file)) return { restored: 0, commit: () => {} };
   const snapshot = JSON.parse(readFileSync(file, 'utf8')) as SnapshotFile;
   if (snapshot.version !== 1) throw new Error(`${file} has unknown version ${snapshot.version}`);
   const byQueue = new Map<string, OutgoingMessage[]>();
@@ -88,6 +89,5 @@ export async function restoreSnapshot(
     byQueue.set(m.queue, list);
   }
   for (const [queue, messages] of byQueue) await transport.send(urlOf(queue), messages);
-  rmSync(file, { force: true });
-  return snapshot.messages.length;
+  return { restored: snapshot.messages.length, commit: () => rmSync(file, { force: true }) };
 }

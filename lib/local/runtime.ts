@@ -131,7 +131,10 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     const runtime = wireRuntime(config, clock);
     cleanups.push(() => runtime.close());
 
-    const restoredMessages = dataDir ? await restoreSnapshot(dataDir, runtime.transport, (name) => urlBase + name) : 0;
+    const restore = dataDir
+      ? await restoreSnapshot(dataDir, runtime.transport, (name) => urlBase + name)
+      : { restored: 0, commit: () => {} };
+    const restoredMessages = restore.restored;
 
     const stats: LocalRuntimeStats = { invocations: 0, messages: 0, retried: 0, failedInvocations: 0 };
     const sources: EventSourceSpec[] = CONTROLLER_SPECS.flatMap((spec) =>
@@ -194,6 +197,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     });
     // Like controllers relisting at start: whatever a crash lost, a resync re-enqueues.
     await resyncTick();
+    restore.commit();
 
     if (dataDir) {
       writeFileSync(

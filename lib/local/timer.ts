@@ -29,14 +29,17 @@ export function startTimer(options: TimerOptions): RunningTimer {
   const schedules: [TimerRule, Schedule][] = options.rules.map((r) => [r, parseSchedule(r.expression)]);
   const loops = schedules.map(async ([rule, schedule]) => {
     const { clock } = options;
+    // The last slot fired: a timer that wakes a millisecond early must not fire the same slot twice.
+    let last = Number.NEGATIVE_INFINITY;
     while (!abort.signal.aborted) {
-      const next = schedule.next(clock.now());
+      const next = schedule.next(Math.max(clock.now(), last));
       if (next === undefined) return;
       try {
         await clock.sleep(next - clock.now(), abort.signal);
       } catch {
         return;
       }
+      last = next;
       try {
         await rule.fire();
         options.onFire?.(rule.name, next);

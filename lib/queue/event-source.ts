@@ -62,8 +62,10 @@ const LONG_POLL_SECONDS = 1;
 
 export class EventSourceRunner {
   readonly #options: EventSourceRunnerOptions;
+  /** Cancels the one-second pause after a failed poll; polls themselves are never aborted. */
   readonly #abort = new AbortController();
   readonly #loops: Promise<void>[] = [];
+  #stopping = false;
   /** Deterministic mode keeps one worker per source. */
   readonly #steppers = new Map<string, Worker>();
   #started = false;
@@ -81,8 +83,12 @@ export class EventSourceRunner {
     }
   }
 
-  /** Stops polling; batches already received are still handled. Resolves when every worker is idle. */
+  /**
+   * Stops polling: no new poll starts, polls under way finish (within a second) and every message
+   * already received is handled. Resolves when every worker is idle.
+   */
   async stop(): Promise<void> {
+    this.#stopping = true;
     this.#abort.abort();
     await Promise.all(this.#loops);
   }
@@ -111,14 +117,13 @@ export class EventSourceRunner {
   }
 
   async #loop(worker: Worker): Promise<void> {
-    const signal = this.#abort.signal;
-    while (!signal.aborted) {
+    while (!this.#stopping) {
       try {
         await this.#cycle(worker, true);
       } catch (err) {
-        if (signal.aborted) break;
+        if (this.#stopping) break;
         this.#options.onPollError?.(worker.spec.name, err);
-        await this.#options.clock.sleep(1000, signal).catch(() => {});
+        await this.#options.clock.sleep(1000, this.#abort.signal).catch(() => {});
       }
     }
   }
@@ -131,18 +136,25 @@ export class EventSourceRunner {
     return batch.length;
   }
 
+  /**
+   * Receives until the batch is full or its window has passed. Polls are never abandoned: an aborted
+   * long poll would still take messages on the server and hide them for a visibility timeout, so each
+   * poll waits at most LONG_POLL_SECONDS and stopping simply starts no new one.
+   */
   async #gather(spec: EventSourceSpec, wait: boolean): Promise<ReceivedMessage[]> {
     const { transport, clock } = this.#options;
-    const signal = this.#abort.signal;
     const batch: ReceivedMessage[] = [];
     let windowEnds: number | undefined;
     for (;;) {
       const remaining = spec.batchSize - batch.length;
       if (remaining <= 0) break;
+      if (wait && this.#stopping) break;
       let waitTimeSeconds = 0;
-      if (wait && !signal.aborted) {
+      if (wait) {
         waitTimeSeconds =
-          windowEnds === undefined ? LONG_POLL_SECONDS : Math.max(0, Math.ceil((windowEnds - clock.now()) / 1000));
+          windowEnds === undefined
+            ? LONG_POLL_SECONDS
+            : Math.min(LONG_POLL_SECONDS, Math.max(0, Math.ceil((windowEnds - clock.now()) / 1000)));
       }
       let got: ReceivedMessage[];
       try {
@@ -150,17 +162,15 @@ export class EventSourceRunner {
           maxMessages: Math.min(10, remaining),
           waitTimeSeconds,
           visibilityTimeoutSeconds: spec.visibilityTimeoutSeconds,
-          ...(wait ? { signal } : {}),
         });
       } catch (err) {
-        // Stopping aborts the long poll; keep what was already gathered.
-        if (signal.aborted) break;
+        // Keep what was already gathered: those messages are in flight and must be handled.
         if (batch.length > 0) break;
         throw err;
       }
       batch.push(...got);
       if (batch.length === 0) {
-        if (!wait || signal.aborted) break;
+        if (!wait) break;
         continue;
       }
       if (windowEnds === undefined) windowEnds = clock.now() + spec.maximumBatchingWindowSeconds * 1000;

@@ -88,6 +88,12 @@ export class MemoryQueueTransport implements QueueTransport {
 
   async receive(queue: string, options: ReceiveOptions): Promise<ReceivedMessage[]> {
     const q = this.#queue(queue);
+    if (options.waitTimeSeconds < 0 || options.waitTimeSeconds > 20) {
+      throw new Error(`WaitTimeSeconds must be between 0 and 20, got ${options.waitTimeSeconds}`);
+    }
+    if (options.maxMessages < 1 || options.maxMessages > 10) {
+      throw new Error(`MaxNumberOfMessages must be between 1 and 10, got ${options.maxMessages}`);
+    }
     const deadline = this.#clock.now() + options.waitTimeSeconds * 1000;
     for (;;) {
       const got = this.#take(q, options);
@@ -124,8 +130,8 @@ export class MemoryQueueTransport implements QueueTransport {
       const redrive = q.config.redrive;
       if (redrive && m.receiveCount >= redrive.maxReceiveCount) {
         // SQS moves a message to the DLQ when a receive would exceed maxReceiveCount.
-        q.messages = q.messages.filter((x) => x !== m);
         const dlq = this.#queue(redrive.deadLetterQueue);
+        q.messages = q.messages.filter((x) => x !== m);
         dlq.messages.push({
           ...m,
           visibleAt: now,

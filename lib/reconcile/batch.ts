@@ -69,7 +69,9 @@ export async function processBatch(
   const { clock, logger, metrics, workQueue } = deps;
   const failures: SQSBatchItemFailure[] = [];
   const batchLane = records.length > 0 ? laneOf(records[0]!) : 'standard';
-  metrics.addDimensions({ controller: controller.name, queue: batchLane });
+  // Default dimensions, not plain ones: Powertools flushes a metric early once it holds 100 values
+  // and clears plain dimensions when it does, which would drop them from a large batch's latencies.
+  metrics.setDefaultDimensions({ controller: controller.name, queue: batchLane });
   metrics.addMetric(METRIC.messages, MetricUnit.Count, records.length);
 
   // 1. Decode; re-arm early timers; group the rest by key.
@@ -132,9 +134,13 @@ export async function processBatch(
   if (duplicates > 0) metrics.addMetric(METRIC.duplicateMessages, MetricUnit.Count, duplicates);
 
   // 2. Reconcile each key once.
+  const counts = { reconciles: 0, errors: 0, requeues: 0 };
   await forEachLimited([...groups.values()], deps.concurrency ?? 8, async (group) => {
-    const failed = await reconcileKey(controller, group, deps);
-    if (!failed) return;
+    const outcome = await reconcileKey(controller, group, deps);
+    counts.reconciles++;
+    if (outcome === 'requeued') counts.requeues++;
+    if (outcome !== 'failed') return;
+    counts.errors++;
     // Retry the key through one of its messages: the most-received one, so a poison key reaches the
     // DLQ after maxReceiveCount attempts. Its siblings are deleted; the retry covers them.
     const retry = group.records.reduce((a, b) => (receiveCount(b) > receiveCount(a) ? b : a));
@@ -151,11 +157,20 @@ export async function processBatch(
     }
   });
 
+  if (counts.reconciles > 0) {
+    metrics.addMetric(METRIC.reconciles, MetricUnit.Count, counts.reconciles);
+    metrics.addMetric(METRIC.reconcileErrors, MetricUnit.Count, counts.errors);
+  }
+  if (counts.requeues > 0) metrics.addMetric(METRIC.requeues, MetricUnit.Count, counts.requeues);
   return { batchItemFailures: failures };
 }
 
-/** Reconciles one key; returns true when it failed and must be retried. */
-async function reconcileKey(controller: Controller, group: KeyGroup, deps: BatchDependencies): Promise<boolean> {
+/** Reconciles one key (recording its latency). */
+async function reconcileKey(
+  controller: Controller,
+  group: KeyGroup,
+  deps: BatchDependencies,
+): Promise<'done' | 'requeued' | 'failed'> {
   const { clock, logger, metrics, workQueue } = deps;
   const reconcileId = randomUUID();
   const cluster = clusterOfKey(group.key);
@@ -185,27 +200,23 @@ async function reconcileKey(controller: Controller, group: KeyGroup, deps: Batch
           reason: 'requeue',
         },
       ]);
-      metrics.addMetric(METRIC.requeues, MetricUnit.Count, 1);
     }
   } catch (err) {
     const elapsed = clock.now() - started;
-    metrics.addMetric(METRIC.reconciles, MetricUnit.Count, 1);
-    metrics.addMetric(METRIC.reconcileErrors, MetricUnit.Count, 1);
     metrics.addMetric(METRIC.reconcileLatency, MetricUnit.Milliseconds, elapsed);
     log.error('reconcile failed; the key will be retried', {
       attempt: Math.max(...group.records.map(receiveCount)),
       durationMs: elapsed,
       error: err as Error,
     });
-    return true;
+    return 'failed';
   }
   const elapsed = clock.now() - started;
-  metrics.addMetric(METRIC.reconciles, MetricUnit.Count, 1);
   metrics.addMetric(METRIC.reconcileLatency, MetricUnit.Milliseconds, elapsed);
   log.debug('reconciled', {
     durationMs: elapsed,
     reasons: group.reasons,
     ...(result?.requeueAfterMs !== undefined ? { requeueAfterMs: result.requeueAfterMs } : {}),
   });
-  return false;
+  return result?.requeueAfterMs !== undefined ? 'requeued' : 'done';
 }

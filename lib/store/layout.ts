@@ -140,7 +140,7 @@ export function decodeContinue(
   if (payload.v !== 1 || typeof payload.a !== 'string' || typeof payload.l !== 'string') {
     throw new BadRequestError('invalid continue token: it is not one this server issued; restart the list without it');
   }
-  if (payload.l !== listIdentity(gk, namespace, cluster)) {
+  if (payload.l !== listIdentity(gk, namespace, cluster) || (namespace && !payload.a.startsWith(`${namespace}/`))) {
     throw new BadRequestError(
       'invalid continue token: it was issued for a different list (kind, namespace or cluster); ' +
         'pass the same parameters as the first request',

@@ -61,7 +61,10 @@ export interface ObjectStore {
   create(obj: KubeObject, options?: WriteOptions): Promise<KubeObject>;
   get(ref: ObjectRef): Promise<KubeObject | undefined>;
   list(query: ListQuery): Promise<ListPage>;
-  /** Like `list` but returns only the names: cheap enough to enumerate millions (resync). */
+  /**
+   * Like `list` but returns only the names, without transferring or decoding bodies (resync). The
+   * index projects whole items, so DynamoDB still bills reads by item size.
+   */
   listRefs(query: Omit<ListQuery, 'labelSelector'>): Promise<ListPage<ObjectRef>>;
   /** Replaces everything but `status`; requires `metadata.resourceVersion`. */
   update(obj: KubeObject, options?: WriteOptions): Promise<KubeObject>;

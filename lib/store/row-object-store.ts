@@ -40,6 +40,8 @@ export interface RowObjectStoreOptions {
 /** Characters Kubernetes uses for `generateName` suffixes (no vowels, no look-alikes). */
 const SUFFIX_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
 const MAX_GENERATED_BASE = 58;
+/** Attempts of a delete without preconditions that keeps racing with writers. */
+const DELETE_ATTEMPTS = 5;
 
 export class RowObjectStore implements ObjectStore {
   readonly #rows: RowStore;
@@ -60,7 +62,12 @@ export class RowObjectStore implements ObjectStore {
       const candidate = generate ? this.#withGeneratedName(obj) : obj;
       const ref = refOf(candidate);
       const nowMs = this.#clock.now();
-      const created = prepareCreate(ref, candidate, this.#stamp(nowMs, undefined));
+      // A create cannot see the version of an earlier incarnation of the name (its row is gone), so
+      // the sub-millisecond digits are random: a delete and re-create within one millisecond still
+      // gets a new version, except with probability 1/1000.
+      const stamp = this.#stamp(nowMs, undefined);
+      stamp.version += Math.floor(this.#random() * 1000);
+      const created = prepareCreate(ref, candidate, stamp);
       const row = this.#toRow(ref, created);
       if (options.dryRun) return created;
       const outcome = await this.#rows.put(row, { kind: 'absent' });
@@ -86,24 +93,31 @@ export class RowObjectStore implements ObjectStore {
     return this.#modify(ref, options, (current, stamp) => prepareStatusUpdate(ref, current, obj, stamp));
   }
 
+  /**
+   * Deletes (or marks for deletion) an object. Without preconditions a delete is not tied to the
+   * version read, so a write that lands in between is retried here, as the API server retries its
+   * etcd conditional delete; with preconditions such a race is the caller's conflict.
+   */
   async delete(ref: ObjectRef, options: DeleteOptions = {}): Promise<DeleteResult> {
-    const row = await this.#rows.get(rowKeysOf(ref).pk);
-    if (!row) throw new NotFoundError(ref);
-    const current = decodeBody(row.body);
-    const decision = prepareDelete(ref, current, options.preconditions, this.#stamp(this.#clock.now(), row.version));
-    if (decision.action === 'none') return { object: current, removed: false };
-    if (options.dryRun) return { object: decision.object, removed: decision.action === 'remove' };
-    if (decision.action === 'remove') {
-      const outcome = await this.#rows.delete(row.pk, row.version);
-      if (!outcome.ok) throw await this.#conflict(ref, outcome.current);
-      return { object: current, removed: true };
+    for (let attempt = 1; ; attempt++) {
+      const row = await this.#rows.get(rowKeysOf(ref).pk);
+      if (!row) throw new NotFoundError(ref);
+      const current = decodeBody(row.body);
+      const decision = prepareDelete(ref, current, options.preconditions, this.#stamp(this.#clock.now(), row.version));
+      if (decision.action === 'none') return { object: current, removed: false };
+      if (options.dryRun) return { object: decision.object, removed: decision.action === 'remove' };
+      const outcome =
+        decision.action === 'remove'
+          ? await this.#rows.delete(row.pk, row.version)
+          : await this.#rows.put(this.#toRow(ref, decision.object), { kind: 'version', version: row.version });
+      if (outcome.ok)
+        return {
+          object: decision.action === 'remove' ? current : decision.object,
+          removed: decision.action === 'remove',
+        };
+      const unconditional = !options.preconditions?.resourceVersion && !options.preconditions?.uid;
+      if (!unconditional || attempt >= DELETE_ATTEMPTS) throw await this.#conflict(ref, outcome.current);
     }
-    const outcome = await this.#rows.put(this.#toRow(ref, decision.object), {
-      kind: 'version',
-      version: row.version,
-    });
-    if (!outcome.ok) throw await this.#conflict(ref, outcome.current);
-    return { object: decision.object, removed: false };
   }
 
   async list(query: ListQuery): Promise<ListPage> {

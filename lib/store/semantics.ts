@@ -19,9 +19,10 @@ export interface Stamp {
 
 /**
  * The next `resourceVersion` of an object. Versions are microsecond timestamps, made strictly
- * increasing per object: an object deleted and re-created therefore never repeats a version a
- * client may still hold, so a stale update against the new incarnation is a conflict, never a
- * silent overwrite. (There is no global revision as etcd has; see docs/decisions/0002.)
+ * increasing per object, so an object deleted and re-created later does not repeat a version a client
+ * may still hold (the store randomises the sub-millisecond digits of a create for re-creations within
+ * one millisecond); updates also check the uid. (There is no global revision as etcd has; see
+ * docs/decisions/0002.)
  */
 export function nextVersion(previous: number | undefined, nowMs: number): number {
   const candidate = Math.floor(nowMs) * 1000;
@@ -61,12 +62,33 @@ function requireVersion(ref: ObjectRef, incoming: KubeObject, current: KubeObjec
   }
 }
 
+const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+
+/**
+ * Names must be usable as URL path segments (as Kubernetes requires of every name: not `.` or `..`,
+ * no `/` or `%`, at most 253 characters) and namespaces must be DNS-1123 labels. Kind-specific rules
+ * (DNS subdomains, labels) are the API layer's; these are what the store's keys rely on.
+ */
 function validateName(ref: ObjectRef, obj: KubeObject): void {
   if (!obj.metadata || typeof obj.metadata !== 'object') {
     throw new InvalidObjectError('metadata: Required value: an object needs metadata', ref);
   }
-  if (!obj.metadata.name) {
+  const { name, namespace } = obj.metadata;
+  if (!name) {
     throw new InvalidObjectError('metadata.name: Required value: name or generateName is required', ref);
+  }
+  if (name === '.' || name === '..' || /[/%]/.test(name) || name.length > 253) {
+    throw new InvalidObjectError(
+      `metadata.name: Invalid value: ${JSON.stringify(name)}: may not be '.' or '..', contain '/' or '%', or exceed 253 characters`,
+      ref,
+    );
+  }
+  if (namespace !== undefined && namespace !== '' && (namespace.length > 63 || !DNS1123_LABEL.test(namespace))) {
+    throw new InvalidObjectError(
+      `metadata.namespace: Invalid value: ${JSON.stringify(namespace)}: a lowercase RFC 1123 label must consist of lower case ` +
+        "alphanumeric characters or '-', and must start and end with an alphanumeric character (at most 63 characters)",
+      ref,
+    );
   }
 }
 

@@ -133,6 +133,20 @@ export function describeObjectStoreContract(backend: StoreBackend): void {
         assert.match(err.message, /metadata\.name/);
       });
 
+      it('rejects names that cannot be URL path segments and namespaces that are not DNS labels', async () => {
+        const store = await backend.newStore();
+        for (const [name, namespace, field] of [
+          ['a/b', 'default', /metadata\.name: Invalid value: "a\/b"/],
+          ['..', 'default', /metadata\.name: Invalid value: "\.\."/],
+          ['x%2F', 'default', /metadata\.name/],
+          ['ok', 'Not_A_Label', /metadata\.namespace: Invalid value: "Not_A_Label": a lowercase RFC 1123 label/],
+        ] as const) {
+          const err = await rejectsWith(store.create(configMap(name, {}, namespace)), InvalidObjectError);
+          assert.match(err.message, field);
+        }
+        assert.deepEqual((await store.list({ ...CM })).items, []);
+      });
+
       it('does not store anything on a dry-run create', async () => {
         const store = await backend.newStore();
         const result = await store.create(deployment('web'), { dryRun: true });
@@ -497,6 +511,11 @@ export function describeObjectStoreContract(backend: StoreBackend): void {
         );
         assert.match(err.message, /different list/);
         await rejectsWith(store.list({ ...CM, continue: page.continue }), BadRequestError);
+        // A hand-made token naming the right list but a position outside its namespace.
+        const forged = Buffer.from(JSON.stringify({ v: 1, l: 'Deployment.apps|team|', a: 'zzz/x' })).toString(
+          'base64url',
+        );
+        await rejectsWith(store.list({ ...DEPLOY, namespace: 'team', continue: forged }), BadRequestError);
       });
 
       it('lists names only (for resync) with the same paging', async () => {

@@ -93,4 +93,20 @@ describe('local EventBridge timer', () => {
     assert.equal(calls, 2);
     assert.deepEqual(errors, ['queue down']);
   });
+
+  it('fires each slot once even when the clock wakes it a millisecond early', { timeout: 10_000 }, async () => {
+    const clock = new VirtualClock(t('2026-11-21T10:00:30Z'));
+    const early = {
+      now: () => clock.now(),
+      sleep: (ms: number, signal?: AbortSignal) => clock.sleep(Math.max(0, ms - 1), signal),
+    };
+    const fired: number[] = [];
+    const timer = startTimer({
+      clock: early,
+      rules: [{ name: 'r', expression: 'rate(1 minute)', fire: async () => void fired.push(clock.now()) }],
+    });
+    await clock.advance(150_000);
+    await timer.stop();
+    assert.equal(fired.length, 3, `fired at ${fired.map((f) => new Date(f).toISOString()).join(', ')}`);
+  });
 });

@@ -206,4 +206,41 @@ describe('controllers under the Lambda event-source runner on fauxqs', () => {
       await runner.stop();
     }
   });
+
+  it('stop() leaves nothing hidden in flight: a message sent while stopping is handled or stays visible', async () => {
+    const seen: string[] = [];
+    let release!: () => void;
+    const gate = new Promise<void>((r) => {
+      release = r;
+    });
+    // Two standard pollers: while one invokes, the other is in a long poll when 'second' is sent.
+    const s = spec('stopping', {
+      lanes: {
+        priority: { batchSize: 10, maximumBatchingWindowSeconds: 0, maxConcurrency: 1 },
+        standard: { batchSize: 10, maximumBatchingWindowSeconds: 0, maxConcurrency: 2 },
+      },
+    });
+    const { prefix, workQueue, runner } = await runController(s, {
+      name: 'stopping',
+      async reconcile({ key }) {
+        seen.push(key);
+        if (key === 'first') {
+          await gate;
+          await workQueue.enqueue([{ controller: 'stopping', lane: 'standard', key: 'second' }]);
+        }
+        return undefined;
+      },
+    });
+    await workQueue.enqueue([{ controller: 'stopping', lane: 'standard', key: 'first' }]);
+    await until('the first reconcile', () => seen.includes('first'));
+    const stopped = runner.stop();
+    release();
+    await stopped;
+    const q = await server.inspect(queueName(prefix, 'stopping', 'standard'));
+    assert.equal(q?.inflight.length, 0, 'no message left hidden behind a visibility timeout');
+    assert.ok(
+      seen.includes('second') || q?.ready.some((m) => m.body.includes('second')),
+      'second handled or still visible',
+    );
+  });
 });

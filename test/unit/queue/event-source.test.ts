@@ -185,4 +185,44 @@ describe('event sources with Lambda semantics (deterministic)', () => {
       assert.deepEqual(sizes, expected);
     });
   }
+
+  it('stop() ends an open batching window at once and hands over what was gathered (no spinning, no lost batch)', async () => {
+    const clock = new VirtualClock();
+    const transport = new MemoryQueueTransport(clock);
+    transport.createQueue('q', { visibilityTimeoutSeconds: 30 });
+    const sizes: number[] = [];
+    const runner = new EventSourceRunner({
+      transport,
+      clock,
+      sources: [
+        {
+          name: 'q',
+          functionName: 'f',
+          queue: 'q',
+          queueArn: 'arn:aws:sqs:us-east-1:000000000000:q',
+          batchSize: 25,
+          maximumBatchingWindowSeconds: 60,
+          maxConcurrency: 1,
+          visibilityTimeoutSeconds: 30,
+          timeoutSeconds: 30,
+          createHandler: () => async (event) => {
+            sizes.push(event.Records.length);
+            return { batchItemFailures: [] };
+          },
+        },
+      ],
+    });
+    runner.start();
+    await transport.send('q', [{ body: '1' }, { body: '2' }, { body: '3' }]);
+    await clock.advance(0);
+    let stopped = false;
+    const stopping = runner.stop().then(() => {
+      stopped = true;
+    });
+    await clock.advance(1_000);
+    await stopping;
+    assert.ok(stopped, 'stopped after the poll under way (1 s), not after the 60 s window');
+    assert.deepEqual(sizes, [3]);
+    assert.equal(transport.depth('q'), 0);
+  });
 });

@@ -68,9 +68,24 @@ describe('processBatch', () => {
     const doc = s.emf[0] as unknown as Record<string, unknown>;
     assert.equal(doc.MessagesReceived, 3);
     assert.equal(doc.DuplicateMessages, 1);
-    assert.deepEqual(doc.Reconciles, [1, 1]);
+    assert.equal(doc.Reconciles, 2);
+    assert.equal(doc.ReconcileErrors, 0);
     assert.equal(doc.controller, 'detector');
     assert.equal(doc.queue, 'priority');
+  });
+
+  it('keeps controller and queue on every EMF document of a batch of 150 keys (Powertools flushes at 100 values)', async () => {
+    const s = setup();
+    await s.run(Array.from({ length: 150 }, (_, i) => record(`k${i}`, { lane: 'standard' })));
+    assert.ok(s.emf.length >= 2, 'latencies overflowed into a second document');
+    for (const doc of s.emf as unknown as Record<string, unknown>[]) {
+      assert.equal(doc.controller, 'detector');
+      assert.equal(doc.queue, 'standard');
+    }
+    const latencies = s.emf.flatMap((d) =>
+      ([] as number[]).concat((d as unknown as Record<string, number | number[]>).ReconcileLatency ?? []),
+    );
+    assert.equal(latencies.length, 150);
   });
 
   it('a key is priority when any of its messages came from the priority queue', async () => {
