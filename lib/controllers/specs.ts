@@ -27,6 +27,12 @@ export interface ControllerSpec {
   watches: readonly GroupKind[];
   /** Other controllers whose queues this one enqueues to (its IAM policy allows exactly these). */
   sendsTo: readonly string[];
+  /**
+   * Accepted API writes that enqueue the written object's key on this controller's priority queue:
+   * the listed kinds, and with `templates` every resource template (a kind that is not Karmada's own
+   * nor a bookkeeping kind such as Event or Lease).
+   */
+  triggers?: { templates?: boolean; kinds?: readonly GroupKind[] };
   timeoutSeconds: number;
   memoryMB: number;
   /** Receives before a message is moved to the lane's dead-letter queue. */
@@ -75,4 +81,40 @@ export function resyncTargets(specs: readonly ControllerSpec[] = CONTROLLER_SPEC
 export function queueTargets(spec: ControllerSpec, specs: readonly ControllerSpec[] = CONTROLLER_SPECS): string[] {
   const extra = spec.name === RESYNC_CONTROLLER ? resyncTargets(specs).map((t) => t.controller) : [];
   return [...new Set([spec.name, ...spec.sendsTo, ...extra])];
+}
+
+/** Groups of Karmada's own kinds: never resource templates. */
+export const KARMADA_GROUPS = new Set([
+  'policy.karmada.io',
+  'work.karmada.io',
+  'cluster.karmada.io',
+  'config.karmada.io',
+  'search.karmada.io',
+  'apps.karmada.io',
+  'networking.karmada.io',
+  'autoscaling.karmada.io',
+]);
+
+/** Kinds that are bookkeeping, not workload to propagate. */
+const NOT_TEMPLATES = new Set([
+  '/Event',
+  'events.k8s.io/Event',
+  'coordination.k8s.io/Lease',
+  'apiextensions.k8s.io/CustomResourceDefinition',
+]);
+
+/** True when objects of this kind are resource templates (what propagation policies select). */
+export function isResourceTemplate(gk: GroupKind): boolean {
+  return !KARMADA_GROUPS.has(gk.group) && !NOT_TEMPLATES.has(`${gk.group}/${gk.kind}`);
+}
+
+/** The controllers an accepted write of `gk` enqueues (on their priority lane). */
+export function controllersTriggeredBy(gk: GroupKind, specs: readonly ControllerSpec[] = CONTROLLER_SPECS): string[] {
+  return specs
+    .filter(
+      (s) =>
+        (s.triggers?.templates && isResourceTemplate(gk)) ||
+        (s.triggers?.kinds ?? []).some((k) => k.group === gk.group && k.kind === gk.kind),
+    )
+    .map((s) => s.name);
 }

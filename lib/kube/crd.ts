@@ -1,0 +1,169 @@
+/**
+ * CustomResourceDefinitions → served resources: each served version of a CRD becomes a ResourceDef
+ * with the CRD's schema (metadata replaced by the full ObjectMeta schema, as the API server
+ * validates ObjectMeta itself), printer columns, status subresource and names. Also the checks
+ * kube-apiserver makes on a CRD before accepting it.
+ */
+import type { KubeObject } from '../api/object.ts';
+import { objectMeta, str } from './builtin/schemas.ts';
+import { childPath, type FieldError, fieldError } from './field-errors.ts';
+import {
+  ALL_VERBS,
+  compareVersions,
+  type PrinterColumn,
+  type ResourceDef,
+  type ResourceStrategy,
+} from './resources.ts';
+import type { Schema } from './schema.ts';
+import { AGE_COLUMN } from './table.ts';
+
+interface CrdVersion {
+  name: string;
+  served: boolean;
+  storage: boolean;
+  schema?: { openAPIV3Schema?: Schema };
+  subresources?: { status?: object; scale?: object };
+  additionalPrinterColumns?: {
+    name: string;
+    type: string;
+    format?: string;
+    description?: string;
+    priority?: number;
+    jsonPath: string;
+  }[];
+}
+
+interface CrdSpec {
+  group: string;
+  names: {
+    plural: string;
+    singular?: string;
+    kind: string;
+    listKind?: string;
+    shortNames?: string[];
+    categories?: string[];
+  };
+  scope: 'Namespaced' | 'Cluster';
+  versions: CrdVersion[];
+}
+
+function withObjectMeta(schema: Schema | undefined): Schema | undefined {
+  if (!schema) return undefined;
+  return {
+    ...schema,
+    properties: { ...(schema.properties ?? {}), apiVersion: str(), kind: str(), metadata: objectMeta() },
+  };
+}
+
+function columnsOf(version: CrdVersion): PrinterColumn[] {
+  const cols = version.additionalPrinterColumns;
+  if (!cols || cols.length === 0) return [AGE_COLUMN];
+  return cols.map((c) => ({
+    name: c.name,
+    type: (['string', 'integer', 'number', 'boolean', 'date'].includes(c.type)
+      ? c.type
+      : 'string') as PrinterColumn['type'],
+    ...(c.format ? { format: c.format } : {}),
+    ...(c.description ? { description: c.description } : {}),
+    priority: c.priority ?? 0,
+    jsonPath: c.jsonPath,
+  }));
+}
+
+/** The served versions of a CRD as resource definitions. */
+export function resourceDefsFromCrd(crd: KubeObject, origin: string, strategy?: ResourceStrategy): ResourceDef[] {
+  const spec = crd.spec as CrdSpec;
+  const served = spec.versions.filter((v) => v.served);
+  const preferred = [...served].sort((a, b) => compareVersions(a.name, b.name))[0]?.name;
+  return served.map((v) => ({
+    group: spec.group,
+    version: v.name,
+    kind: spec.names.kind,
+    listKind: spec.names.listKind ?? `${spec.names.kind}List`,
+    plural: spec.names.plural,
+    singular: spec.names.singular ?? spec.names.kind.toLowerCase(),
+    shortNames: spec.names.shortNames ?? [],
+    categories: spec.names.categories ?? [],
+    namespaced: spec.scope === 'Namespaced',
+    verbs: [...ALL_VERBS],
+    statusSubresource: Boolean(v.subresources?.status),
+    schema: withObjectMeta(v.schema?.openAPIV3Schema),
+    printerColumns: columnsOf(v),
+    strategicMergePatch: false,
+    nameRule: 'subdomain',
+    preferred: v.name === preferred,
+    origin,
+    ...(strategy ? { strategy } : {}),
+  }));
+}
+
+const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+
+/** The checks kube-apiserver makes on a CustomResourceDefinition. */
+export function validateCrd(crd: KubeObject): FieldError[] {
+  const errors: FieldError[] = [];
+  const spec = crd.spec as Partial<CrdSpec> | undefined;
+  if (!spec?.names || !spec.group) return errors; // schema's required fields already report these
+  const expected = `${spec.names.plural}.${spec.group}`;
+  if (crd.metadata.name !== expected) {
+    errors.push(fieldError.invalid('metadata.name', crd.metadata.name, `must be spec.names.plural+"."+spec.group`));
+  }
+  if (!spec.group.includes('.')) {
+    errors.push(fieldError.invalid('spec.group', spec.group, 'should be a domain with at least one dot'));
+  }
+  if (!DNS1123_LABEL.test(spec.names.plural)) {
+    errors.push(
+      fieldError.invalid(
+        'spec.names.plural',
+        spec.names.plural,
+        "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-'",
+      ),
+    );
+  }
+  if (!/^[A-Z][A-Za-z0-9]*$/.test(spec.names.kind)) {
+    errors.push(
+      fieldError.invalid(
+        'spec.names.kind',
+        spec.names.kind,
+        'must be a valid DNS-1035 label in CamelCase, e.g. MyKind',
+      ),
+    );
+  }
+  const versions = spec.versions ?? [];
+  if (versions.length === 0)
+    errors.push(fieldError.required('spec.versions', 'must have exactly one version marked as storage version'));
+  const storage = versions.filter((v) => v.storage);
+  if (versions.length > 0 && storage.length !== 1) {
+    errors.push(
+      fieldError.invalid(
+        'spec.versions',
+        storage.map((v) => v.name),
+        'must have exactly one version marked as storage version',
+      ),
+    );
+  }
+  const seen = new Set<string>();
+  versions.forEach((v, i) => {
+    const path = childPath(childPath('spec.versions', i), 'name');
+    if (!/^v[0-9]+((alpha|beta)[0-9]+)?$/.test(v.name) && !DNS1123_LABEL.test(v.name)) {
+      errors.push(fieldError.invalid(path, v.name, 'must be a DNS-1035 label'));
+    }
+    if (seen.has(v.name)) errors.push(fieldError.duplicate(path, v.name));
+    seen.add(v.name);
+    const root = v.schema?.openAPIV3Schema;
+    if (!root) {
+      errors.push(
+        fieldError.required(childPath(childPath('spec.versions', i), 'schema.openAPIV3Schema'), 'schemas are required'),
+      );
+    } else if (root.type !== 'object') {
+      errors.push(
+        fieldError.invalid(
+          childPath(childPath('spec.versions', i), 'schema.openAPIV3Schema.type'),
+          root.type,
+          'must be object at the root',
+        ),
+      );
+    }
+  });
+  return errors;
+}

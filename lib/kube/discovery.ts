@@ -1,0 +1,277 @@
+/**
+ * Discovery (`/version`, `/api`, `/apis`, `/api/v1`, `/apis/<g>/<v>`) and OpenAPI v3 (`/openapi/v3`
+ * and one document per group-version), in the legacy JSON formats kubectl 1.32 accepts. Every
+ * resource's PATCH operation carries `x-kubernetes-group-version-kind` and a `fieldValidation`
+ * parameter, which is how kubectl learns that the server validates fields itself.
+ */
+import { createHash } from 'node:crypto';
+import type { Catalog, ResourceDef } from './resources.ts';
+import { apiVersionOf } from './resources.ts';
+import { resourcePath } from './paths.ts';
+import type { Schema } from './schema.ts';
+
+export interface ServerVersion {
+  major: string;
+  minor: string;
+  gitVersion: string;
+  gitCommit: string;
+  gitTreeState: string;
+  buildDate: string;
+  goVersion: string;
+  compiler: string;
+  platform: string;
+}
+
+/** What `/version` answers: Kubernetes 1.32 compatible, naming this implementation. */
+export function serverVersion(productVersion: string): ServerVersion {
+  return {
+    major: '1',
+    minor: '32',
+    gitVersion: `v1.32.0+serverless-karmada.${productVersion}`,
+    gitCommit: 'serverless-karmada',
+    gitTreeState: 'clean',
+    buildDate: '2026-11-21T00:00:00Z',
+    goVersion: `node${process.versions.node}`,
+    compiler: 'tsc',
+    platform: `${process.platform}/${process.arch}`,
+  };
+}
+
+export function apiVersions() {
+  return {
+    kind: 'APIVersions',
+    versions: ['v1'],
+    serverAddressByClientCIDRs: [{ clientCIDR: '0.0.0.0/0', serverAddress: '' }],
+  };
+}
+
+function groupJson(g: { name: string; versions: string[]; preferredVersion: string }) {
+  return {
+    name: g.name,
+    versions: g.versions.map((v) => ({ groupVersion: `${g.name}/${v}`, version: v })),
+    preferredVersion: { groupVersion: `${g.name}/${g.preferredVersion}`, version: g.preferredVersion },
+  };
+}
+
+export function apiGroupList(catalog: Catalog) {
+  return {
+    kind: 'APIGroupList',
+    apiVersion: 'v1',
+    groups: catalog
+      .groups()
+      .filter((g) => g.name !== '')
+      .map(groupJson),
+  };
+}
+
+export function apiGroup(catalog: Catalog, group: string) {
+  const g = catalog.groups().find((x) => x.name === group);
+  return g ? { kind: 'APIGroup', apiVersion: 'v1', ...groupJson(g) } : undefined;
+}
+
+export function apiResourceList(catalog: Catalog, group: string, version: string) {
+  const defs = catalog.resources(group, version);
+  if (defs.length === 0) return undefined;
+  const resources = defs.flatMap((d) => {
+    const main = {
+      name: d.plural,
+      singularName: d.singular,
+      namespaced: d.namespaced,
+      kind: d.kind,
+      verbs: d.verbs,
+      ...(d.shortNames.length ? { shortNames: d.shortNames } : {}),
+      ...(d.categories.length ? { categories: d.categories } : {}),
+      storageVersionHash: createHash('sha256').update(`${d.group}/${d.kind}`).digest('base64').slice(0, 11),
+    };
+    const status = d.statusSubresource
+      ? [
+          {
+            name: `${d.plural}/status`,
+            singularName: '',
+            namespaced: d.namespaced,
+            kind: d.kind,
+            verbs: ['get', 'patch', 'update'],
+          },
+        ]
+      : [];
+    return [main, ...status];
+  });
+  return {
+    kind: 'APIResourceList',
+    apiVersion: 'v1',
+    groupVersion: group ? `${group}/${version}` : version,
+    resources,
+  };
+}
+
+/** `io.k8s.api.apps.v1.Deployment`, `io.karmada.policy.v1alpha1.PropagationPolicy`. */
+export function schemaName(def: Pick<ResourceDef, 'group' | 'version' | 'kind'>): string {
+  if (def.group === '' || def.group.endsWith('.k8s.io') || !def.group.includes('.')) {
+    const g = def.group === '' ? 'core' : def.group.replace(/\.k8s\.io$/, '');
+    return `io.k8s.api.${g}.${def.version}.${def.kind}`;
+  }
+  return `${def.group.split('.').reverse().join('.')}.${def.version}.${def.kind}`;
+}
+
+const queryParam = (name: string, description: string) => ({
+  name,
+  in: 'query',
+  description,
+  schema: { type: 'string', uniqueItems: true },
+});
+
+const PARAMS = {
+  dryRun: queryParam('dryRun', 'When present, indicates that modifications should not be persisted (All).'),
+  fieldManager: queryParam('fieldManager', 'A name associated with the actor or entity that is making these changes.'),
+  fieldValidation: queryParam(
+    'fieldValidation',
+    'How the server handles unknown or duplicate fields in the body: Ignore, Warn or Strict.',
+  ),
+  force: {
+    name: 'force',
+    in: 'query',
+    description: 'Force is going to "force" Apply requests.',
+    schema: { type: 'boolean', uniqueItems: true },
+  },
+  labelSelector: queryParam('labelSelector', 'A selector to restrict the list of returned objects by their labels.'),
+  fieldSelector: queryParam('fieldSelector', 'A selector to restrict the list of returned objects by their fields.'),
+  limit: {
+    name: 'limit',
+    in: 'query',
+    description: 'Maximum number of responses to return for a list call.',
+    schema: { type: 'integer', uniqueItems: true },
+  },
+  continue: queryParam('continue', 'The continue option should be set when retrieving more results from the server.'),
+};
+
+function pathParams(namespaced: boolean, named: boolean) {
+  return [
+    ...(named
+      ? [
+          {
+            name: 'name',
+            in: 'path',
+            required: true,
+            description: 'name of the object',
+            schema: { type: 'string', uniqueItems: true },
+          },
+        ]
+      : []),
+    ...(namespaced
+      ? [
+          {
+            name: 'namespace',
+            in: 'path',
+            required: true,
+            description: 'object name and auth scope',
+            schema: { type: 'string', uniqueItems: true },
+          },
+        ]
+      : []),
+  ];
+}
+
+function operationsFor(def: ResourceDef): Record<string, unknown> {
+  const gvk = { group: def.group, version: def.version, kind: def.kind };
+  const ref = { $ref: `#/components/schemas/${schemaName(def)}` };
+  const body = { content: { 'application/json': { schema: ref } }, required: true };
+  const ok = { '200': { description: 'OK', content: { 'application/json': { schema: ref } } } };
+  const id = `${def.kind}${def.namespaced ? 'Namespaced' : ''}`;
+  const op = (action: string, verb: string, extra: Record<string, unknown>) => ({
+    operationId: `${verb}${apiVersionOf(def).replace(/[./]/g, '_')}${id}`,
+    'x-kubernetes-action': action,
+    'x-kubernetes-group-version-kind': gvk,
+    responses: ok,
+    ...extra,
+  });
+  const paths: Record<string, unknown> = {};
+  const collection = resourcePath(def, def.namespaced ? '{namespace}' : undefined).replace(
+    '%7Bnamespace%7D',
+    '{namespace}',
+  );
+  const item = `${collection}/{name}`;
+  paths[collection] = {
+    parameters: pathParams(def.namespaced, false),
+    get: op('list', 'list', {
+      parameters: [PARAMS.labelSelector, PARAMS.fieldSelector, PARAMS.limit, PARAMS.continue],
+    }),
+    post: op('post', 'create', {
+      requestBody: body,
+      parameters: [PARAMS.dryRun, PARAMS.fieldManager, PARAMS.fieldValidation],
+    }),
+  };
+  const patchBody = {
+    content: Object.fromEntries(
+      [
+        'application/json-patch+json',
+        'application/merge-patch+json',
+        ...(def.strategicMergePatch ? ['application/strategic-merge-patch+json'] : []),
+        'application/apply-patch+yaml',
+      ].map((t) => [t, { schema: { type: 'object' } }]),
+    ),
+    required: true,
+  };
+  paths[item] = {
+    parameters: pathParams(def.namespaced, true),
+    get: op('get', 'read', {}),
+    put: op('put', 'replace', {
+      requestBody: body,
+      parameters: [PARAMS.dryRun, PARAMS.fieldManager, PARAMS.fieldValidation],
+    }),
+    patch: op('patch', 'patch', {
+      requestBody: patchBody,
+      parameters: [PARAMS.dryRun, PARAMS.fieldManager, PARAMS.fieldValidation, PARAMS.force],
+    }),
+    delete: op('delete', 'delete', { parameters: [PARAMS.dryRun] }),
+  };
+  if (def.statusSubresource) {
+    paths[`${item}/status`] = {
+      parameters: pathParams(def.namespaced, true),
+      get: op('get', 'read', {}),
+      put: op('put', 'replace', {
+        requestBody: body,
+        parameters: [PARAMS.dryRun, PARAMS.fieldManager, PARAMS.fieldValidation],
+      }),
+      patch: op('patch', 'patch', {
+        requestBody: patchBody,
+        parameters: [PARAMS.dryRun, PARAMS.fieldManager, PARAMS.fieldValidation, PARAMS.force],
+      }),
+    };
+  }
+  return paths;
+}
+
+/** The OpenAPI v3 document of one group-version, or undefined when nothing is served there. */
+export function openApiDocument(catalog: Catalog, group: string, version: string, productVersion: string) {
+  const defs = catalog.resources(group, version);
+  if (defs.length === 0) return undefined;
+  const schemas: Record<string, Schema> = {};
+  let paths: Record<string, unknown> = {};
+  for (const def of defs) {
+    schemas[schemaName(def)] = {
+      ...(def.schema ?? { type: 'object', 'x-kubernetes-preserve-unknown-fields': true }),
+      'x-kubernetes-group-version-kind': [{ group: def.group, version: def.version, kind: def.kind }],
+    };
+    paths = { ...paths, ...operationsFor(def) };
+  }
+  return {
+    openapi: '3.0.0',
+    info: { title: 'Serverless Karmada', version: productVersion },
+    paths,
+    components: { schemas },
+  };
+}
+
+/** `/openapi/v3`: where each group-version's document is, with a content hash for caching. */
+export function openApiRoot(catalog: Catalog, productVersion: string) {
+  const paths: Record<string, { serverRelativeURL: string }> = {};
+  for (const g of catalog.groups()) {
+    for (const v of g.versions) {
+      const key = g.name === '' ? `api/${v}` : `apis/${g.name}/${v}`;
+      const doc = openApiDocument(catalog, g.name, v, productVersion);
+      const hash = createHash('sha512').update(JSON.stringify(doc)).digest('hex').slice(0, 64);
+      paths[key] = { serverRelativeURL: `/openapi/v3/${key}?hash=${hash.toUpperCase()}` };
+    }
+  }
+  return { paths };
+}

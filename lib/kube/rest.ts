@@ -1,0 +1,1041 @@
+/**
+ * The Kubernetes REST protocol over an {@link ObjectStore}: one handler, used by the control-plane
+ * API (DynamoDB store, Lambda or local HTTPS) and by the member-cluster simulator (in-memory store).
+ * What differs between them — the catalog, authentication, admission, what happens after a write —
+ * comes from the {@link RestBackend}.
+ */
+import { parse as parseYaml } from 'yaml';
+import { InvalidSelectorError, matchesRequirements, parseSelector } from '../api/labels.ts';
+import type { KubeObject, ObjectMeta, ObjectRef } from '../api/object.ts';
+import type { Clock } from '../clock/clock.ts';
+import type { Logger } from '../observability/logger.ts';
+import { AlreadyExistsError, ConflictError, NotFoundError, StoreError } from '../store/errors.ts';
+import type { ObjectStore } from '../store/port.ts';
+import {
+  apiGroup,
+  apiGroupList,
+  apiResourceList,
+  apiVersions,
+  openApiDocument,
+  openApiRoot,
+  serverVersion,
+} from './discovery.ts';
+import { ApiError, apiErrors, type StatusCause } from './errors.ts';
+import type { FieldError } from './field-errors.ts';
+import { matchesFields, parseFieldSelector } from './fieldselector.ts';
+import {
+  jsonResponse,
+  type KubeRequest,
+  type KubeResponse,
+  MAX_REQUEST_BYTES,
+  mediaType,
+  parseAccept,
+} from './http.ts';
+import { parsePath, type Route } from './paths.ts';
+import { apiVersionOf, type Catalog, type ResourceDef } from './resources.ts';
+import type { Schema } from './schema.ts';
+import { type IncludeObject, toTable } from './table.ts';
+import { checkSchema, validateObjectMeta } from './validation.ts';
+
+export interface UserInfo {
+  name: string;
+  groups: string[];
+}
+
+/** What is being asked, for authorization (Kubernetes' RequestAttributes). */
+export interface RequestAttributes {
+  verb: 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
+  group: string;
+  resource: string;
+  subresource?: string;
+  namespace?: string;
+  name?: string;
+}
+
+export type Operation = 'CREATE' | 'UPDATE' | 'DELETE';
+
+export interface AdmissionInput {
+  operation: Operation;
+  def: ResourceDef;
+  object: KubeObject;
+  old: KubeObject | undefined;
+  user: UserInfo;
+  dryRun: boolean;
+  subresource?: string;
+}
+
+export interface WriteEvent {
+  operation: Operation;
+  def: ResourceDef;
+  object: KubeObject;
+  old: KubeObject | undefined;
+  user: UserInfo;
+  subresource?: string;
+  /** DELETE: `Background` (default), `Foreground` or `Orphan`. */
+  propagationPolicy?: string;
+  /** DELETE: the object is gone (false: marked for deletion, finalizers pending). */
+  removed?: boolean;
+}
+
+export interface RestBackend {
+  productVersion: string;
+  store: ObjectStore;
+  clock: Clock;
+  catalog(): Promise<Catalog>;
+  /** Who is calling, or undefined (401). */
+  authenticate(req: KubeRequest): Promise<UserInfo | undefined>;
+  /** `true`, or the reason it is denied (403). */
+  authorize(user: UserInfo, attrs: RequestAttributes): Promise<true | string>;
+  /** Mutating + validating admission after the built-in checks; throw ApiError to refuse. */
+  admit?(input: AdmissionInput): Promise<KubeObject>;
+  /** After a successful (not dry-run) write. */
+  written?(event: WriteEvent): Promise<void>;
+  /** Namespaced objects may only be created in an existing, non-terminating Namespace. */
+  namespaceLifecycle: boolean;
+}
+
+/** Applies a JSON, merge or strategic merge patch (lib/kube/patch). */
+export interface PatchEngine {
+  applyPatch(
+    contentType: string,
+    doc: unknown,
+    patch: unknown,
+    schema: Schema | undefined,
+    options: { strategicAllowed: boolean },
+  ): unknown;
+}
+
+export interface FieldConflict {
+  manager: string;
+  field: string;
+}
+
+/** Server-side apply and managedFields bookkeeping (lib/kube/apply). */
+export interface FieldManager {
+  apply(input: {
+    live: KubeObject | undefined;
+    config: KubeObject;
+    manager: string;
+    force: boolean;
+    schema: Schema | undefined;
+    apiVersion: string;
+    now: string;
+  }): { object: KubeObject } | { conflicts: FieldConflict[] };
+  recordUpdate(input: {
+    before: KubeObject | undefined;
+    after: KubeObject;
+    manager: string;
+    subresource?: 'status';
+    schema: Schema | undefined;
+    apiVersion: string;
+    now: string;
+  }): unknown[];
+  defaultManager(userAgent: string | undefined): string;
+  formatConflicts(conflicts: FieldConflict[]): string;
+}
+
+const BODY_TYPES = ['application/json', 'application/yaml'];
+const PATCH_TYPES = [
+  'application/json-patch+json',
+  'application/merge-patch+json',
+  'application/strategic-merge-patch+json',
+  'application/apply-patch+yaml',
+];
+const PATCH_ATTEMPTS = 5;
+
+type FieldValidation = 'Strict' | 'Warn' | 'Ignore';
+
+interface Context {
+  req: KubeRequest;
+  user: UserInfo;
+  def: ResourceDef;
+  catalog: Catalog;
+  namespace: string | undefined;
+  name: string | undefined;
+  subresource: string | undefined;
+  dryRun: boolean;
+  fieldValidation: FieldValidation;
+  warnings: string[];
+}
+
+function isObject(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+export class RestHandler {
+  readonly #backend: RestBackend;
+  readonly #patch: PatchEngine;
+  readonly #fields: FieldManager;
+  readonly #logger: Logger | undefined;
+
+  constructor(backend: RestBackend, engines: { patch: PatchEngine; fields: FieldManager; logger?: Logger }) {
+    this.#backend = backend;
+    this.#patch = engines.patch;
+    this.#fields = engines.fields;
+    this.#logger = engines.logger;
+  }
+
+  async handle(req: KubeRequest): Promise<KubeResponse> {
+    try {
+      if (req.body.length > MAX_REQUEST_BYTES) {
+        throw apiErrors.tooLarge(`the request body is ${req.body.length} bytes; the limit is ${MAX_REQUEST_BYTES}`);
+      }
+      const route = parsePath(req.path);
+      if (route.type === 'health') return { status: 200, headers: { 'content-type': 'text/plain' }, body: 'ok' };
+      if (route.type === 'version') return jsonResponse(200, serverVersion(this.#backend.productVersion));
+      const user = await this.#backend.authenticate(req);
+      if (!user) throw apiErrors.unauthorized();
+      return await this.#route(req, route, user);
+    } catch (err) {
+      return this.#errorResponse(err, req);
+    }
+  }
+
+  async #route(req: KubeRequest, route: Route, user: UserInfo): Promise<KubeResponse> {
+    const productVersion = this.#backend.productVersion;
+    if (route.type === 'resource') return this.#resource(req, route, user);
+    if (req.method !== 'GET' && req.method !== 'HEAD') throw apiErrors.methodNotAllowed(req.method, req.path);
+    const catalog = await this.#backend.catalog();
+    switch (route.type) {
+      case 'legacy-versions':
+        return jsonResponse(200, apiVersions());
+      case 'groups':
+        return jsonResponse(200, apiGroupList(catalog));
+      case 'group': {
+        const g = apiGroup(catalog, route.group);
+        if (!g) throw apiErrors.routeNotFound(req.path);
+        return jsonResponse(200, g);
+      }
+      case 'resource-list': {
+        const list = apiResourceList(catalog, route.group, route.version);
+        if (!list) throw apiErrors.routeNotFound(req.path);
+        return jsonResponse(200, list);
+      }
+      case 'openapi-root':
+        return jsonResponse(200, openApiRoot(catalog, productVersion));
+      case 'openapi-group-version': {
+        const doc = openApiDocument(catalog, route.group, route.version, productVersion);
+        if (!doc) throw apiErrors.routeNotFound(req.path);
+        return jsonResponse(200, doc, { 'cache-control': 'public, immutable' });
+      }
+      default:
+        throw apiErrors.routeNotFound(req.path);
+    }
+  }
+
+  async #resource(
+    req: KubeRequest,
+    route: Extract<Route, { type: 'resource' }>,
+    user: UserInfo,
+  ): Promise<KubeResponse> {
+    const catalog = await this.#backend.catalog();
+    const def = catalog.byPlural(route.group, route.version, route.plural);
+    if (!def) throw apiErrors.routeNotFound(req.path);
+    if (!def.namespaced && route.namespace !== undefined) throw apiErrors.routeNotFound(req.path);
+    const sub = route.subresource;
+    if (sub !== undefined && !(sub === 'status' && def.statusSubresource)) {
+      throw apiErrors.routeNotFound(req.path);
+    }
+    const verb = verbOf(req.method, route.name !== undefined, req.query);
+    if (!verb) throw apiErrors.methodNotAllowed(req.method, req.path);
+    if (def.namespaced && route.namespace === undefined && verb !== 'list') {
+      throw apiErrors.routeNotFound(req.path);
+    }
+    if (verb === 'watch') {
+      throw new ApiError(
+        405,
+        'MethodNotAllowed',
+        'watch is not supported by this server: list again to see changes (e.g. kubectl get without --watch)',
+      );
+    }
+    const attrs: RequestAttributes = {
+      verb,
+      group: def.group,
+      resource: def.plural,
+      ...(sub ? { subresource: sub } : {}),
+      ...(route.namespace !== undefined ? { namespace: route.namespace } : {}),
+      ...(route.name !== undefined ? { name: route.name } : {}),
+    };
+    const allowed = await this.#backend.authorize(user, attrs);
+    if (allowed !== true) throw forbidden(user, attrs, allowed);
+
+    const ctx: Context = {
+      req,
+      user,
+      def,
+      catalog,
+      namespace: route.namespace,
+      name: route.name,
+      subresource: sub,
+      dryRun: parseDryRun(req.query),
+      fieldValidation: parseFieldValidation(req.query),
+      warnings: [],
+    };
+    switch (verb) {
+      case 'get':
+        return this.#get(ctx);
+      case 'list':
+        return this.#list(ctx);
+      case 'create':
+        return this.#create(ctx);
+      case 'update':
+        return this.#update(ctx);
+      case 'patch':
+        return this.#patchVerb(ctx);
+      case 'delete':
+        return this.#delete(ctx);
+      case 'deletecollection':
+        return this.#deleteCollection(ctx);
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------- reads
+
+  async #get(ctx: Context): Promise<KubeResponse> {
+    const obj = await this.#backend.store.get(this.#ref(ctx, ctx.name!));
+    if (!obj) throw apiErrors.notFound(ctx.def.plural, ctx.def.group, ctx.name!, ctx.def.kind);
+    return this.#respondObjects(ctx, 200, [this.#asServed(ctx.def, obj)], undefined, true);
+  }
+
+  async #list(ctx: Context): Promise<KubeResponse> {
+    const { def, req } = ctx;
+    const labelSelector = req.query.get('labelSelector') ?? '';
+    let requirements;
+    try {
+      requirements = parseSelector(labelSelector);
+    } catch (err) {
+      if (err instanceof InvalidSelectorError)
+        throw apiErrors.badRequest(`unable to parse requirement: ${err.message}`);
+      throw err;
+    }
+    const fields = parseFieldSelector(req.query.get('fieldSelector') ?? '', def.group, def.kind);
+    const limitText = req.query.get('limit');
+    const limit = limitText ? Number(limitText) : undefined;
+    if (limit !== undefined && (!Number.isInteger(limit) || limit < 0)) {
+      throw apiErrors.badRequest(`limit must be a non-negative integer, got ${JSON.stringify(limitText)}`);
+    }
+    const token = req.query.get('continue') ?? undefined;
+    // metadata.name=x is a get, not a scan.
+    const byName = fields.find((f) => f.field === 'metadata.name' && f.op === '=');
+    if (byName && !token) {
+      const obj = await this.#backend.store.get(this.#ref(ctx, byName.value, ctx.namespace));
+      const items =
+        obj && matchesRequirements(requirements, obj.metadata.labels) && matchesFields(obj, fields) ? [obj] : [];
+      return this.#respondList(ctx, items, { resourceVersion: String(this.#backend.clock.now() * 1000) });
+    }
+    const nsField = fields.find((f) => f.field === 'metadata.namespace' && f.op === '=');
+    const namespace = ctx.namespace ?? nsField?.value;
+    const page = await this.#backend.store.list({
+      group: def.group,
+      kind: def.kind,
+      ...(namespace ? { namespace } : {}),
+      ...(labelSelector ? { labelSelector } : {}),
+      ...(limit ? { limit } : {}),
+      ...(token ? { continue: token } : {}),
+    });
+    const items = fields.length ? page.items.filter((o) => matchesFields(o, fields)) : page.items;
+    return this.#respondList(ctx, items, {
+      resourceVersion: page.resourceVersion,
+      ...(page.continue ? { continue: page.continue } : {}),
+    });
+  }
+
+  // --------------------------------------------------------------------------------------- writes
+
+  async #create(ctx: Context): Promise<KubeResponse> {
+    if (ctx.subresource) throw apiErrors.methodNotAllowed('POST', ctx.req.path);
+    const body = this.#decodeBody(ctx);
+    const created = await this.#createObject(ctx, body);
+    return this.#respondObjects(ctx, 201, [created], undefined, true);
+  }
+
+  async #createObject(ctx: Context, body: KubeObject, manager = this.#manager(ctx)): Promise<KubeObject> {
+    const { def } = ctx;
+    this.#checkTypeMeta(ctx, body);
+    const input = this.#withNamespace(ctx, body);
+    await this.#checkNamespace(ctx, input.metadata.namespace);
+    let obj = await this.#prepare(ctx, 'CREATE', input, undefined);
+    obj.metadata.managedFields = this.#fields.recordUpdate({
+      before: undefined,
+      after: obj,
+      manager,
+      schema: def.schema,
+      apiVersion: apiVersionOf(def),
+      now: this.#now(),
+    });
+    obj = { ...obj, apiVersion: apiVersionOf(def) };
+    try {
+      const created = await this.#backend.store.create(obj, { dryRun: ctx.dryRun });
+      if (!ctx.dryRun)
+        await this.#backend.written?.({ operation: 'CREATE', def, object: created, old: undefined, user: ctx.user });
+      return this.#asServed(def, created);
+    } catch (err) {
+      if (err instanceof AlreadyExistsError)
+        throw apiErrors.alreadyExists(def.plural, def.group, obj.metadata.name ?? '', def.kind);
+      throw err;
+    }
+  }
+
+  async #update(ctx: Context): Promise<KubeResponse> {
+    const { def } = ctx;
+    const body = this.#decodeBody(ctx);
+    this.#checkTypeMeta(ctx, body);
+    if (body.metadata?.name !== undefined && body.metadata.name !== ctx.name) {
+      throw apiErrors.badRequest(
+        `the name of the object (${body.metadata.name}) does not match the name on the URL (${ctx.name})`,
+      );
+    }
+    const input = this.#withNamespace(ctx, { ...body, metadata: { ...body.metadata, name: ctx.name! } });
+    const current = await this.#backend.store.get(this.#ref(ctx, ctx.name!));
+    if (!current) throw apiErrors.notFound(def.plural, def.group, ctx.name!, def.kind);
+    // A PUT without resourceVersion is an unconditional update (allowed for these kinds).
+    if (!input.metadata.resourceVersion) input.metadata.resourceVersion = current.metadata.resourceVersion!;
+    const updated = await this.#updateObject(ctx, current, input, this.#manager(ctx));
+    return this.#respondObjects(ctx, 200, [updated], undefined, true);
+  }
+
+  /** Validates, records field ownership and stores `input` as the new version of `current`. */
+  async #updateObject(ctx: Context, current: KubeObject, input: KubeObject, manager: string): Promise<KubeObject> {
+    const { def } = ctx;
+    const status = ctx.subresource === 'status';
+    let obj = await this.#prepare(ctx, 'UPDATE', input, current);
+    if (status) obj = { ...current, status: obj.status, metadata: { ...current.metadata } };
+    obj.metadata.managedFields = this.#fields.recordUpdate({
+      before: current,
+      after: obj,
+      manager,
+      ...(status ? { subresource: 'status' as const } : {}),
+      schema: def.schema,
+      apiVersion: apiVersionOf(def),
+      now: this.#now(),
+    });
+    obj.metadata.resourceVersion = input.metadata.resourceVersion;
+    obj = { ...obj, apiVersion: current.apiVersion };
+    try {
+      const store = this.#backend.store;
+      let updated: KubeObject;
+      if (status) {
+        // Status writes keep managedFields through a main-resource update only when something else changed.
+        updated = await store.updateStatus(obj, { dryRun: ctx.dryRun });
+      } else {
+        updated = await store.update(obj, { dryRun: ctx.dryRun });
+      }
+      if (!ctx.dryRun) {
+        await this.#backend.written?.({
+          operation: 'UPDATE',
+          def,
+          object: updated,
+          old: current,
+          user: ctx.user,
+          ...(status ? { subresource: 'status' } : {}),
+        });
+      }
+      return this.#asServed(def, updated);
+    } catch (err) {
+      if (err instanceof ConflictError) {
+        throw apiErrors.conflict(
+          def.plural,
+          def.group,
+          ctx.name!,
+          'the object has been modified; please apply your changes to the latest version and try again',
+          def.kind,
+        );
+      }
+      if (err instanceof NotFoundError) throw apiErrors.notFound(def.plural, def.group, ctx.name!, def.kind);
+      throw err;
+    }
+  }
+
+  async #patchVerb(ctx: Context): Promise<KubeResponse> {
+    const { def, req } = ctx;
+    const type = mediaType(req.headers['content-type']);
+    if (!PATCH_TYPES.includes(type))
+      throw apiErrors.unsupportedMediaType(
+        type,
+        PATCH_TYPES.filter((t) => def.strategicMergePatch || !t.includes('strategic')),
+      );
+    const apply = type === 'application/apply-patch+yaml';
+    let patchDoc: unknown;
+    try {
+      patchDoc = apply ? parseYaml(req.body.toString('utf8')) : JSON.parse(req.body.toString('utf8'));
+    } catch (err) {
+      throw apiErrors.badRequest(`error decoding patch: ${(err as Error).message}`);
+    }
+    const manager = apply ? req.query.get('fieldManager') : this.#manager(ctx);
+    if (apply && !manager) {
+      throw apiErrors.badRequest(
+        'PATCH requests of type application/apply-patch+yaml (server-side apply) must set the fieldManager query parameter',
+      );
+    }
+    if (apply && !isObject(patchDoc)) throw apiErrors.badRequest('a server-side apply body must be an object');
+    const force = req.query.get('force') === 'true';
+    for (let attempt = 1; ; attempt++) {
+      const current = await this.#backend.store.get(this.#ref(ctx, ctx.name!));
+      try {
+        if (apply) {
+          const config = patchDoc as KubeObject;
+          this.#checkTypeMeta(ctx, config);
+          const result = this.#fields.apply({
+            live: current ? this.#asServed(def, current) : undefined,
+            config: {
+              ...config,
+              metadata: {
+                ...(config.metadata ?? {}),
+                name: ctx.name!,
+                ...(ctx.namespace ? { namespace: ctx.namespace } : {}),
+              },
+            },
+            manager: manager!,
+            force,
+            schema: def.schema,
+            apiVersion: apiVersionOf(def),
+            now: this.#now(),
+          });
+          if ('conflicts' in result)
+            throw applyConflict(def, ctx.name!, result.conflicts, this.#fields.formatConflicts(result.conflicts));
+          if (!current) {
+            if (ctx.subresource) throw apiErrors.notFound(def.plural, def.group, ctx.name!, def.kind);
+            const created = await this.#createApplied(ctx, result.object);
+            return this.#respondObjects(ctx, 201, [created], undefined, true);
+          }
+          const next = {
+            ...result.object,
+            metadata: { ...result.object.metadata, resourceVersion: current.metadata.resourceVersion! },
+          };
+          const updated = await this.#updateApplied(ctx, current, next);
+          return this.#respondObjects(ctx, 200, [updated], undefined, true);
+        }
+        if (!current) throw apiErrors.notFound(def.plural, def.group, ctx.name!, def.kind);
+        const served = this.#asServed(def, current);
+        let patched: unknown;
+        try {
+          patched = this.#patch.applyPatch(type, served, patchDoc, def.schema, {
+            strategicAllowed: def.strategicMergePatch,
+          });
+        } catch (err) {
+          throw patchError(err, def);
+        }
+        if (!isObject(patched)) throw apiErrors.badRequest('the patch did not produce an object');
+        const next = patched as KubeObject;
+        next.metadata = { ...(isObject(next.metadata) ? (next.metadata as ObjectMeta) : {}) };
+        if (next.metadata.name !== ctx.name)
+          throw apiErrors.badRequest(`the patch may not change metadata.name (${ctx.name})`);
+        if (!next.metadata.resourceVersion) next.metadata.resourceVersion = current.metadata.resourceVersion!;
+        const updated = await this.#updateObject(ctx, current, next, manager!);
+        return this.#respondObjects(ctx, 200, [updated], undefined, true);
+      } catch (err) {
+        // A patch applies to the latest version: retry it on a lost race, as the API server does,
+        // unless the patch itself pinned a resourceVersion.
+        const pinned =
+          isObject(patchDoc) && isObject(patchDoc.metadata) && patchDoc.metadata.resourceVersion !== undefined;
+        if (
+          err instanceof ApiError &&
+          err.reason === 'Conflict' &&
+          !pinned &&
+          attempt < PATCH_ATTEMPTS &&
+          !err.details?.causes
+        )
+          continue;
+        throw err;
+      }
+    }
+  }
+
+  async #createApplied(ctx: Context, applied: KubeObject): Promise<KubeObject> {
+    const managedFields = applied.metadata.managedFields;
+    const obj = await this.#prepare(ctx, 'CREATE', this.#withNamespace(ctx, applied), undefined);
+    obj.metadata.managedFields = managedFields ?? [];
+    try {
+      const created = await this.#backend.store.create(
+        { ...obj, apiVersion: apiVersionOf(ctx.def) },
+        { dryRun: ctx.dryRun },
+      );
+      if (!ctx.dryRun)
+        await this.#backend.written?.({
+          operation: 'CREATE',
+          def: ctx.def,
+          object: created,
+          old: undefined,
+          user: ctx.user,
+        });
+      return this.#asServed(ctx.def, created);
+    } catch (err) {
+      if (err instanceof AlreadyExistsError) {
+        throw apiErrors.conflict(
+          ctx.def.plural,
+          ctx.def.group,
+          ctx.name!,
+          'the object was created meanwhile',
+          ctx.def.kind,
+        );
+      }
+      throw err;
+    }
+  }
+
+  async #updateApplied(ctx: Context, current: KubeObject, applied: KubeObject): Promise<KubeObject> {
+    const { def } = ctx;
+    const status = ctx.subresource === 'status';
+    const managedFields = applied.metadata.managedFields;
+    let obj = await this.#prepare(ctx, 'UPDATE', this.#withNamespace(ctx, applied), current);
+    if (status) obj = { ...current, status: obj.status, metadata: { ...current.metadata } };
+    obj.metadata.managedFields = managedFields ?? [];
+    obj.metadata.resourceVersion = applied.metadata.resourceVersion;
+    obj = { ...obj, apiVersion: current.apiVersion };
+    try {
+      const updated = status
+        ? await this.#backend.store.updateStatus(obj, { dryRun: ctx.dryRun })
+        : await this.#backend.store.update(obj, { dryRun: ctx.dryRun });
+      if (!ctx.dryRun) {
+        await this.#backend.written?.({
+          operation: 'UPDATE',
+          def,
+          object: updated,
+          old: current,
+          user: ctx.user,
+          ...(status ? { subresource: 'status' } : {}),
+        });
+      }
+      return this.#asServed(def, updated);
+    } catch (err) {
+      if (err instanceof ConflictError) {
+        throw apiErrors.conflict(
+          def.plural,
+          def.group,
+          ctx.name!,
+          'the object has been modified; please apply your changes to the latest version and try again',
+          def.kind,
+        );
+      }
+      throw err;
+    }
+  }
+
+  async #delete(ctx: Context): Promise<KubeResponse> {
+    const { def } = ctx;
+    if (ctx.subresource) throw apiErrors.methodNotAllowed('DELETE', ctx.req.path);
+    const options = this.#deleteOptions(ctx);
+    const result = await this.#deleteOne(ctx, ctx.name!, options);
+    if (!result.removed) return this.#respondObjects(ctx, 200, [result.object], undefined, false);
+    return jsonResponse(
+      200,
+      {
+        kind: 'Status',
+        apiVersion: 'v1',
+        metadata: {},
+        status: 'Success',
+        details: { name: ctx.name, group: def.group, kind: def.plural, uid: result.object.metadata.uid },
+      },
+      this.#warningHeaders(ctx),
+    );
+  }
+
+  async #deleteOne(
+    ctx: Context,
+    name: string,
+    options: { propagationPolicy: string; preconditions?: { resourceVersion?: string; uid?: string } },
+  ): Promise<{ object: KubeObject; removed: boolean }> {
+    const { def } = ctx;
+    const ref = this.#ref(ctx, name);
+    const current = await this.#backend.store.get(ref);
+    if (!current) throw apiErrors.notFound(def.plural, def.group, name, def.kind);
+    if (this.#backend.admit) {
+      await this.#backend.admit({
+        operation: 'DELETE',
+        def,
+        object: current,
+        old: current,
+        user: ctx.user,
+        dryRun: ctx.dryRun,
+      });
+    }
+    try {
+      const result = await this.#backend.store.delete(ref, {
+        dryRun: ctx.dryRun,
+        ...(options.preconditions ? { preconditions: options.preconditions } : {}),
+      });
+      if (!ctx.dryRun) {
+        await this.#backend.written?.({
+          operation: 'DELETE',
+          def,
+          object: result.object,
+          old: current,
+          user: ctx.user,
+          propagationPolicy: options.propagationPolicy,
+          removed: result.removed,
+        });
+      }
+      return { object: this.#asServed(def, result.object), removed: result.removed };
+    } catch (err) {
+      if (err instanceof NotFoundError) throw apiErrors.notFound(def.plural, def.group, name, def.kind);
+      if (err instanceof ConflictError)
+        throw apiErrors.conflict(
+          def.plural,
+          def.group,
+          name,
+          err.message.replace(/^Operation cannot be fulfilled on [^:]+: /, ''),
+          def.kind,
+        );
+      throw err;
+    }
+  }
+
+  async #deleteCollection(ctx: Context): Promise<KubeResponse> {
+    const { def, req } = ctx;
+    const options = this.#deleteOptions(ctx);
+    const fields = parseFieldSelector(req.query.get('fieldSelector') ?? '', def.group, def.kind);
+    let token: string | undefined;
+    let deleted = 0;
+    do {
+      const page = await this.#backend.store.list({
+        group: def.group,
+        kind: def.kind,
+        ...(ctx.namespace ? { namespace: ctx.namespace } : {}),
+        ...(req.query.get('labelSelector') ? { labelSelector: req.query.get('labelSelector')! } : {}),
+        limit: 500,
+        ...(token ? { continue: token } : {}),
+      });
+      for (const obj of page.items.filter((o) => matchesFields(o, fields))) {
+        try {
+          await this.#deleteOne({ ...ctx, namespace: obj.metadata.namespace }, obj.metadata.name!, {
+            propagationPolicy: options.propagationPolicy,
+          });
+          deleted++;
+        } catch (err) {
+          if (!(err instanceof ApiError && err.code === 404)) throw err;
+        }
+      }
+      token = page.continue;
+    } while (token);
+    return jsonResponse(200, {
+      kind: 'Status',
+      apiVersion: 'v1',
+      metadata: {},
+      status: 'Success',
+      details: { kind: def.plural, group: def.group, causes: [{ message: `${deleted} deleted` }] },
+    });
+  }
+
+  #deleteOptions(ctx: Context): {
+    propagationPolicy: string;
+    preconditions?: { resourceVersion?: string; uid?: string };
+  } {
+    let body: Record<string, unknown> = {};
+    if (ctx.req.body.length > 0) {
+      try {
+        const parsed: unknown = JSON.parse(ctx.req.body.toString('utf8'));
+        if (isObject(parsed)) body = parsed;
+      } catch (err) {
+        throw apiErrors.badRequest(`error decoding DeleteOptions: ${(err as Error).message}`);
+      }
+    }
+    const policy = String(
+      body.propagationPolicy ??
+        ctx.req.query.get('propagationPolicy') ??
+        (body.orphanDependents === true ? 'Orphan' : 'Background'),
+    );
+    if (!['Background', 'Foreground', 'Orphan'].includes(policy)) {
+      throw apiErrors.badRequest(
+        `propagationPolicy ${JSON.stringify(policy)} is not supported: use Background, Foreground or Orphan`,
+      );
+    }
+    if (isObject(body.dryRun) || (Array.isArray(body.dryRun) && body.dryRun.includes('All'))) ctx.dryRun = true;
+    const preconditions = isObject(body.preconditions)
+      ? (body.preconditions as { resourceVersion?: string; uid?: string })
+      : undefined;
+    return { propagationPolicy: policy, ...(preconditions ? { preconditions } : {}) };
+  }
+
+  // ------------------------------------------------------------------------------------- helpers
+
+  #ref(ctx: Context, name: string, namespace = ctx.namespace): ObjectRef {
+    return {
+      group: ctx.def.group,
+      kind: ctx.def.kind,
+      ...(ctx.def.namespaced && namespace ? { namespace } : {}),
+      name,
+    };
+  }
+
+  #now(): string {
+    return new Date(Math.floor(this.#backend.clock.now() / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+  }
+
+  #manager(ctx: Context): string {
+    const given = ctx.req.query.get('fieldManager');
+    if (given !== null) {
+      if (given.length > 128 || !/^[\x20-\x7e]+$/.test(given)) {
+        throw apiErrors.badRequest('fieldManager must be 1 to 128 printable ASCII characters');
+      }
+      return given;
+    }
+    return this.#fields.defaultManager(ctx.req.headers['user-agent']);
+  }
+
+  #decodeBody(ctx: Context): KubeObject {
+    const type = mediaType(ctx.req.headers['content-type']) || 'application/json';
+    if (type === 'application/vnd.kubernetes.protobuf') {
+      throw new ApiError(
+        415,
+        'UnsupportedMediaType',
+        'the body of the request was in an unknown format (application/vnd.kubernetes.protobuf) - accepted media types include: application/json, application/yaml. ' +
+          'This server speaks JSON only; imperative kubectl commands such as "kubectl create configmap" send protobuf — write the object to a file and use "kubectl apply -f" instead',
+      );
+    }
+    if (!BODY_TYPES.includes(type)) throw apiErrors.unsupportedMediaType(type, BODY_TYPES);
+    const text = ctx.req.body.toString('utf8');
+    let value: unknown;
+    try {
+      value = type === 'application/yaml' ? parseYaml(text) : JSON.parse(text);
+    } catch (err) {
+      throw apiErrors.badRequest(`couldn't get version/kind; json parse error: ${(err as Error).message}`);
+    }
+    if (!isObject(value))
+      throw apiErrors.badRequest(
+        `the request body must be a ${ctx.def.kind} object, got ${Array.isArray(value) ? 'a list' : typeof value}`,
+      );
+    return value as unknown as KubeObject;
+  }
+
+  /** The body's apiVersion and kind must name this resource. */
+  #checkTypeMeta(ctx: Context, body: KubeObject): void {
+    const { def } = ctx;
+    const expected = apiVersionOf(def);
+    if (body.kind === undefined || body.kind === '') {
+      throw apiErrors.badRequest(`Object 'Kind' is missing in the request body: set kind: ${def.kind}`);
+    }
+    if (body.apiVersion === undefined || body.apiVersion === '') {
+      throw apiErrors.badRequest(`Object 'apiVersion' is missing in the request body: set apiVersion: ${expected}`);
+    }
+    if (body.kind !== def.kind) {
+      throw apiErrors.badRequest(
+        `the kind in the data (${body.kind}) does not match the expected kind (${def.kind}) of ${ctx.req.path}`,
+      );
+    }
+    if (body.apiVersion !== expected) {
+      throw apiErrors.badRequest(
+        `the API version in the data (${body.apiVersion}) does not match the expected API version (${expected})`,
+      );
+    }
+  }
+
+  /** Sets the URL's namespace on the object (refusing a different one), or clears it when cluster-scoped. */
+  #withNamespace(ctx: Context, body: KubeObject): KubeObject {
+    const meta: ObjectMeta = isObject(body.metadata) ? { ...(body.metadata as ObjectMeta) } : {};
+    if (ctx.def.namespaced) {
+      if (meta.namespace && meta.namespace !== ctx.namespace) {
+        throw apiErrors.badRequest(
+          `the namespace of the provided object (${meta.namespace}) does not match the namespace sent on the request (${ctx.namespace})`,
+        );
+      }
+      meta.namespace = ctx.namespace!;
+    } else {
+      delete meta.namespace;
+    }
+    return { ...body, metadata: meta };
+  }
+
+  async #checkNamespace(ctx: Context, namespace: string | undefined): Promise<void> {
+    if (!ctx.def.namespaced || !namespace || !this.#backend.namespaceLifecycle) return;
+    const ns = await this.#backend.store.get({ group: '', kind: 'Namespace', name: namespace });
+    if (!ns) throw apiErrors.notFound('namespaces', '', namespace, 'namespaces');
+    const phase = (ns.status as { phase?: string } | undefined)?.phase;
+    if (ns.metadata.deletionTimestamp || phase === 'Terminating') {
+      throw apiErrors.forbidden(
+        `unable to create new content in namespace ${namespace} because it is being terminated`,
+        {
+          name: namespace,
+          kind: 'namespaces',
+        },
+      );
+    }
+  }
+
+  /**
+   * The checks of a write, in the API server's order: the schema (unknown fields per
+   * fieldValidation, types, required, enums, defaults), metadata, the kind's defaults and
+   * validation, then the backend's admission.
+   */
+  async #prepare(
+    ctx: Context,
+    operation: 'CREATE' | 'UPDATE',
+    input: KubeObject,
+    old: KubeObject | undefined,
+  ): Promise<KubeObject> {
+    const { def } = ctx;
+    const name = input.metadata?.name ?? input.metadata?.generateName ?? '';
+    const checked = checkSchema(input, def.schema);
+    if (checked.unknown.length > 0) {
+      const fields = checked.unknown.map((f) => `unknown field "${f}"`);
+      if (ctx.fieldValidation === 'Strict') {
+        throw apiErrors.badRequest(
+          `${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: strict decoding error: ${fields.join(', ')}`,
+          checked.unknown.map((f) => ({ reason: 'FieldValueInvalid', message: 'unknown field', field: f })),
+        );
+      }
+      if (ctx.fieldValidation === 'Warn') ctx.warnings.push(...fields);
+    }
+    let obj = checked.value as KubeObject;
+    const errors: FieldError[] = [...checked.errors, ...validateObjectMeta(obj, def.nameRule, def.namespaced)];
+    if (errors.length) throw apiErrors.invalid(def.kind, def.group, name, errors);
+    if (def.strategy?.default) {
+      obj = def.strategy.default(obj, { operation, newUid: () => crypto.randomUUID(), now: this.#now() });
+    }
+    if (this.#backend.admit) {
+      obj = await this.#backend.admit({
+        operation,
+        def,
+        object: obj,
+        old,
+        user: ctx.user,
+        dryRun: ctx.dryRun,
+        ...(ctx.subresource ? { subresource: ctx.subresource } : {}),
+      });
+    }
+    const semantic = def.strategy?.validate?.(obj, old) ?? [];
+    if (semantic.length) throw apiErrors.invalid(def.kind, def.group, name, semantic);
+    return obj;
+  }
+
+  /** The object as the requested version serves it. */
+  #asServed(def: ResourceDef, obj: KubeObject): KubeObject {
+    return { ...obj, apiVersion: apiVersionOf(def), kind: def.kind };
+  }
+
+  #warningHeaders(ctx: Context): Record<string, string> {
+    if (ctx.warnings.length === 0) return {};
+    return { warning: ctx.warnings.map((w) => `299 - ${JSON.stringify(w)}`).join(', ') };
+  }
+
+  #respondList(
+    ctx: Context,
+    items: KubeObject[],
+    listMeta: { resourceVersion?: string; continue?: string },
+  ): KubeResponse {
+    return this.#respondObjects(
+      ctx,
+      200,
+      items.map((o) => this.#asServed(ctx.def, o)),
+      listMeta,
+      false,
+    );
+  }
+
+  /** One object or a list, as JSON or as a Table when the client asked for one. */
+  #respondObjects(
+    ctx: Context,
+    status: number,
+    items: KubeObject[],
+    listMeta: { resourceVersion?: string; continue?: string } | undefined,
+    single: boolean,
+  ): KubeResponse {
+    const accept = parseAccept(ctx.req.headers.accept);
+    const wantsTable = accept.some((a) => a.params.as === 'Table');
+    const headers = this.#warningHeaders(ctx);
+    if (wantsTable) {
+      const include = (ctx.req.query.get('includeObject') as IncludeObject | null) ?? 'Metadata';
+      const table = toTable(ctx.def, items, {
+        nowMs: this.#backend.clock.now(),
+        includeObject: include,
+        ...(listMeta ? { listMeta } : {}),
+      });
+      return jsonResponse(status, table, {
+        ...headers,
+        'content-type': 'application/json;as=Table;v=v1;g=meta.k8s.io',
+      });
+    }
+    const acceptable = accept.some(
+      (a) => a.type === '*/*' || a.type === 'application/json' || a.type === 'application/*',
+    );
+    if (!acceptable)
+      throw apiErrors.notAcceptable(['application/json', 'application/json;as=Table;v=v1;g=meta.k8s.io']);
+    if (single) return jsonResponse(status, items[0], headers);
+    return jsonResponse(
+      status,
+      { kind: ctx.def.listKind, apiVersion: apiVersionOf(ctx.def), metadata: listMeta ?? {}, items },
+      headers,
+    );
+  }
+
+  #errorResponse(err: unknown, req: KubeRequest): KubeResponse {
+    let apiError: ApiError;
+    if (err instanceof ApiError) apiError = err;
+    else if (err instanceof StoreError)
+      apiError = new ApiError(
+        err.code,
+        err.reason === 'RequestEntityTooLarge' ? 'RequestEntityTooLarge' : err.reason,
+        err.message,
+      );
+    else {
+      this.#logger?.error('request failed', { method: req.method, path: req.path, error: err as Error });
+      apiError = apiErrors.internal((err as Error)?.message ?? String(err));
+    }
+    return jsonResponse(apiError.code, apiError.toStatus());
+  }
+}
+
+function verbOf(method: string, named: boolean, query: URLSearchParams): RequestAttributes['verb'] | undefined {
+  const watch = query.get('watch');
+  switch (method) {
+    case 'GET':
+    case 'HEAD':
+      if (watch === 'true' || watch === '1') return 'watch';
+      return named ? 'get' : 'list';
+    case 'POST':
+      return named ? undefined : 'create';
+    case 'PUT':
+      return named ? 'update' : undefined;
+    case 'PATCH':
+      return named ? 'patch' : undefined;
+    case 'DELETE':
+      return named ? 'delete' : 'deletecollection';
+    default:
+      return undefined;
+  }
+}
+
+function parseDryRun(query: URLSearchParams): boolean {
+  const values = query.getAll('dryRun');
+  if (values.length === 0) return false;
+  if (values.every((v) => v === 'All')) return true;
+  throw apiErrors.badRequest(
+    `unsupported dryRun value ${JSON.stringify(values.find((v) => v !== 'All'))}: the only value accepted is All`,
+  );
+}
+
+function parseFieldValidation(query: URLSearchParams): FieldValidation {
+  const value = query.get('fieldValidation');
+  if (value === null || value === '') return 'Warn';
+  if (value === 'Strict' || value === 'Warn' || value === 'Ignore') return value;
+  throw apiErrors.badRequest(`fieldValidation must be Ignore, Warn or Strict, got ${JSON.stringify(value)}`);
+}
+
+function forbidden(user: UserInfo, attrs: RequestAttributes, reason: string): ApiError {
+  const resource = attrs.group ? `${attrs.resource}.${attrs.group}` : attrs.resource;
+  const what = attrs.name ? `${resource} "${attrs.name}"` : resource;
+  const scope = attrs.namespace ? ` in the namespace "${attrs.namespace}"` : attrs.name ? '' : ' at the cluster scope';
+  return apiErrors.forbidden(
+    `${what} is forbidden: User "${user.name}" cannot ${attrs.verb} resource "${attrs.resource}${attrs.subresource ? `/${attrs.subresource}` : ''}" in API group "${attrs.group}"${scope}${reason ? `: ${reason}` : ''}`,
+    { ...(attrs.name ? { name: attrs.name } : {}), group: attrs.group, kind: attrs.resource },
+  );
+}
+
+function applyConflict(def: ResourceDef, name: string, conflicts: FieldConflict[], message: string): ApiError {
+  const causes: StatusCause[] = conflicts.map((c) => ({
+    reason: 'FieldManagerConflict',
+    message: `conflict with "${c.manager}" using ${apiVersionOf(def)}`,
+    field: c.field,
+  }));
+  return new ApiError(409, 'Conflict', message, { name, group: def.group, kind: def.plural, causes });
+}
+
+function patchError(err: unknown, def: ResourceDef): ApiError {
+  const e = err as { code?: number; message?: string };
+  const message = e?.message ?? String(err);
+  if (e?.code === 415) {
+    return new ApiError(415, 'UnsupportedMediaType', message);
+  }
+  if (e?.code === 422) return new ApiError(422, 'Invalid', message, { group: def.group, kind: def.kind });
+  if (e?.code === 400) return apiErrors.badRequest(message);
+  throw err;
+}
