@@ -2,9 +2,11 @@
  * How each controller is built from the runtime's ports. A function imports only its own factory
  * (the bundler drops the rest); local mode runs them all through {@link CONTROLLER_FACTORIES}.
  */
+import { StoredCrdCatalog, staticControlPlaneDefs } from '../apiserver/catalog.ts';
 import type { Controller } from '../reconcile/controller.ts';
 import { createResyncController, RESYNC_CONTROLLER } from '../reconcile/resync.ts';
 import type { Runtime } from '../wiring.ts';
+import { createNamespaceController, NAMESPACE_CONTROLLER } from './namespace.ts';
 import { resyncTargets } from './specs.ts';
 
 export type ControllerFactory = (runtime: Runtime) => Controller;
@@ -12,7 +14,15 @@ export type ControllerFactory = (runtime: Runtime) => Controller;
 export const resyncFactory: ControllerFactory = (runtime) =>
   createResyncController({ store: runtime.store, workQueue: runtime.workQueue, targets: resyncTargets() });
 
+export const namespaceFactory: ControllerFactory = (runtime) =>
+  createNamespaceController({
+    store: runtime.store,
+    workQueue: runtime.workQueue,
+    catalog: new StoredCrdCatalog(runtime.store, runtime.clock, staticControlPlaneDefs()),
+  });
+
 /** Every controller by name; must cover every entry of CONTROLLER_SPECS (a test checks). */
 export const CONTROLLER_FACTORIES: Readonly<Record<string, ControllerFactory>> = {
   [RESYNC_CONTROLLER]: resyncFactory,
+  [NAMESPACE_CONTROLLER]: namespaceFactory,
 };

@@ -9,6 +9,9 @@ import type { Lane } from '../queue/port.ts';
 import type { ResyncTarget } from '../reconcile/resync.ts';
 import { RESYNC_CONTROLLER } from '../reconcile/resync.ts';
 
+/** Name of the namespace lifecycle controller (kept here so specs import no controller code). */
+export const NAMESPACE_CONTROLLER_NAME = 'namespace';
+
 export interface LaneTuning {
   /** Messages per invocation (1..10000; above 10 needs a batching window). */
   batchSize: number;
@@ -60,6 +63,21 @@ export const CONTROLLER_SPECS: readonly ControllerSpec[] = [
       standard: { batchSize: 10, maximumBatchingWindowSeconds: 0, maxConcurrency: 2 },
     },
   },
+  {
+    name: NAMESPACE_CONTROLLER_NAME,
+    description: 'Namespace lifecycle: Active on creation; on deletion empties the namespace, then removes it',
+    watches: [{ group: '', kind: 'Namespace' }],
+    // Deleting a namespace's content tells every controller its templates triggered.
+    sendsTo: [],
+    triggers: { kinds: [{ group: '', kind: 'Namespace' }] },
+    timeoutSeconds: 120,
+    memoryMB: 512,
+    maxReceiveCount: 8,
+    lanes: {
+      priority: { batchSize: 10, maximumBatchingWindowSeconds: 0, maxConcurrency: 2 },
+      standard: { batchSize: 10, maximumBatchingWindowSeconds: 0, maxConcurrency: 2 },
+    },
+  },
 ];
 
 /** The spec of a controller, or an error naming the ones that exist. */
@@ -79,8 +97,18 @@ export function resyncTargets(specs: readonly ControllerSpec[] = CONTROLLER_SPEC
  * names, and — for resync — every controller it resyncs.
  */
 export function queueTargets(spec: ControllerSpec, specs: readonly ControllerSpec[] = CONTROLLER_SPECS): string[] {
-  const extra = spec.name === RESYNC_CONTROLLER ? resyncTargets(specs).map((t) => t.controller) : [];
+  const extra =
+    spec.name === RESYNC_CONTROLLER
+      ? resyncTargets(specs).map((t) => t.controller)
+      : spec.name === NAMESPACE_CONTROLLER_NAME
+        ? triggeredControllers(specs)
+        : [];
   return [...new Set([spec.name, ...spec.sendsTo, ...extra])];
+}
+
+/** Every controller some API write can trigger: the API (and the namespace controller) send to these. */
+export function triggeredControllers(specs: readonly ControllerSpec[] = CONTROLLER_SPECS): string[] {
+  return specs.filter((s) => s.triggers).map((s) => s.name);
 }
 
 /** Groups of Karmada's own kinds: never resource templates. */

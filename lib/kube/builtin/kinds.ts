@@ -249,11 +249,21 @@ const serviceStrategy: ResourceStrategy = {
   },
 };
 
+/**
+ * Kubernetes keeps a terminating namespace alive with `spec.finalizers: [kubernetes]` until its
+ * content is gone. Here the store's generic finalizer mechanism does that, so the same finalizer is
+ * also put in `metadata.finalizers`; the namespace controller removes it once the namespace is empty.
+ */
+export const NAMESPACE_FINALIZER = 'kubernetes';
+
 const namespaceStrategy: ResourceStrategy = {
-  default(o) {
+  default(o, { operation }) {
     const out = clone(o);
     const spec = (out.spec ??= {}) as Obj;
-    spec.finalizers ??= ['kubernetes'];
+    spec.finalizers ??= [NAMESPACE_FINALIZER];
+    if (operation === 'CREATE' && !(out.metadata.finalizers ?? []).includes(NAMESPACE_FINALIZER)) {
+      out.metadata.finalizers = [...(out.metadata.finalizers ?? []), NAMESPACE_FINALIZER];
+    }
     return out;
   },
 };

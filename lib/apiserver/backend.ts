@@ -1,0 +1,136 @@
+/**
+ * The control plane behind the REST handler: the DynamoDB object store, the catalog (built-ins,
+ * Karmada, stored CRDs), token auth, admission (CRD checks, Karmada's deletion protection), and the
+ * consequences of a write (controllers enqueued, CRD status, catalog refresh).
+ */
+import { type KubeObject, refOf } from '../api/object.ts';
+import type { Clock } from '../clock/clock.ts';
+import type { ControllerSpec } from '../controllers/specs.ts';
+import { validateCrd } from '../kube/crd.ts';
+import { ApiError, apiErrors } from '../kube/errors.ts';
+import type { KubeRequest } from '../kube/http.ts';
+import type { Catalog } from '../kube/resources.ts';
+import type { AdmissionInput, RequestAttributes, RestBackend, UserInfo, WriteEvent } from '../kube/rest.ts';
+import type { Logger } from '../observability/logger.ts';
+import type { WorkQueue } from '../queue/port.ts';
+import { ConflictError } from '../store/errors.ts';
+import type { ObjectStore } from '../store/port.ts';
+import { authorize, TokenAuthenticator } from './auth.ts';
+import { CRD_GROUP, CRD_KIND, type CatalogProvider } from './catalog.ts';
+import { enqueueTriggered } from './triggers.ts';
+
+/** Karmada's opt-out from deletion (karmada-webhook `resourcedeletionprotection`). */
+export const DELETION_PROTECTED_LABEL = 'resourcetemplate.karmada.io/deletion-protected';
+
+export interface ControlPlaneBackendOptions {
+  store: ObjectStore;
+  workQueue: WorkQueue;
+  clock: Clock;
+  catalog: CatalogProvider;
+  productVersion: string;
+  /** Controller specs consulted for triggers (default: all). */
+  specs?: readonly ControllerSpec[];
+  logger?: Logger;
+}
+
+export class ControlPlaneBackend implements RestBackend {
+  readonly productVersion: string;
+  readonly store: ObjectStore;
+  readonly clock: Clock;
+  readonly namespaceLifecycle = true;
+  readonly #options: ControlPlaneBackendOptions;
+  readonly #auth: TokenAuthenticator;
+
+  constructor(options: ControlPlaneBackendOptions) {
+    this.#options = options;
+    this.productVersion = options.productVersion;
+    this.store = options.store;
+    this.clock = options.clock;
+    this.#auth = new TokenAuthenticator(options.store, options.clock);
+  }
+
+  catalog(): Promise<Catalog> {
+    return this.#options.catalog.catalog();
+  }
+
+  authenticate(req: KubeRequest): Promise<UserInfo | undefined> {
+    return this.#auth.authenticate(req);
+  }
+
+  async authorize(user: UserInfo, attrs: RequestAttributes): Promise<true | string> {
+    return authorize(user, attrs);
+  }
+
+  async admit(input: AdmissionInput): Promise<KubeObject> {
+    const { def, object, operation } = input;
+    if (def.group === CRD_GROUP && def.kind === CRD_KIND && operation !== 'DELETE') {
+      const errors = validateCrd(object);
+      if (errors.length) throw apiErrors.invalid(def.kind, def.group, object.metadata.name ?? '', errors);
+    }
+    if (operation === 'DELETE' && object.metadata.labels?.[DELETION_PROTECTED_LABEL] === 'Always') {
+      throw new ApiError(
+        403,
+        'Forbidden',
+        `This resource is protected, please make sure to remove the label: ${DELETION_PROTECTED_LABEL}`,
+        { name: object.metadata.name ?? '', group: def.group, kind: def.plural },
+      );
+    }
+    return object;
+  }
+
+  async written(event: WriteEvent): Promise<void> {
+    const { def, object, operation } = event;
+    if (def.group === CRD_GROUP && def.kind === CRD_KIND) {
+      this.#options.catalog.invalidate();
+      if (operation !== 'DELETE' && event.subresource !== 'status') await this.#establishCrd(object);
+    }
+    // Status writes are the controllers' own; they trigger nothing.
+    if (event.subresource === 'status') return;
+    try {
+      await enqueueTriggered(
+        this.#options.workQueue,
+        { group: def.group, kind: def.kind },
+        [refOf(object)],
+        `api-${operation.toLowerCase()}`,
+        this.#options.specs,
+      );
+    } catch (err) {
+      // The write stands; the periodic resync will enqueue the key if this send was lost.
+      this.#options.logger?.error('could not enqueue controllers for an accepted write; resync will catch up', {
+        key: `${def.kind}.${def.group}/${object.metadata.namespace ?? ''}/${object.metadata.name}`,
+        error: err as Error,
+      });
+    }
+  }
+
+  /** Marks a CRD Established and NamesAccepted, as the apiextensions controllers would. */
+  async #establishCrd(crd: KubeObject): Promise<void> {
+    const spec = crd.spec as { names?: Record<string, unknown>; versions?: { name: string; storage?: boolean }[] };
+    const now = new Date(Math.floor(this.clock.now() / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+    const condition = (type: string, reason: string, message: string) => ({
+      type,
+      status: 'True',
+      lastTransitionTime: now,
+      reason,
+      message,
+    });
+    const status = {
+      acceptedNames: spec.names ?? {},
+      storedVersions: (spec.versions ?? []).filter((v) => v.storage).map((v) => v.name),
+      conditions: [
+        condition('NamesAccepted', 'NoConflicts', 'no conflicts found'),
+        condition('Established', 'InitialNamesAccepted', 'the initial names have been accepted'),
+      ],
+    };
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const current = await this.store.get(refOf(crd));
+      if (!current) return;
+      try {
+        await this.store.updateStatus({ ...current, status });
+        return;
+      } catch (err) {
+        if (!(err instanceof ConflictError)) throw err;
+      }
+    }
+  }
+}

@@ -1,0 +1,97 @@
+/**
+ * Assembles the control-plane API: catalog, backend, REST handler, and the bootstrap every start
+ * runs (default namespaces, first admin token).
+ */
+import type { Clock } from '../clock/clock.ts';
+import type { ControllerSpec } from '../controllers/specs.ts';
+import { fieldManager, patchEngine } from '../kube/engines.ts';
+import type { ResourceStrategy } from '../kube/resources.ts';
+import { RestHandler } from '../kube/rest.ts';
+import type { Logger } from '../observability/logger.ts';
+import type { WorkQueue } from '../queue/port.ts';
+import { AlreadyExistsError } from '../store/errors.ts';
+import type { ObjectStore } from '../store/port.ts';
+import { PRODUCT_VERSION } from '../version.ts';
+import { ADMIN_GROUP, type IssuedToken, issueToken, TOKEN_GROUP, TOKEN_KIND } from './auth.ts';
+import { ControlPlaneBackend } from './backend.ts';
+import { StoredCrdCatalog, staticControlPlaneDefs } from './catalog.ts';
+
+/** Namespaces that exist from the start, as on a fresh Karmada control plane. */
+export const DEFAULT_NAMESPACES = [
+  'default',
+  'kube-system',
+  'kube-public',
+  'kube-node-lease',
+  'karmada-system',
+  'karmada-cluster',
+];
+
+export interface ControlPlaneApi {
+  handler: RestHandler;
+  backend: ControlPlaneBackend;
+}
+
+export function createControlPlaneApi(options: {
+  store: ObjectStore;
+  workQueue: WorkQueue;
+  clock: Clock;
+  logger?: Logger;
+  specs?: readonly ControllerSpec[];
+  karmadaStrategy?: ResourceStrategy;
+}): ControlPlaneApi {
+  const catalog = new StoredCrdCatalog(options.store, options.clock, staticControlPlaneDefs(options.karmadaStrategy));
+  const backend = new ControlPlaneBackend({
+    store: options.store,
+    workQueue: options.workQueue,
+    clock: options.clock,
+    catalog,
+    productVersion: PRODUCT_VERSION,
+    ...(options.specs ? { specs: options.specs } : {}),
+    ...(options.logger ? { logger: options.logger } : {}),
+  });
+  const handler = new RestHandler(backend, {
+    patch: patchEngine,
+    fields: fieldManager,
+    ...(options.logger ? { logger: options.logger } : {}),
+  });
+  return { handler, backend };
+}
+
+/** Creates the default namespaces if missing (idempotent, safe to run at every start). */
+export async function ensureDefaultNamespaces(store: ObjectStore): Promise<void> {
+  for (const name of DEFAULT_NAMESPACES) {
+    if (await store.get({ group: '', kind: 'Namespace', name })) continue;
+    try {
+      const created = await store.create({
+        apiVersion: 'v1',
+        kind: 'Namespace',
+        metadata: { name, finalizers: ['kubernetes'] },
+        spec: { finalizers: ['kubernetes'] },
+      });
+      await store.updateStatus({ ...created, status: { phase: 'Active' } });
+    } catch (err) {
+      if (!(err instanceof AlreadyExistsError)) throw err;
+    }
+  }
+}
+
+/** True when at least one admin token exists. */
+export async function hasAdminToken(store: ObjectStore): Promise<boolean> {
+  let token: string | undefined;
+  do {
+    const page = await store.list({
+      group: TOKEN_GROUP,
+      kind: TOKEN_KIND,
+      limit: 100,
+      ...(token ? { continue: token } : {}),
+    });
+    if (page.items.some((t) => ((t.spec as { groups?: string[] }).groups ?? []).includes(ADMIN_GROUP))) return true;
+    token = page.continue;
+  } while (token);
+  return false;
+}
+
+/** Issues a new admin token (the plaintext is returned once; only its hash is stored). */
+export function issueAdminToken(store: ObjectStore, description: string): Promise<IssuedToken> {
+  return issueToken(store, { user: 'admin', groups: [ADMIN_GROUP], description });
+}

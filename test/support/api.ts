@@ -1,0 +1,64 @@
+/**
+ * An in-process control-plane API for tests: in-memory store and queues, a real REST handler, an
+ * admin token; `call()` sends a request the way a client would and parses the answer.
+ */
+import { issueToken, VIEWER_GROUP } from '../../lib/apiserver/auth.ts';
+import { createControlPlaneApi, ensureDefaultNamespaces, issueAdminToken } from '../../lib/apiserver/server.ts';
+import { VirtualClock } from '../../lib/clock/clock.ts';
+import type { ControllerSpec } from '../../lib/controllers/specs.ts';
+import type { KubeResponse } from '../../lib/kube/http.ts';
+import type { EnqueueItem } from '../../lib/queue/port.ts';
+import { MemoryRowStore, RowObjectStore } from '../../lib/store/index.ts';
+
+export interface CallOptions {
+  body?: unknown;
+  rawBody?: string;
+  contentType?: string;
+  accept?: string;
+  token?: string | null;
+  userAgent?: string;
+}
+
+export async function apiHarness(options: { specs?: readonly ControllerSpec[] } = {}) {
+  const clock = new VirtualClock(Date.UTC(2026, 10, 21, 10, 0, 0));
+  const rows = new MemoryRowStore();
+  const store = new RowObjectStore(rows, { clock });
+  const enqueued: EnqueueItem[] = [];
+  const workQueue = { enqueue: async (items: readonly EnqueueItem[]) => void enqueued.push(...items) };
+  const api = createControlPlaneApi({ store, workQueue, clock, ...(options.specs ? { specs: options.specs } : {}) });
+  await ensureDefaultNamespaces(store);
+  const admin = await issueAdminToken(store, 'test');
+  const viewer = await issueToken(store, { user: 'alice', groups: [VIEWER_GROUP] });
+
+  async function call(method: string, path: string, opts: CallOptions = {}): Promise<KubeResponse & { json: any }> {
+    const url = new URL(path, 'https://api.test');
+    const body =
+      opts.rawBody !== undefined
+        ? Buffer.from(opts.rawBody)
+        : opts.body !== undefined
+          ? Buffer.from(JSON.stringify(opts.body))
+          : Buffer.alloc(0);
+    const token = opts.token === undefined ? admin.token : opts.token;
+    const response = await api.handler.handle({
+      method,
+      path: url.pathname,
+      query: url.searchParams,
+      headers: {
+        ...(token ? { authorization: `Bearer ${token}` } : {}),
+        'content-type': opts.contentType ?? (body.length ? 'application/json' : undefined),
+        accept: opts.accept ?? 'application/json',
+        'user-agent': opts.userAgent ?? 'kubectl/v1.32.4 (linux/amd64) kubernetes/abc',
+      },
+      body,
+    });
+    let json: unknown;
+    try {
+      json = JSON.parse(response.body);
+    } catch {
+      json = undefined;
+    }
+    return { ...response, json };
+  }
+
+  return { clock, rows, store, enqueued, api, admin, viewer, call };
+}
