@@ -24,6 +24,7 @@ import { resourceDefsFromCrd } from '../kube/crd.ts';
 import { ALL_VERBS, type PrinterColumn, type ResourceDef, type ResourceStrategy } from '../kube/resources.ts';
 import { AGE_COLUMN } from '../kube/table.ts';
 import generated from './crds.generated.json' with { type: 'json' };
+import { defaultKarmadaObject, validateKarmadaObject } from './validation/index.ts';
 
 const clusterAffinity = () =>
   obj({
@@ -138,10 +139,12 @@ const clusterColumns: PrinterColumn[] = [
 function handWritten(
   partial: Pick<ResourceDef, 'group' | 'version' | 'kind' | 'plural' | 'namespaced' | 'schema' | 'printerColumns'> & {
     shortNames?: string[];
+    nameRule?: ResourceDef['nameRule'];
   },
   strategy?: ResourceStrategy,
 ): ResourceDef {
   return {
+    nameRule: 'subdomain',
     ...partial,
     listKind: `${partial.kind}List`,
     singular: partial.kind.toLowerCase(),
@@ -150,15 +153,20 @@ function handWritten(
     verbs: [...ALL_VERBS],
     statusSubresource: true,
     strategicMergePatch: false,
-    nameRule: 'subdomain',
     preferred: true,
     origin: 'karmada',
     ...(strategy ? { strategy } : {}),
   };
 }
 
-/** The Karmada kinds; `strategy` adds Karmada's webhook validation and defaulting to each. */
-export function karmadaResourceDefs(strategy?: ResourceStrategy): ResourceDef[] {
+/** Karmada's webhooks: defaulting (mutating) and validation, as one strategy for every Karmada kind. */
+export const KARMADA_STRATEGY: ResourceStrategy = {
+  default: (obj, ctx) => defaultKarmadaObject(obj, ctx),
+  validate: (obj, old) => validateKarmadaObject(obj, old),
+};
+
+/** The Karmada kinds, with Karmada's webhook validation and defaulting unless another `strategy` is given. */
+export function karmadaResourceDefs(strategy: ResourceStrategy = KARMADA_STRATEGY): ResourceDef[] {
   const fromCrds = (generated.crds as unknown as KubeObject[]).flatMap((crd) =>
     resourceDefsFromCrd(crd, 'karmada', strategy),
   );
@@ -171,6 +179,8 @@ export function karmadaResourceDefs(strategy?: ResourceStrategy): ResourceDef[] 
         kind: 'Cluster',
         plural: 'clusters',
         namespaced: false,
+        // Karmada's own webhook checks the cluster name (DNS label, at most 48 characters).
+        nameRule: 'path-segment',
         schema: clusterSchema(),
         printerColumns: clusterColumns,
       },

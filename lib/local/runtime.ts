@@ -4,8 +4,14 @@
  * controller's real handler, and an EventBridge-style timer for the schedules. Data lives under the
  * data directory (`.skctl/` by default) and survives restarts, queued messages included.
  */
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { TokenAuthenticator } from '../apiserver/auth.ts';
+import { createControlPlaneApi, ensureDefaultNamespaces, issueAdminToken } from '../apiserver/server.ts';
+import { startKubeServer, type RunningKubeServer } from '../kube/node-server.ts';
+import { ensureLocalPki, tlsServerOptions, writeKubeconfig } from '../pki/index.ts';
 import { createDynamoClient } from '../adapters/dynamodb/client.ts';
 import { ensureTable } from '../adapters/dynamodb/ensure-table.ts';
 import { createSqsClient } from '../adapters/sqs/transport.ts';
@@ -33,6 +39,8 @@ export const LOCAL_REGION = 'us-east-1';
 export const LOCAL_QUEUE_PREFIX = 'sk-local';
 export const LOCAL_TABLE = 'sk-local-objects';
 export const DEFAULT_RESYNC_SCHEDULE = 'rate(10 minutes)';
+export const DEFAULT_API_PORT = 7070;
+export const KUBECONFIG_CONTEXT = 'karmada-local';
 
 export interface LocalRuntimeOptions {
   /** Where data lives (default `.skctl` in the working directory). Ignored with `inMemory`. */
@@ -45,6 +53,8 @@ export interface LocalRuntimeOptions {
   resyncSchedule?: string;
   dynamodbPort?: number;
   sqsPort?: number;
+  /** Port of the Kubernetes-compatible API on 127.0.0.1 (default 7070; 0 picks a free one). */
+  apiPort?: number;
   clock?: Clock;
   /** Where log lines go (default stderr). */
   logWrite?: (line: string) => void;
@@ -61,7 +71,9 @@ export interface LocalRuntime {
   config: RuntimeConfig;
   runtime: Runtime;
   dataDir: string | undefined;
-  endpoints: { dynamodb: string; sqs: string };
+  endpoints: { dynamodb: string; sqs: string; api: string };
+  /** The admin kubeconfig (context `karmada-local`). */
+  kubeconfig: string;
   queues: readonly ProvisionedQueue[];
   schedules: readonly { name: string; expression: string; target: string }[];
   /** Messages restored from the previous run's shutdown. */
@@ -135,6 +147,30 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       ? await restoreSnapshot(dataDir, runtime.transport, (name) => urlBase + name)
       : { restored: 0, commit: () => {} };
     const restoredMessages = restore.restored;
+
+    // The Kubernetes-compatible API over HTTPS (kubectl sends bearer tokens only over TLS).
+    await ensureDefaultNamespaces(runtime.store);
+    const secretsDir = dataDir ?? mkdtempSync(join(tmpdir(), 'skctl-'));
+    if (!dataDir) cleanups.push(() => rmSync(secretsDir, { recursive: true, force: true }));
+    const pki = await ensureLocalPki(join(secretsDir, 'pki'), { now: clock.now() });
+    const api = createControlPlaneApi({ store: runtime.store, workQueue: runtime.workQueue, clock, logger: log });
+    const apiServer: RunningKubeServer = await startKubeServer({
+      handler: (req) => api.handler.handle(req),
+      tls: tlsServerOptions(pki),
+      port: options.apiPort ?? DEFAULT_API_PORT,
+      onRequest: (req, res, ms) =>
+        log.debug('api request', { method: req.method, path: req.path, status: res.status, durationMs: ms }),
+    }).catch((err: NodeJS.ErrnoException) => {
+      if (err.code === 'EADDRINUSE') {
+        throw new ConfigError('--port', [
+          `port ${options.apiPort ?? DEFAULT_API_PORT} is in use on 127.0.0.1: stop what uses it or pass --port <other>`,
+        ]);
+      }
+      throw err;
+    });
+    cleanups.push(() => apiServer.close());
+    const kubeconfig = join(secretsDir, 'kubeconfig');
+    await ensureAdminKubeconfig(runtime, kubeconfig, apiServer.url, pki.ca.certPem, clock);
 
     const stats: LocalRuntimeStats = { invocations: 0, messages: 0, retried: 0, failedInvocations: 0 };
     const sources: EventSourceSpec[] = CONTROLLER_SPECS.flatMap((spec) =>
@@ -227,7 +263,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       config,
       runtime,
       dataDir,
-      endpoints: { dynamodb: dynamo.endpoint, sqs: sqs.endpoint },
+      endpoints: { dynamodb: dynamo.endpoint, sqs: sqs.endpoint, api: apiServer.url },
+      kubeconfig,
       queues,
       schedules: [
         {
@@ -260,4 +297,48 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     await cleanup();
     throw err;
   }
+}
+
+/**
+ * Keeps `.skctl/kubeconfig` working: reuses its admin token while the store still knows it,
+ * otherwise issues a new one (first start, or data discarded) and rewrites the file. The server
+ * address is always refreshed (the port may differ between runs).
+ */
+async function ensureAdminKubeconfig(
+  runtime: Runtime,
+  path: string,
+  server: string,
+  caCertPem: string,
+  clock: Clock,
+): Promise<void> {
+  let token: string | undefined;
+  if (existsSync(path)) {
+    try {
+      const config = parseYaml(readFileSync(path, 'utf8')) as { users?: { user?: { token?: string } }[] };
+      const existing = config.users?.[0]?.user?.token;
+      const auth = new TokenAuthenticator(runtime.store, clock);
+      const user = existing
+        ? await auth.authenticate({
+            method: 'GET',
+            path: '/',
+            query: new URLSearchParams(),
+            headers: { authorization: `Bearer ${existing}` },
+            body: Buffer.alloc(0),
+          })
+        : undefined;
+      if (user) token = existing;
+    } catch {
+      token = undefined;
+    }
+  }
+  token ??= (await issueAdminToken(runtime.store, 'skctl up local admin')).token;
+  await writeKubeconfig(path, {
+    clusterName: 'serverless-karmada-local',
+    contextName: KUBECONFIG_CONTEXT,
+    userName: 'admin',
+    server,
+    caCertPem,
+    token,
+    namespace: 'default',
+  });
 }

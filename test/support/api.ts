@@ -30,6 +30,8 @@ export async function apiHarness(options: { specs?: readonly ControllerSpec[] } 
   const admin = await issueAdminToken(store, 'test');
   const viewer = await issueToken(store, { user: 'alice', groups: [VIEWER_GROUP] });
 
+  // Responses are arbitrary JSON; tests index into them freely.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   async function call(method: string, path: string, opts: CallOptions = {}): Promise<KubeResponse & { json: any }> {
     const url = new URL(path, 'https://api.test');
     const body =

@@ -1,0 +1,111 @@
+/**
+ * Placement rules shared by the propagation policies and (for cluster affinities) the override
+ * policies: Karmada v1.15 `pkg/util/validation/validation.go` (`ValidatePlacement`,
+ * `ValidateClusterAffinity`, `ValidateClusterAffinities`, `ValidatePolicyFieldSelector`,
+ * `ValidateSpreadConstraint`).
+ */
+import { type FieldError, childPath, fieldError } from '../../kube/field-errors.ts';
+import { isQualifiedName } from './k8s-rules.ts';
+import { list, num, present, record, text } from './shape.ts';
+
+const FIELD_SELECTOR_KEYS = ['provider', 'region', 'zone'];
+const FIELD_SELECTOR_OPERATORS = ['In', 'NotIn'];
+
+/** Why a cluster affinity's `fieldSelector` is invalid (the first problem), or undefined. */
+export function policyFieldSelectorError(fieldSelector: Record<string, unknown> | undefined): string | undefined {
+  if (!fieldSelector) return undefined;
+  for (const item of list(fieldSelector.matchExpressions)) {
+    const expr = record(item) ?? {};
+    const key = text(expr.key);
+    if (!FIELD_SELECTOR_KEYS.includes(key))
+      return `unsupported key ${JSON.stringify(key)}, must be provider, region, or zone`;
+    const operator = text(expr.operator);
+    if (!FIELD_SELECTOR_OPERATORS.includes(operator)) {
+      return `unsupported operator ${JSON.stringify(operator)}, must be In or NotIn`;
+    }
+  }
+  return undefined;
+}
+
+/** `ValidateClusterAffinity`: only the field selector is checked (keys provider/region/zone, In/NotIn). */
+export function validateClusterAffinity(affinity: Record<string, unknown> | undefined, path: string): FieldError[] {
+  if (!affinity) return [];
+  const fieldSelector = record(affinity.fieldSelector);
+  const error = policyFieldSelectorError(fieldSelector);
+  return error ? [fieldError.invalid(childPath(path, 'fieldSelector'), fieldSelector, error)] : [];
+}
+
+/** `ValidateClusterAffinities`: names are qualified names and unique; each term's field selector. */
+export function validateClusterAffinities(affinities: unknown[], path: string): FieldError[] {
+  const errs: FieldError[] = [];
+  const names = new Set<string>();
+  affinities.forEach((item, i) => {
+    const term = record(item) ?? {};
+    const name = text(term.affinityName);
+    for (const msg of isQualifiedName(name)) errs.push(fieldError.invalid(childPath(path, i), name, msg));
+    if (names.has(name)) {
+      errs.push(fieldError.invalid(path, affinities, 'each affinity term in a policy must have a unique name'));
+    } else {
+      names.add(name);
+    }
+    errs.push(...validateClusterAffinity(term, childPath(path, i)));
+  });
+  return errs;
+}
+
+/**
+ * `ValidateSpreadConstraint`: field and label spreading exclusive, group bounds non-negative and
+ * ordered, each field at most once (reported once), and a `cluster` constraint whenever any
+ * spread-by-field constraint is used.
+ */
+export function validateSpreadConstraints(constraints: unknown[], path: string): FieldError[] {
+  const errs: FieldError[] = [];
+  // field -> whether its duplicate has been reported
+  const seen = new Map<string, boolean>();
+  constraints.forEach((item, i) => {
+    const c = record(item) ?? {};
+    const byField = text(c.spreadByField);
+    const byLabel = text(c.spreadByLabel);
+    const minGroups = num(c.minGroups) ?? 0;
+    const maxGroups = num(c.maxGroups) ?? 0;
+    const at = childPath(path, i);
+    if (byField && byLabel)
+      errs.push(fieldError.invalid(at, c, 'spreadByLabel should not co-exist with spreadByField'));
+    if (minGroups < 0) errs.push(fieldError.invalid(at, c, 'minGroups lower than 0 is not allowed'));
+    if (maxGroups < 0) errs.push(fieldError.invalid(at, c, 'maxGroups lower than 0 is not allowed'));
+    if (maxGroups > 0 && maxGroups < minGroups) {
+      errs.push(fieldError.invalid(at, c, 'maxGroups lower than minGroups is not allowed'));
+    }
+    if (byField) {
+      const reported = seen.get(byField);
+      if (reported === false) {
+        errs.push(fieldError.invalid(path, constraints, `multiple ${byField} spread constraints are not allowed`));
+        seen.set(byField, true);
+      } else if (reported === undefined) {
+        seen.set(byField, false);
+      }
+    }
+  });
+  if (seen.size > 0 && !seen.has('cluster')) {
+    errs.push(
+      fieldError.invalid(
+        path,
+        constraints,
+        'the cluster spread constraint must be enabled in one of the constraints in case of SpreadByField is enabled',
+      ),
+    );
+  }
+  return errs;
+}
+
+/** `ValidatePlacement`: affinity forms exclusive, then affinities and spread constraints. */
+export function validatePlacement(placement: Record<string, unknown>, path: string): FieldError[] {
+  const errs: FieldError[] = [];
+  if (present(placement.clusterAffinity) && present(placement.clusterAffinities)) {
+    errs.push(fieldError.invalid(path, placement, 'clusterAffinities cannot co-exist with clusterAffinity'));
+  }
+  errs.push(...validateClusterAffinity(record(placement.clusterAffinity), childPath(path, 'clusterAffinity')));
+  errs.push(...validateClusterAffinities(list(placement.clusterAffinities), childPath(path, 'clusterAffinities')));
+  errs.push(...validateSpreadConstraints(list(placement.spreadConstraints), childPath(path, 'spreadConstraints')));
+  return errs;
+}

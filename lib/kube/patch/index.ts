@@ -1,0 +1,10 @@
+/**
+ * The three Kubernetes PATCH flavours as pure functions over plain JSON values: RFC 6902 JSON patch,
+ * RFC 7386 JSON merge patch and Kubernetes strategic merge patch, plus the dispatcher the API layer
+ * calls with the request's Content-Type.
+ */
+export { type ApplyPatchOptions, applyPatch, PATCH_CONTENT_TYPES, type PatchContentType } from './dispatch.ts';
+export { PatchError, type PatchErrorCode, type PatchErrorReason } from './errors.ts';
+export { applyJsonPatch, type JsonPatchOp } from './json-patch.ts';
+export { applyMergePatch } from './merge-patch.ts';
+export { applyStrategicMergePatch } from './strategic-merge-patch.ts';
