@@ -1,7 +1,7 @@
 /**
- * Karmada's own YAML must be accepted: every sample under shared/reference/karmada-samples and every
- * Appendix D example of the behaviour reference, taken through defaulting and validation as the API
- * would on create, then on an unchanged update.
+ * Karmada's own YAML must be accepted: every sample under test/fixtures/karmada/samples and every
+ * Appendix D example of the behaviour reference (test/fixtures/karmada/appendix-d.yaml), taken
+ * through defaulting and validation as the API would on create, then on an unchanged update.
  */
 import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
@@ -12,8 +12,8 @@ import type { KubeObject } from '../../../../lib/api/object.ts';
 import { defaultKarmadaObject, validateKarmadaObject } from '../../../../lib/karmada/validation/index.ts';
 import { context, messages } from './support.ts';
 
-/** The shared reference material (override with KARMADA_REFERENCE_DIR). */
-const REFERENCE = process.env.KARMADA_REFERENCE_DIR ?? '/work/shared/reference';
+/** Fixtures copied from the shared reference material (see test/fixtures/karmada/README.md). */
+const REFERENCE = new URL('../../../fixtures/karmada/', import.meta.url).pathname;
 
 function yamlFiles(dir: string): string[] {
   return readdirSync(dir)
@@ -32,15 +32,11 @@ function documents(text: string): KubeObject[] {
 }
 
 function appendixD(): KubeObject[] {
-  const md = readFileSync(join(REFERENCE, 'karmada-behaviour.md'), 'utf8');
-  const section = md.slice(md.indexOf('## 10. Appendix D'));
-  const block = /```yaml\n([\s\S]*?)```/.exec(section);
-  assert.ok(block, 'Appendix D has a yaml block');
-  return documents(block[1]!);
+  return documents(readFileSync(join(REFERENCE, 'appendix-d.yaml'), 'utf8'));
 }
 
 const examples: [string, KubeObject][] = [
-  ...yamlFiles(join(REFERENCE, 'karmada-samples')).flatMap((file) =>
+  ...yamlFiles(join(REFERENCE, 'samples')).flatMap((file) =>
     documents(readFileSync(file, 'utf8')).map((obj): [string, KubeObject] => [relative(REFERENCE, file), obj]),
   ),
   ...appendixD().map((obj): [string, KubeObject] => ['karmada-behaviour.md Appendix D', obj]),
