@@ -15,6 +15,7 @@ import type { Logger } from '../observability/logger.ts';
 import type { WorkQueue } from '../queue/port.ts';
 import { ConflictError } from '../store/errors.ts';
 import type { ObjectStore } from '../store/port.ts';
+import type { ChangeFeed } from '../store/watch.ts';
 import { authorize, TokenAuthenticator } from './auth.ts';
 import { CRD_GROUP, CRD_KIND, type CatalogProvider } from './catalog.ts';
 import { enqueueTriggered } from './triggers.ts';
@@ -31,6 +32,8 @@ export interface ControlPlaneBackendOptions {
   /** Controller specs consulted for triggers (default: all). */
   specs?: readonly ControllerSpec[];
   logger?: Logger;
+  /** Writes of this process, for watches (local mode); absent in AWS. */
+  changes?: ChangeFeed;
 }
 
 export class ControlPlaneBackend implements RestBackend {
@@ -38,6 +41,7 @@ export class ControlPlaneBackend implements RestBackend {
   readonly store: ObjectStore;
   readonly clock: Clock;
   readonly namespaceLifecycle = true;
+  readonly changes: ChangeFeed | undefined;
   readonly #options: ControlPlaneBackendOptions;
   readonly #auth: TokenAuthenticator;
 
@@ -46,6 +50,7 @@ export class ControlPlaneBackend implements RestBackend {
     this.productVersion = options.productVersion;
     this.store = options.store;
     this.clock = options.clock;
+    this.changes = options.changes;
     this.#auth = new TokenAuthenticator(options.store, options.clock);
   }
 

@@ -11,6 +11,7 @@ import type { Logger } from '../observability/logger.ts';
 import type { WorkQueue } from '../queue/port.ts';
 import { AlreadyExistsError } from '../store/errors.ts';
 import type { ObjectStore } from '../store/port.ts';
+import type { ChangeFeed } from '../store/watch.ts';
 import { PRODUCT_VERSION } from '../version.ts';
 import { ADMIN_GROUP, type IssuedToken, issueToken, TOKEN_GROUP, TOKEN_KIND } from './auth.ts';
 import { ControlPlaneBackend } from './backend.ts';
@@ -38,6 +39,7 @@ export function createControlPlaneApi(options: {
   logger?: Logger;
   specs?: readonly ControllerSpec[];
   karmadaStrategy?: ResourceStrategy;
+  changes?: ChangeFeed;
 }): ControlPlaneApi {
   const catalog = new StoredCrdCatalog(options.store, options.clock, staticControlPlaneDefs(options.karmadaStrategy));
   const backend = new ControlPlaneBackend({
@@ -48,6 +50,7 @@ export function createControlPlaneApi(options: {
     productVersion: PRODUCT_VERSION,
     ...(options.specs ? { specs: options.specs } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
+    ...(options.changes ? { changes: options.changes } : {}),
   });
   const handler = new RestHandler(backend, {
     patch: patchEngine,

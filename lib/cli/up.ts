@@ -17,6 +17,7 @@ Flags:
   --log-format text|json    log format, as Karmada's --logging-format (default text; env LOG_FORMAT)
   --log-level <level>       TRACE, DEBUG, INFO, WARN, ERROR or SILENT (default INFO; env LOG_LEVEL)
   --resync-schedule <expr>  EventBridge expression of the periodic resync (default ${DEFAULT_RESYNC_SCHEDULE})
+  --port <port>             port of the Kubernetes-compatible API on 127.0.0.1 (default 7070)
   --dynamodb-port <port>    port of the local DynamoDB endpoint (default: any free port)
   --sqs-port <port>         port of the local SQS endpoint (default: any free port)
   -h, --help                show this help
@@ -50,10 +51,17 @@ export function describeRuntime(rt: LocalRuntime): string[] {
     ...(rt.restoredMessages > 0
       ? [`  restored     ${rt.restoredMessages} queued message(s) from the last shutdown`]
       : []),
-    '  API          not available yet: the Kubernetes-compatible API (kubectl) is not built; nothing listens on :7070',
-    '  members      none: member clusters (simulated or joined) are not built yet',
-    'Ready. Press Ctrl-C to stop.',
+    `  API          ${rt.endpoints.api}  (Kubernetes-compatible; kubeconfig ${relativePath(rt.kubeconfig)}, context karmada-local)`,
+    '  members      none yet: member clusters (simulated or joined) are not built yet',
+    'Ready. Press Ctrl-C to stop. Try, in another terminal:',
+    `  export KUBECONFIG=${rt.kubeconfig}`,
+    '  kubectl apply -f examples/nginx/ && kubectl get deployments,propagationpolicies',
   ];
+}
+
+function relativePath(path: string): string {
+  const rel = relative(process.cwd(), path);
+  return rel.startsWith('..') ? path : rel;
 }
 
 export async function runUp(args: string[], io: UpIo): Promise<number> {
@@ -65,6 +73,7 @@ export async function runUp(args: string[], io: UpIo): Promise<number> {
     'resync-schedule': { type: 'string' },
     'dynamodb-port': { type: 'string' },
     'sqs-port': { type: 'string' },
+    port: { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) {
@@ -73,6 +82,7 @@ export async function runUp(args: string[], io: UpIo): Promise<number> {
   }
   const dynamodbPort = intFlag('up', 'dynamodb-port', values['dynamodb-port'], undefined);
   const sqsPort = intFlag('up', 'sqs-port', values['sqs-port'], undefined);
+  const apiPort = intFlag('up', 'port', values.port, undefined);
   const rt = await startLocalRuntime({
     inMemory: Boolean(values['in-memory']),
     ...(values['data-dir'] ? { dataDir: String(values['data-dir']) } : {}),
@@ -93,6 +103,7 @@ export async function runUp(args: string[], io: UpIo): Promise<number> {
     ...(values['resync-schedule'] ? { resyncSchedule: String(values['resync-schedule']) } : {}),
     ...(dynamodbPort !== undefined ? { dynamodbPort } : {}),
     ...(sqsPort !== undefined ? { sqsPort } : {}),
+    ...(apiPort !== undefined ? { apiPort } : {}),
   });
   for (const line of describeRuntime(rt)) io.out(line);
   await io.stopRequested;

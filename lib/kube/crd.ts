@@ -22,7 +22,10 @@ interface CrdVersion {
   served: boolean;
   storage: boolean;
   schema?: { openAPIV3Schema?: Schema };
-  subresources?: { status?: object; scale?: object };
+  subresources?: {
+    status?: object;
+    scale?: { specReplicasPath?: string; statusReplicasPath?: string; labelSelectorPath?: string };
+  };
   additionalPrinterColumns?: {
     name: string;
     type: string;
@@ -87,6 +90,17 @@ export function resourceDefsFromCrd(crd: KubeObject, origin: string, strategy?: 
     namespaced: spec.scope === 'Namespaced',
     verbs: [...ALL_VERBS],
     statusSubresource: Boolean(v.subresources?.status),
+    ...(v.subresources?.scale?.specReplicasPath && v.subresources.scale.statusReplicasPath
+      ? {
+          scale: {
+            specReplicasPath: v.subresources.scale.specReplicasPath,
+            statusReplicasPath: v.subresources.scale.statusReplicasPath,
+            ...(v.subresources.scale.labelSelectorPath
+              ? { labelSelectorPath: v.subresources.scale.labelSelectorPath }
+              : {}),
+          },
+        }
+      : {}),
     schema: withObjectMeta(v.schema?.openAPIV3Schema),
     printerColumns: columnsOf(v),
     strategicMergePatch: false,

@@ -94,7 +94,20 @@ export function apiResourceList(catalog: Catalog, group: string, version: string
           },
         ]
       : [];
-    return [main, ...status];
+    const scale = d.scale
+      ? [
+          {
+            name: `${d.plural}/scale`,
+            singularName: '',
+            namespaced: d.namespaced,
+            group: 'autoscaling',
+            version: 'v1',
+            kind: 'Scale',
+            verbs: ['get', 'patch', 'update'],
+          },
+        ]
+      : [];
+    return [main, ...status, ...scale];
   });
   return {
     kind: 'APIResourceList',

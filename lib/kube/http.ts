@@ -18,6 +18,8 @@ export interface KubeResponse {
   status: number;
   headers: Record<string, string>;
   body: string;
+  /** A streamed body (watch): chunks written as they come; `body` is ignored. Ends when the iterator does. */
+  stream?: AsyncIterable<string>;
 }
 
 /** Largest request body accepted: kube-apiserver's default (3 MiB). */

@@ -41,8 +41,33 @@ function headersOf(req: IncomingMessage): Record<string, string | undefined> {
 }
 
 function write(res: ServerResponse, response: KubeResponse, head: boolean): void {
+  if (response.stream) {
+    void writeStream(res, response, response.stream);
+    return;
+  }
   res.writeHead(response.status, { ...response.headers, 'content-length': Buffer.byteLength(response.body) });
   res.end(head ? undefined : response.body);
+}
+
+/** Streams chunks (watch events) until the producer ends or the client goes away. */
+async function writeStream(res: ServerResponse, response: KubeResponse, stream: AsyncIterable<string>): Promise<void> {
+  res.writeHead(response.status, { ...response.headers, 'transfer-encoding': 'chunked', 'cache-control': 'no-cache' });
+  res.flushHeaders();
+  const iterator = stream[Symbol.asyncIterator]();
+  const stop = () => void iterator.return?.();
+  res.once('close', stop);
+  try {
+    for (;;) {
+      const { value, done } = await iterator.next();
+      if (done || res.destroyed) break;
+      res.write(value);
+    }
+  } catch {
+    // The producer failed: end the stream; the client re-establishes its watch.
+  } finally {
+    res.off('close', stop);
+    if (!res.writableEnded) res.end();
+  }
 }
 
 /** Starts an HTTPS server for `handler`. `onRequest` sees every request and its outcome (logs). */

@@ -49,6 +49,8 @@ export interface ResourceDef {
   verbs: Verb[];
   /** Serves `/status` (every kind here stores status apart; this says whether the URL exists). */
   statusSubresource: boolean;
+  /** Serves `/scale` (autoscaling/v1 Scale), reading and writing replicas at these JSON paths. */
+  scale?: { specReplicasPath: string; statusReplicasPath: string; labelSelectorPath?: string };
   /** Schema of the whole object; undefined accepts anything (no unknown-field checks). */
   schema: Schema | undefined;
   /** Columns for Table output (besides NAME, and NAMESPACE when listing across namespaces). */

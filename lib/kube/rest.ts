@@ -11,6 +11,8 @@ import type { Clock } from '../clock/clock.ts';
 import type { Logger } from '../observability/logger.ts';
 import { AlreadyExistsError, ConflictError, NotFoundError, StoreError } from '../store/errors.ts';
 import type { ObjectStore } from '../store/port.ts';
+import { type ChangeEvent, type ChangeFeed, HistoryExpiredError, type Subscription } from '../store/watch.ts';
+import { formatKey, refOf } from '../api/object.ts';
 import {
   apiGroup,
   apiGroupList,
@@ -92,6 +94,8 @@ export interface RestBackend {
   written?(event: WriteEvent): Promise<void>;
   /** Namespaced objects may only be created in an existing, non-terminating Namespace. */
   namespaceLifecycle: boolean;
+  /** Every write of this store, for watches; without it, watch requests are refused (405). */
+  changes?: ChangeFeed;
 }
 
 /** Applies a JSON, merge or strategic merge patch (lib/kube/patch). */
@@ -233,20 +237,13 @@ export class RestHandler {
     if (!def) throw apiErrors.routeNotFound(req.path);
     if (!def.namespaced && route.namespace !== undefined) throw apiErrors.routeNotFound(req.path);
     const sub = route.subresource;
-    if (sub !== undefined && !(sub === 'status' && def.statusSubresource)) {
+    if (sub !== undefined && !(sub === 'status' && def.statusSubresource) && !(sub === 'scale' && def.scale)) {
       throw apiErrors.routeNotFound(req.path);
     }
     const verb = verbOf(req.method, route.name !== undefined, req.query);
     if (!verb) throw apiErrors.methodNotAllowed(req.method, req.path);
-    if (def.namespaced && route.namespace === undefined && verb !== 'list') {
+    if (def.namespaced && route.namespace === undefined && verb !== 'list' && verb !== 'watch') {
       throw apiErrors.routeNotFound(req.path);
-    }
-    if (verb === 'watch') {
-      throw new ApiError(
-        405,
-        'MethodNotAllowed',
-        'watch is not supported by this server: list again to see changes (e.g. kubectl get without --watch)',
-      );
     }
     const attrs: RequestAttributes = {
       verb,
@@ -271,11 +268,14 @@ export class RestHandler {
       fieldValidation: parseFieldValidation(req.query),
       warnings: [],
     };
+    if (sub === 'scale') return this.#scale(ctx, verb);
     switch (verb) {
       case 'get':
         return this.#get(ctx);
       case 'list':
         return this.#list(ctx);
+      case 'watch':
+        return this.#watch(ctx);
       case 'create':
         return this.#create(ctx);
       case 'update':
@@ -338,6 +338,187 @@ export class RestHandler {
       resourceVersion: page.resourceVersion,
       ...(page.continue ? { continue: page.continue } : {}),
     });
+  }
+
+  /**
+   * A watch: events of the kind after `resourceVersion` (or the current objects as ADDED first, when
+   * none is given), filtered by namespace, labels and fields, streamed one JSON event per line until
+   * `timeoutSeconds`. An object that stops matching the selectors is DELETED from the watcher's view.
+   */
+  async #watch(ctx: Context): Promise<KubeResponse> {
+    const { def, req } = ctx;
+    const feed = this.#backend.changes;
+    if (!feed) {
+      throw new ApiError(
+        405,
+        'MethodNotAllowed',
+        'watch is not available on this server (the AWS API has no streaming): list again to see changes, ' +
+          'and pass --wait=false to kubectl delete',
+      );
+    }
+    let requirements;
+    try {
+      requirements = parseSelector(req.query.get('labelSelector') ?? '');
+    } catch (err) {
+      if (err instanceof InvalidSelectorError)
+        throw apiErrors.badRequest(`unable to parse requirement: ${err.message}`);
+      throw err;
+    }
+    const fields = parseFieldSelector(req.query.get('fieldSelector') ?? '', def.group, def.kind);
+    if (ctx.name) fields.push({ field: 'metadata.name', op: '=', value: ctx.name });
+    const timeoutSeconds = Math.min(Number(req.query.get('timeoutSeconds') ?? 1800) || 1800, 3600);
+    const rvParam = req.query.get('resourceVersion');
+    const gk = { group: def.group, kind: def.kind };
+    const matches = (o: KubeObject) =>
+      (!ctx.namespace || o.metadata.namespace === ctx.namespace) &&
+      matchesRequirements(requirements, o.metadata.labels) &&
+      matchesFields(o, fields);
+
+    let sub: Subscription;
+    let initial: KubeObject[] = [];
+    if (!rvParam || rvParam === '0') {
+      sub = feed.subscribe(gk, this.#backend.clock.now() * 1000 - 1);
+      let token: string | undefined;
+      do {
+        const page = await this.#backend.store.list({
+          ...gk,
+          ...(ctx.namespace ? { namespace: ctx.namespace } : {}),
+          limit: 500,
+          ...(token ? { continue: token } : {}),
+        });
+        initial.push(...page.items);
+        token = page.continue;
+      } while (token);
+      initial = initial.filter(matches);
+    } else {
+      const since = Number(rvParam);
+      if (!Number.isFinite(since)) throw apiErrors.badRequest(`invalid resourceVersion ${JSON.stringify(rvParam)}`);
+      try {
+        sub = feed.subscribe(gk, since);
+      } catch (err) {
+        if (err instanceof HistoryExpiredError) throw new ApiError(410, 'Gone', err.message);
+        throw err;
+      }
+    }
+    const wantsTable = parseAccept(req.headers.accept).some((a) => a.params.as === 'Table');
+    const include = (req.query.get('includeObject') as IncludeObject | null) ?? 'Metadata';
+    const now = () => this.#backend.clock.now();
+    const render = (type: string, obj: KubeObject) => {
+      const served = this.#asServed(def, obj);
+      const object = wantsTable ? toTable(def, [served], { nowMs: now(), includeObject: include }) : served;
+      return `${JSON.stringify({ type, object })}\n`;
+    };
+    const deadline = AbortSignal.timeout(timeoutSeconds * 1000);
+    async function* events(): AsyncGenerator<string> {
+      const shown = new Map<string, number>();
+      const seen = new Map<string, number>();
+      try {
+        for (const o of initial) {
+          const key = formatKey(refOf(o));
+          const version = Number(o.metadata.resourceVersion);
+          seen.set(key, version);
+          shown.set(key, version);
+          yield render('ADDED', o);
+        }
+        const handle = function* (batch: ChangeEvent[]): Generator<string> {
+          for (const e of batch) {
+            const key = formatKey(refOf(e.object));
+            if (e.version <= (seen.get(key) ?? -1)) continue;
+            seen.set(key, e.version);
+            if (e.type === 'DELETED') {
+              if (shown.delete(key)) yield render('DELETED', e.object);
+            } else if (matches(e.object)) {
+              yield render(shown.has(key) ? 'MODIFIED' : 'ADDED', e.object);
+              shown.set(key, e.version);
+            } else if (shown.delete(key)) {
+              yield render('DELETED', e.object);
+            }
+          }
+        };
+        yield* handle(sub.backlog);
+        while (!deadline.aborted) {
+          const batch = await sub.next(deadline);
+          if (batch.length === 0) break;
+          yield* handle(batch);
+        }
+      } finally {
+        sub.close();
+      }
+    }
+    return { status: 200, headers: { 'content-type': 'application/json' }, body: '', stream: events() };
+  }
+
+  /**
+   * The `scale` subresource (autoscaling/v1 Scale), as `kubectl scale` uses it: a view of the
+   * object's replicas that can be read, replaced or patched (JSON or merge patch).
+   */
+  async #scale(ctx: Context, verb: RequestAttributes['verb']): Promise<KubeResponse> {
+    const { def, req } = ctx;
+    const paths = def.scale!;
+    for (let attempt = 1; ; attempt++) {
+      const current = await this.#backend.store.get(this.#ref(ctx, ctx.name!));
+      if (!current) throw apiErrors.notFound(def.plural, def.group, ctx.name!, def.kind);
+      const scaleOf = (o: KubeObject) => ({
+        kind: 'Scale',
+        apiVersion: 'autoscaling/v1',
+        metadata: {
+          name: o.metadata.name,
+          ...(o.metadata.namespace ? { namespace: o.metadata.namespace } : {}),
+          uid: o.metadata.uid,
+          resourceVersion: o.metadata.resourceVersion,
+          creationTimestamp: o.metadata.creationTimestamp,
+        },
+        spec: { replicas: Number(getPath(o, paths.specReplicasPath) ?? 0) },
+        status: {
+          replicas: Number(getPath(o, paths.statusReplicasPath) ?? 0),
+          ...(paths.labelSelectorPath && getPath(o, paths.labelSelectorPath) !== undefined
+            ? { selector: String(getPath(o, paths.labelSelectorPath)) }
+            : {}),
+        },
+      });
+      if (verb === 'get') return jsonResponse(200, scaleOf(current));
+      let desired: unknown;
+      try {
+        if (verb === 'update') {
+          desired = JSON.parse(req.body.toString('utf8'));
+        } else {
+          const type = mediaType(req.headers['content-type']);
+          if (type === 'application/apply-patch+yaml' || type === 'application/strategic-merge-patch+json') {
+            desired = this.#patch.applyPatch(
+              'application/merge-patch+json',
+              scaleOf(current),
+              parseYaml(req.body.toString('utf8')),
+              undefined,
+              {
+                strategicAllowed: false,
+              },
+            );
+          } else {
+            desired = this.#patch.applyPatch(type, scaleOf(current), JSON.parse(req.body.toString('utf8')), undefined, {
+              strategicAllowed: false,
+            });
+          }
+        }
+      } catch (err) {
+        if (err instanceof SyntaxError) throw apiErrors.badRequest(`error decoding Scale: ${err.message}`);
+        throw patchError(err, def);
+      }
+      const replicas = (desired as { spec?: { replicas?: unknown } }).spec?.replicas;
+      if (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0) {
+        throw apiErrors.invalid('Scale', 'autoscaling', ctx.name!, [
+          { type: 'Invalid', field: 'spec.replicas', value: replicas, detail: 'must be greater than or equal to 0' },
+        ]);
+      }
+      const next = structuredClone(current);
+      setPath(next, paths.specReplicasPath, replicas);
+      try {
+        const updated = await this.#updateObject({ ...ctx, subresource: undefined }, current, next, this.#manager(ctx));
+        return jsonResponse(200, scaleOf(updated));
+      } catch (err) {
+        if (err instanceof ApiError && err.reason === 'Conflict' && attempt < PATCH_ATTEMPTS) continue;
+        throw err;
+      }
+    }
   }
 
   // --------------------------------------------------------------------------------------- writes
@@ -1038,4 +1219,20 @@ function patchError(err: unknown, def: ResourceDef): ApiError {
   if (e?.code === 422) return new ApiError(422, 'Invalid', message, { group: def.group, kind: def.kind });
   if (e?.code === 400) return apiErrors.badRequest(message);
   throw err;
+}
+
+function getPath(obj: unknown, path: string): unknown {
+  let cur = obj;
+  for (const k of path.replace(/^\./, '').split('.')) cur = isObject(cur) ? cur[k] : undefined;
+  return cur;
+}
+
+function setPath(obj: object, path: string, value: unknown): void {
+  const keys = path.replace(/^\./, '').split('.');
+  let cur = obj as Record<string, unknown>;
+  for (const k of keys.slice(0, -1)) {
+    if (!isObject(cur[k])) cur[k] = {};
+    cur = cur[k] as Record<string, unknown>;
+  }
+  cur[keys[keys.length - 1]!] = value;
 }

@@ -11,6 +11,7 @@ import { parse as parseYaml } from 'yaml';
 import { TokenAuthenticator } from '../apiserver/auth.ts';
 import { createControlPlaneApi, ensureDefaultNamespaces, issueAdminToken } from '../apiserver/server.ts';
 import { startKubeServer, type RunningKubeServer } from '../kube/node-server.ts';
+import { ChangeFeed, WatchingStore } from '../store/watch.ts';
 import { ensureLocalPki, tlsServerOptions, writeKubeconfig } from '../pki/index.ts';
 import { createDynamoClient } from '../adapters/dynamodb/client.ts';
 import { ensureTable } from '../adapters/dynamodb/ensure-table.ts';
@@ -140,8 +141,12 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       logFormat,
       logLevel,
     };
-    const runtime = wireRuntime(config, clock);
-    cleanups.push(() => runtime.close());
+    const wired = wireRuntime(config, clock);
+    cleanups.push(() => wired.close());
+    // Every write of this process (API and controllers) goes through one watching store, so kubectl
+    // watches see them all.
+    const changes = new ChangeFeed({ startVersion: clock.now() * 1000 });
+    const runtime: Runtime = { ...wired, store: new WatchingStore(wired.store, changes) };
 
     const restore = dataDir
       ? await restoreSnapshot(dataDir, runtime.transport, (name) => urlBase + name)
@@ -153,7 +158,13 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     const secretsDir = dataDir ?? mkdtempSync(join(tmpdir(), 'skctl-'));
     if (!dataDir) cleanups.push(() => rmSync(secretsDir, { recursive: true, force: true }));
     const pki = await ensureLocalPki(join(secretsDir, 'pki'), { now: clock.now() });
-    const api = createControlPlaneApi({ store: runtime.store, workQueue: runtime.workQueue, clock, logger: log });
+    const api = createControlPlaneApi({
+      store: runtime.store,
+      workQueue: runtime.workQueue,
+      clock,
+      logger: log,
+      changes,
+    });
     const apiServer: RunningKubeServer = await startKubeServer({
       handler: (req) => api.handler.handle(req),
       tls: tlsServerOptions(pki),

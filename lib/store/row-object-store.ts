@@ -189,7 +189,12 @@ export class RowObjectStore implements ObjectStore {
     if (!decision.changed) return decision.object;
     // Encoding checks the size limit, so a dry run reports "too large" exactly as a real write would.
     const next = decision.remove ? undefined : this.#toRow(ref, decision.object);
-    if (options.dryRun) return decision.object;
+    // Nothing is written, so the version stays what it is (as the API server answers a dry run).
+    if (options.dryRun)
+      return {
+        ...decision.object,
+        metadata: { ...decision.object.metadata, resourceVersion: current.metadata.resourceVersion },
+      };
     const outcome = next
       ? await this.#rows.put(next, { kind: 'version', version: row.version })
       : await this.#rows.delete(row.pk, row.version);

@@ -233,6 +233,7 @@ export function describeObjectStoreContract(backend: StoreBackend): void {
         const v1 = await store.create(deployment('web', { replicas: 1 }));
         const dry = await store.update({ ...v1, spec: { ...(v1.spec as object), replicas: 5 } }, { dryRun: true });
         assert.equal(dry.metadata.generation, 2);
+        assert.equal(dry.metadata.resourceVersion, v1.metadata.resourceVersion, 'nothing written, version unchanged');
         assert.deepEqual(await store.get({ ...DEPLOY, namespace: 'default', name: 'web' }), v1);
       });
     });

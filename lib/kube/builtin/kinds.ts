@@ -26,6 +26,7 @@ function def(
     nameRule?: ResourceDef['nameRule'];
     strategy?: ResourceStrategy;
     verbs?: ResourceDef['verbs'];
+    scale?: boolean;
   },
 ): ResourceDef {
   return {
@@ -47,6 +48,15 @@ function def(
     preferred: true,
     origin: 'built-in',
     ...(partial.strategy ? { strategy: partial.strategy } : {}),
+    ...(partial.scale
+      ? {
+          scale: {
+            specReplicasPath: '.spec.replicas',
+            statusReplicasPath: '.status.replicas',
+            labelSelectorPath: '.status.selector',
+          },
+        }
+      : {}),
   };
 }
 
@@ -491,6 +501,7 @@ export function controlPlaneBuiltins(): ResourceDef[] {
       group: 'apps',
       version: 'v1',
       kind: 'Deployment',
+      scale: true,
       plural: 'deployments',
       namespaced: true,
       shortNames: ['deploy'],
@@ -504,6 +515,7 @@ export function controlPlaneBuiltins(): ResourceDef[] {
       group: 'apps',
       version: 'v1',
       kind: 'StatefulSet',
+      scale: true,
       plural: 'statefulsets',
       namespaced: true,
       shortNames: ['sts'],
@@ -553,6 +565,7 @@ export function controlPlaneBuiltins(): ResourceDef[] {
       group: 'apps',
       version: 'v1',
       kind: 'ReplicaSet',
+      scale: true,
       plural: 'replicasets',
       namespaced: true,
       shortNames: ['rs'],
