@@ -426,7 +426,9 @@ export class RestHandler {
             if (e.version <= (seen.get(key) ?? -1)) continue;
             seen.set(key, e.version);
             if (e.type === 'DELETED') {
-              if (shown.delete(key)) yield render('DELETED', e.object);
+              // The client may know the object from its list, not from this stream: report every
+              // deletion of a matching object.
+              if (shown.delete(key) || matches(e.object)) yield render('DELETED', e.object);
             } else if (matches(e.object)) {
               yield render(shown.has(key) ? 'MODIFIED' : 'ADDED', e.object);
               shown.set(key, e.version);
