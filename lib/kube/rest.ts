@@ -293,7 +293,7 @@ export class RestHandler {
 
   async #get(ctx: Context): Promise<KubeResponse> {
     const obj = await this.#backend.store.get(this.#ref(ctx, ctx.name!));
-    if (!obj) throw apiErrors.notFound(ctx.def.plural, ctx.def.group, ctx.name!, ctx.def.kind);
+    if (!obj) throw apiErrors.notFound(ctx.def.plural, ctx.def.group, ctx.name!);
     return this.#respondObjects(ctx, 200, [this.#asServed(ctx.def, obj)], undefined, true);
   }
 
@@ -459,7 +459,7 @@ export class RestHandler {
     const paths = def.scale!;
     for (let attempt = 1; ; attempt++) {
       const current = await this.#backend.store.get(this.#ref(ctx, ctx.name!));
-      if (!current) throw apiErrors.notFound(def.plural, def.group, ctx.name!, def.kind);
+      if (!current) throw apiErrors.notFound(def.plural, def.group, ctx.name!);
       const scaleOf = (o: KubeObject) => ({
         kind: 'Scale',
         apiVersion: 'autoscaling/v1',
@@ -554,7 +554,7 @@ export class RestHandler {
       return this.#asServed(def, created);
     } catch (err) {
       if (err instanceof AlreadyExistsError)
-        throw apiErrors.alreadyExists(def.plural, def.group, obj.metadata.name ?? '', def.kind);
+        throw apiErrors.alreadyExists(def.plural, def.group, obj.metadata.name ?? '');
       throw err;
     }
   }
@@ -570,7 +570,7 @@ export class RestHandler {
     }
     const input = this.#withNamespace(ctx, { ...body, metadata: { ...body.metadata, name: ctx.name! } });
     const current = await this.#backend.store.get(this.#ref(ctx, ctx.name!));
-    if (!current) throw apiErrors.notFound(def.plural, def.group, ctx.name!, def.kind);
+    if (!current) throw apiErrors.notFound(def.plural, def.group, ctx.name!);
     // A PUT without resourceVersion is an unconditional update (allowed for these kinds).
     if (!input.metadata.resourceVersion) input.metadata.resourceVersion = current.metadata.resourceVersion!;
     const updated = await this.#updateObject(ctx, current, input, this.#manager(ctx));
@@ -621,10 +621,9 @@ export class RestHandler {
           def.group,
           ctx.name!,
           'the object has been modified; please apply your changes to the latest version and try again',
-          def.kind,
         );
       }
-      if (err instanceof NotFoundError) throw apiErrors.notFound(def.plural, def.group, ctx.name!, def.kind);
+      if (err instanceof NotFoundError) throw apiErrors.notFound(def.plural, def.group, ctx.name!);
       throw err;
     }
   }
@@ -677,7 +676,7 @@ export class RestHandler {
           if ('conflicts' in result)
             throw applyConflict(def, ctx.name!, result.conflicts, this.#fields.formatConflicts(result.conflicts));
           if (!current) {
-            if (ctx.subresource) throw apiErrors.notFound(def.plural, def.group, ctx.name!, def.kind);
+            if (ctx.subresource) throw apiErrors.notFound(def.plural, def.group, ctx.name!);
             const created = await this.#createApplied(ctx, result.object);
             return this.#respondObjects(ctx, 201, [created], undefined, true);
           }
@@ -688,7 +687,7 @@ export class RestHandler {
           const updated = await this.#updateApplied(ctx, current, next);
           return this.#respondObjects(ctx, 200, [updated], undefined, true);
         }
-        if (!current) throw apiErrors.notFound(def.plural, def.group, ctx.name!, def.kind);
+        if (!current) throw apiErrors.notFound(def.plural, def.group, ctx.name!);
         const served = this.#asServed(def, current);
         let patched: unknown;
         try {
@@ -744,13 +743,7 @@ export class RestHandler {
       return this.#asServed(ctx.def, created);
     } catch (err) {
       if (err instanceof AlreadyExistsError) {
-        throw apiErrors.conflict(
-          ctx.def.plural,
-          ctx.def.group,
-          ctx.name!,
-          'the object was created meanwhile',
-          ctx.def.kind,
-        );
+        throw apiErrors.conflict(ctx.def.plural, ctx.def.group, ctx.name!, 'the object was created meanwhile');
       }
       throw err;
     }
@@ -787,7 +780,6 @@ export class RestHandler {
           def.group,
           ctx.name!,
           'the object has been modified; please apply your changes to the latest version and try again',
-          def.kind,
         );
       }
       throw err;
@@ -821,7 +813,7 @@ export class RestHandler {
     const { def } = ctx;
     const ref = this.#ref(ctx, name);
     const current = await this.#backend.store.get(ref);
-    if (!current) throw apiErrors.notFound(def.plural, def.group, name, def.kind);
+    if (!current) throw apiErrors.notFound(def.plural, def.group, name);
     if (this.#backend.admit) {
       await this.#backend.admit({
         operation: 'DELETE',
@@ -850,14 +842,13 @@ export class RestHandler {
       }
       return { object: this.#asServed(def, result.object), removed: result.removed };
     } catch (err) {
-      if (err instanceof NotFoundError) throw apiErrors.notFound(def.plural, def.group, name, def.kind);
+      if (err instanceof NotFoundError) throw apiErrors.notFound(def.plural, def.group, name);
       if (err instanceof ConflictError)
         throw apiErrors.conflict(
           def.plural,
           def.group,
           name,
           err.message.replace(/^Operation cannot be fulfilled on [^:]+: /, ''),
-          def.kind,
         );
       throw err;
     }

@@ -12,7 +12,12 @@ import { configMap, deployment } from '../../support/factories.ts';
 const PP = '/apis/policy.karmada.io/v1alpha1/namespaces/default/propagationpolicies';
 
 function policy(name: string, spec: Record<string, unknown>) {
-  return { apiVersion: 'policy.karmada.io/v1alpha1', kind: 'PropagationPolicy', metadata: { name, namespace: 'default' }, spec };
+  return {
+    apiVersion: 'policy.karmada.io/v1alpha1',
+    kind: 'PropagationPolicy',
+    metadata: { name, namespace: 'default' },
+    spec,
+  };
 }
 
 const selectNginx = [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'nginx' }];
@@ -89,7 +94,8 @@ const cases: Case[] = [
     options: { body: { ...deployment('d'), spec: { ...(deployment('d').spec as object), replica: 3 } } },
     code: 400,
     reason: 'BadRequest',
-    message: /Deployment in version "v1" cannot be handled as a Deployment: strict decoding error: unknown field "spec.replica"/,
+    message:
+      /Deployment in version "v1" cannot be handled as a Deployment: strict decoding error: unknown field "spec.replica"/,
   },
   {
     name: 'a field of the wrong type',
@@ -98,7 +104,8 @@ const cases: Case[] = [
     options: { body: { ...deployment('d'), spec: { ...(deployment('d').spec as object), replicas: 'three' } } },
     code: 422,
     reason: 'Invalid',
-    message: /Deployment.apps "d" is invalid: spec.replicas: Invalid value: "three": spec.replicas in body must be of type integer/,
+    message:
+      /Deployment.apps "d" is invalid: spec.replicas: Invalid value: "three": spec.replicas in body must be of type integer/,
   },
   {
     name: 'a negative replica count',
@@ -116,7 +123,8 @@ const cases: Case[] = [
     options: { body: configMap('Not_Valid', {}) },
     code: 422,
     reason: 'Invalid',
-    message: /ConfigMap "Not_Valid" is invalid: metadata.name: Invalid value: "Not_Valid": a lowercase RFC 1123 subdomain/,
+    message:
+      /ConfigMap "Not_Valid" is invalid: metadata.name: Invalid value: "Not_Valid": a lowercase RFC 1123 subdomain/,
   },
   {
     name: 'an invalid label',
@@ -143,14 +151,18 @@ const cases: Case[] = [
     options: { body: configMap('c', {}, 'kube-system') },
     code: 400,
     reason: 'BadRequest',
-    message: /the namespace of the provided object \(kube-system\) does not match the namespace sent on the request \(default\)/,
+    message:
+      /the namespace of the provided object \(kube-system\) does not match the namespace sent on the request \(default\)/,
   },
   {
     name: 'a selector that does not match the pod template',
     method: 'POST',
     path: '/apis/apps/v1/namespaces/default/deployments',
     options: {
-      body: { ...deployment('d'), spec: { ...(deployment('d').spec as object), selector: { matchLabels: { app: 'other' } } } },
+      body: {
+        ...deployment('d'),
+        spec: { ...(deployment('d').spec as object), selector: { matchLabels: { app: 'other' } } },
+      },
     },
     code: 422,
     reason: 'Invalid',
@@ -160,7 +172,13 @@ const cases: Case[] = [
     name: 'an object over the size limit, even compressed',
     method: 'POST',
     path: '/api/v1/namespaces/default/configmaps',
-    options: { body: configMap('huge', { blob: randomBytes(900 * 1024).toString('base64').slice(0, 1_000_000) }) },
+    options: {
+      body: configMap('huge', {
+        blob: randomBytes(900 * 1024)
+          .toString('base64')
+          .slice(0, 1_000_000),
+      }),
+    },
     code: 413,
     reason: 'RequestEntityTooLarge',
     message: /is too large to store.*split the data/,
@@ -264,7 +282,8 @@ const cases: Case[] = [
     },
     code: 422,
     reason: 'Invalid',
-    message: /PropagationPolicy.policy.karmada.io "both" is invalid: spec.placement: .*clusterAffinities cannot co-exist with clusterAffinity/,
+    message:
+      /PropagationPolicy.policy.karmada.io "both" is invalid: spec.placement: .*clusterAffinities cannot co-exist with clusterAffinity/,
   },
   {
     name: 'a PropagationPolicy without resource selectors',
@@ -359,13 +378,22 @@ describe('bad input: a clear Status, nothing changed', () => {
     const h = await apiHarness();
     const created = await h.call('POST', '/api/v1/namespaces/default/configmaps', { body: configMap('c', { v: '1' }) });
     const stale = created.json;
-    const fresh = await h.call('PUT', '/api/v1/namespaces/default/configmaps/c', { body: { ...stale, data: { v: '2' } } });
+    const fresh = await h.call('PUT', '/api/v1/namespaces/default/configmaps/c', {
+      body: { ...stale, data: { v: '2' } },
+    });
     assert.equal(fresh.status, 200);
-    const res = await h.call('PUT', '/api/v1/namespaces/default/configmaps/c', { body: { ...stale, data: { v: '3' } } });
+    const res = await h.call('PUT', '/api/v1/namespaces/default/configmaps/c', {
+      body: { ...stale, data: { v: '3' } },
+    });
     assert.equal(res.status, 409);
     assert.equal(res.json.reason, 'Conflict');
-    assert.match(res.json.message, /Operation cannot be fulfilled on configmaps "c": the object has been modified; please apply your changes to the latest version and try again/);
-    assert.deepEqual((await h.store.get({ group: '', kind: 'ConfigMap', namespace: 'default', name: 'c' }))?.data, { v: '2' });
+    assert.match(
+      res.json.message,
+      /Operation cannot be fulfilled on configmaps "c": the object has been modified; please apply your changes to the latest version and try again/,
+    );
+    assert.deepEqual((await h.store.get({ group: '', kind: 'ConfigMap', namespace: 'default', name: 'c' }))?.data, {
+      v: '2',
+    });
   });
 
   it('a create of an existing name → 409 AlreadyExists', async () => {
@@ -399,10 +427,16 @@ describe('bad input: a clear Status, nothing changed', () => {
 
   it('a viewer writing → 403 Forbidden, naming user, verb and resource; reading is allowed', async () => {
     const h = await apiHarness();
-    const res = await h.call('POST', '/api/v1/namespaces/default/configmaps', { body: configMap('c', {}), token: h.viewer.token });
+    const res = await h.call('POST', '/api/v1/namespaces/default/configmaps', {
+      body: configMap('c', {}),
+      token: h.viewer.token,
+    });
     assert.equal(res.status, 403);
     assert.equal(res.json.reason, 'Forbidden');
-    assert.match(res.json.message, /configmaps is forbidden: User "alice" cannot create resource "configmaps" in API group "" in the namespace "default"/);
+    assert.match(
+      res.json.message,
+      /configmaps is forbidden: User "alice" cannot create resource "configmaps" in API group "" in the namespace "default"/,
+    );
     assert.equal((await h.call('GET', '/api/v1/namespaces/default/configmaps', { token: h.viewer.token })).status, 200);
     assert.deepEqual((await h.store.list({ group: '', kind: 'ConfigMap' })).items, []);
   });
@@ -414,7 +448,10 @@ describe('bad input: a clear Status, nothing changed', () => {
     await h.call('POST', '/api/v1/namespaces/default/configmaps', { body: cm });
     const res = await h.call('DELETE', '/api/v1/namespaces/default/configmaps/keep');
     assert.equal(res.status, 403);
-    assert.match(res.json.message, /This resource is protected, please make sure to remove the label: resourcetemplate.karmada.io\/deletion-protected/);
+    assert.match(
+      res.json.message,
+      /This resource is protected, please make sure to remove the label: resourcetemplate.karmada.io\/deletion-protected/,
+    );
     assert.ok(await h.store.get({ group: '', kind: 'ConfigMap', namespace: 'default', name: 'keep' }));
   });
 });
