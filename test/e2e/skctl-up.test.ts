@@ -73,9 +73,11 @@ describe('skctl up', () => {
   it('runs, keeps objects and queued messages across a Ctrl-C restart, and logs structured JSON', async () => {
     const cwd = tempDir();
     const dataDir = join(cwd, '.skctl');
-    const first = skctl(['up', '--log-format', 'json', '--log-level', 'DEBUG'], cwd);
+    const first = skctl(['up', '--log-format', 'json', '--log-level', 'DEBUG', '--port', '0'], cwd);
     await waitFor('Ready', first, /Ready\. Press Ctrl-C to stop\./);
-    assert.match(first.stdout(), /API {10}not available yet/, 'says honestly what is not there');
+    assert.match(first.stdout(), /API {10}https:\/\/127\.0\.0\.1:\d+ {2}\(Kubernetes-compatible; kubeconfig \.skctl\/kubeconfig, context karmada-local\)/);
+    assert.match(first.stdout(), /export KUBECONFIG=.*\.skctl\/kubeconfig\n {2}kubectl apply -f examples\/nginx\/ && kubectl get deployments,propagationpolicies/);
+    assert.match(first.stdout(), /members {6}none yet/, 'says honestly what is not there');
     await waitFor('the start-up resync to be logged', { ...first, stdout: first.stderr }, /"message":"resync started"/);
 
     const logLine = first
@@ -110,7 +112,7 @@ describe('skctl up', () => {
     assert.ok(existsSync(join(dataDir, 'queues.json')));
     assert.ok(!existsSync(join(dataDir, 'skctl.pid')), 'lock released');
 
-    const second = skctl(['up', '--log-level', 'WARN'], cwd);
+    const second = skctl(['up', '--log-level', 'WARN', '--port', '0'], cwd);
     await waitFor('Ready', second, /Ready\./);
     assert.match(second.stdout(), /restored {5}1 queued message\(s\) from the last shutdown/);
     const ep2 = endpoints(dataDir);
@@ -129,9 +131,9 @@ describe('skctl up', () => {
 
   it('refuses a second instance on the same data directory with a clear message', async () => {
     const cwd = tempDir();
-    const first = skctl(['up', '--log-level', 'SILENT'], cwd);
+    const first = skctl(['up', '--log-level', 'SILENT', '--port', '0'], cwd);
     await waitFor('Ready', first, /Ready\./);
-    const second = skctl(['up'], cwd);
+    const second = skctl(['up', '--port', '0'], cwd);
     assert.equal(await second.exited, 2);
     assert.match(second.stderr(), /another skctl \(pid \d+\) is using .*\.skctl; stop it first/);
     first.child.kill('SIGINT');
@@ -140,7 +142,7 @@ describe('skctl up', () => {
 
   it('--in-memory writes nothing to disk', async () => {
     const cwd = tempDir();
-    const run = skctl(['up', '--in-memory', '--log-level', 'SILENT'], cwd);
+    const run = skctl(['up', '--in-memory', '--log-level', 'SILENT', '--port', '0'], cwd);
     await waitFor('Ready', run, /Ready\./);
     assert.match(run.stdout(), /data {9}in memory/);
     run.child.kill('SIGINT');
