@@ -75,8 +75,14 @@ describe('skctl up', () => {
     const dataDir = join(cwd, '.skctl');
     const first = skctl(['up', '--log-format', 'json', '--log-level', 'DEBUG', '--port', '0'], cwd);
     await waitFor('Ready', first, /Ready\. Press Ctrl-C to stop\./);
-    assert.match(first.stdout(), /API {10}https:\/\/127\.0\.0\.1:\d+ {2}\(Kubernetes-compatible; kubeconfig \.skctl\/kubeconfig, context karmada-local\)/);
-    assert.match(first.stdout(), /export KUBECONFIG=.*\.skctl\/kubeconfig\n {2}kubectl apply -f examples\/nginx\/ && kubectl get deployments,propagationpolicies/);
+    assert.match(
+      first.stdout(),
+      /API {10}https:\/\/127\.0\.0\.1:\d+ {2}\(Kubernetes-compatible; kubeconfig \.skctl\/kubeconfig, context karmada-local\)/,
+    );
+    assert.match(
+      first.stdout(),
+      /export KUBECONFIG=.*\.skctl\/kubeconfig\n {2}kubectl apply -f examples\/nginx\/ && kubectl get deployments,propagationpolicies/,
+    );
     assert.match(first.stdout(), /members {6}none yet/, 'says honestly what is not there');
     await waitFor('the start-up resync to be logged', { ...first, stdout: first.stderr }, /"message":"resync started"/);
 
