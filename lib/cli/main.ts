@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { ConfigError } from '../config/validate.ts';
 import { DataDirInUseError } from '../local/lock.ts';
 import { UsageError } from './args.ts';
+import { runSim, SIM_HELP } from './sim.ts';
 import { runUp, UP_HELP } from './up.ts';
 
 const HELP = `skctl — Serverless Karmada: Karmada's multi-cluster control plane on AWS Lambda, SQS and DynamoDB.
@@ -14,6 +15,7 @@ Usage: skctl <command> [flags]
 
 Commands:
   up        run the local control plane until Ctrl-C (npm start)
+  sim       make a simulated member cluster fail or recover (list, fail, recover)
   version   print the version
   help      show help for a command
 
@@ -62,6 +64,7 @@ export async function main(argv: string[]): Promise<number> {
       case '-h':
       case '--help':
         if (rest[0] === 'up') out(UP_HELP);
+        else if (rest[0] === 'sim') out(SIM_HELP);
         else out(HELP);
         return 0;
       case 'version':
@@ -70,6 +73,8 @@ export async function main(argv: string[]): Promise<number> {
         return 0;
       case 'up':
         return await runUp(rest, { out, stopRequested: stopSignal(err) });
+      case 'sim':
+        return await runSim(rest, out);
       default:
         err(`skctl: unknown command ${JSON.stringify(command)}\n\n${HELP}`);
         return 2;

@@ -5,7 +5,10 @@ import { relative } from 'node:path';
 import { CONTROLLER_SPECS } from '../controllers/specs.ts';
 import { DEFAULT_RESYNC_SCHEDULE, type LocalRuntime, startLocalRuntime } from '../local/runtime.ts';
 import type { LogLevelName } from '../observability/logger.ts';
-import { enumFlag, intFlag, parseFlags } from './args.ts';
+import { readFileSync } from 'node:fs';
+import { parse as parseYaml } from 'yaml';
+import { defaultSimulation, parseSimulation, type SimulationConfig } from '../sim/config.ts';
+import { enumFlag, intFlag, parseFlags, UsageError } from './args.ts';
 
 export const UP_HELP = `Run the local control plane (DynamoDB- and SQS-compatible servers, every controller, the schedules).
 
@@ -17,7 +20,9 @@ Flags:
   --log-format text|json    log format, as Karmada's --logging-format (default text; env LOG_FORMAT)
   --log-level <level>       TRACE, DEBUG, INFO, WARN, ERROR or SILENT (default INFO; env LOG_LEVEL)
   --resync-schedule <expr>  EventBridge expression of the periodic resync (default ${DEFAULT_RESYNC_SCHEDULE})
-  --port <port>             port of the Kubernetes-compatible API on 127.0.0.1 (default 7070)
+  --port <port>             port of the Kubernetes-compatible API on 127.0.0.1 (default 7070; members use the next ports)
+  --members <n>             simulated member clusters member1..n, in distinct regions (default 3; 0 for none)
+  --members-config <file>   YAML describing the simulated members (names, regions, zones, nodes, capacity)
   --dynamodb-port <port>    port of the local DynamoDB endpoint (default: any free port)
   --sqs-port <port>         port of the local SQS endpoint (default: any free port)
   -h, --help                show this help
@@ -52,7 +57,13 @@ export function describeRuntime(rt: LocalRuntime): string[] {
       ? [`  restored     ${rt.restoredMessages} queued message(s) from the last shutdown`]
       : []),
     `  API          ${rt.endpoints.api}  (Kubernetes-compatible; kubeconfig ${relativePath(rt.kubeconfig)}, context karmada-local)`,
-    '  members      none yet: member clusters (simulated or joined) are not built yet',
+    ...(rt.members.size === 0
+      ? ['  members      none (--members 0); joining real clusters is not built yet']
+      : [...rt.members.values()].map(
+          (m, i) =>
+            `  ${i === 0 ? 'members     ' : '            '} ${m.name}  ${m.url}  ${m.config.provider}/${m.config.region} (${m.config.zones.join(', ')})  kubeconfig ${relativePath(m.kubeconfig)}`,
+        )),
+    `  control      ${relativePath(rt.controlSocket)}  (skctl sim fail|recover <member>)`,
     'Ready. Press Ctrl-C to stop. Try, in another terminal:',
     `  export KUBECONFIG=${rt.kubeconfig}`,
     '  kubectl apply -f examples/nginx/ && kubectl get deployments,propagationpolicies',
@@ -74,6 +85,8 @@ export async function runUp(args: string[], io: UpIo): Promise<number> {
     'dynamodb-port': { type: 'string' },
     'sqs-port': { type: 'string' },
     port: { type: 'string' },
+    members: { type: 'string' },
+    'members-config': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) {
@@ -83,6 +96,7 @@ export async function runUp(args: string[], io: UpIo): Promise<number> {
   const dynamodbPort = intFlag('up', 'dynamodb-port', values['dynamodb-port'], undefined);
   const sqsPort = intFlag('up', 'sqs-port', values['sqs-port'], undefined);
   const apiPort = intFlag('up', 'port', values.port, undefined);
+  const simulation = loadSimulation(values.members, values['members-config']);
   const rt = await startLocalRuntime({
     inMemory: Boolean(values['in-memory']),
     ...(values['data-dir'] ? { dataDir: String(values['data-dir']) } : {}),
@@ -104,6 +118,7 @@ export async function runUp(args: string[], io: UpIo): Promise<number> {
     ...(dynamodbPort !== undefined ? { dynamodbPort } : {}),
     ...(sqsPort !== undefined ? { sqsPort } : {}),
     ...(apiPort !== undefined ? { apiPort } : {}),
+    simulation,
   });
   for (const line of describeRuntime(rt)) io.out(line);
   await io.stopRequested;
@@ -117,4 +132,21 @@ export async function runUp(args: string[], io: UpIo): Promise<number> {
         : '; nothing kept (in memory).'),
   );
   return 0;
+}
+
+function loadSimulation(count: unknown, file: unknown): SimulationConfig {
+  if (file !== undefined) {
+    if (count !== undefined) throw new UsageError('skctl up: pass either --members or --members-config, not both');
+    let text: string;
+    try {
+      text = readFileSync(String(file), 'utf8');
+    } catch (err) {
+      throw new UsageError(`skctl up: cannot read --members-config ${String(file)}: ${(err as Error).message}`);
+    }
+    return parseSimulation(parseYaml(text));
+  }
+  const n = count === undefined ? 3 : Number(count);
+  if (!Number.isInteger(n) || n < 0 || n > 50)
+    throw new UsageError(`skctl up: --members must be a whole number from 0 to 50, got ${JSON.stringify(count)}`);
+  return defaultSimulation(n);
 }

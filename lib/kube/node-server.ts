@@ -13,6 +13,8 @@ export type KubeHandler = (req: KubeRequest) => Promise<KubeResponse>;
 export interface RunningKubeServer {
   url: string;
   port: number;
+  /** Closes every open connection (kept-alive ones included). */
+  dropConnections(): void;
   close(): Promise<void>;
 }
 
@@ -77,6 +79,8 @@ export async function startKubeServer(options: {
   host?: string;
   port?: number;
   onRequest?: (req: KubeRequest, res: KubeResponse, ms: number) => void;
+  /** Return false to drop a new connection at once (simulating an unreachable server). */
+  acceptConnection?: () => boolean;
 }): Promise<RunningKubeServer> {
   const server = createHttpsServer(options.tls, (req, res) => {
     const started = Date.now();
@@ -95,6 +99,12 @@ export async function startKubeServer(options: {
       });
   });
   server.keepAliveTimeout = 30_000;
+  if (options.acceptConnection) {
+    const accept = options.acceptConnection;
+    server.on('connection', (socket) => {
+      if (!accept()) socket.destroy();
+    });
+  }
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 0, options.host ?? '127.0.0.1', () => resolve());
@@ -104,6 +114,7 @@ export async function startKubeServer(options: {
   return {
     url: `https://${host}:${port}`,
     port,
+    dropConnections: () => server.closeAllConnections(),
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());

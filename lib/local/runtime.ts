@@ -12,6 +12,9 @@ import { TokenAuthenticator } from '../apiserver/auth.ts';
 import { createControlPlaneApi, ensureDefaultNamespaces, issueAdminToken } from '../apiserver/server.ts';
 import { startKubeServer, type RunningKubeServer } from '../kube/node-server.ts';
 import { ChangeFeed, WatchingStore } from '../store/watch.ts';
+import type { SimulationConfig } from '../sim/config.ts';
+import { startControlServer } from '../sim/control.ts';
+import { SimulatedMember } from '../sim/member.ts';
 import { ensureLocalPki, tlsServerOptions, writeKubeconfig } from '../pki/index.ts';
 import { createDynamoClient } from '../adapters/dynamodb/client.ts';
 import { ensureTable } from '../adapters/dynamodb/ensure-table.ts';
@@ -56,6 +59,8 @@ export interface LocalRuntimeOptions {
   sqsPort?: number;
   /** Port of the Kubernetes-compatible API on 127.0.0.1 (default 7070; 0 picks a free one). */
   apiPort?: number;
+  /** Simulated member clusters to run (none when absent). */
+  simulation?: SimulationConfig;
   clock?: Clock;
   /** Where log lines go (default stderr). */
   logWrite?: (line: string) => void;
@@ -75,6 +80,10 @@ export interface LocalRuntime {
   endpoints: { dynamodb: string; sqs: string; api: string };
   /** The admin kubeconfig (context `karmada-local`). */
   kubeconfig: string;
+  /** Simulated member clusters, by name. */
+  members: ReadonlyMap<string, SimulatedMember>;
+  /** Unix socket of the control channel (`skctl sim`). */
+  controlSocket: string;
   queues: readonly ProvisionedQueue[];
   schedules: readonly { name: string; expression: string; target: string }[];
   /** Messages restored from the previous run's shutdown. */
@@ -183,6 +192,36 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     const kubeconfig = join(secretsDir, 'kubeconfig');
     await ensureAdminKubeconfig(runtime, kubeconfig, apiServer.url, pki.ca.certPem, clock);
 
+    // Simulated member clusters, each on its own loopback port (next to the API's when it is fixed).
+    const members = new Map<string, SimulatedMember>();
+    const simulation = options.simulation;
+    for (const [i, config] of (simulation?.members ?? []).entries()) {
+      const apiPort = options.apiPort ?? DEFAULT_API_PORT;
+      const member = await SimulatedMember.start({
+        config,
+        timings: { podStartupMs: simulation!.podStartupMs, jobDurationMs: simulation!.jobDurationMs },
+        clock,
+        tls: tlsServerOptions(pki),
+        caCertPem: pki.ca.certPem,
+        port: apiPort === 0 ? 0 : apiPort + 1 + i,
+        kubeconfigPath: join(secretsDir, 'members', `${config.name}.kubeconfig`),
+        ...(dataDir ? { snapshotPath: join(dataDir, 'members', `${config.name}.state.json`) } : {}),
+        logger: log,
+      }).catch((err: NodeJS.ErrnoException) => {
+        if (err.code === 'EADDRINUSE') {
+          throw new ConfigError('--port', [
+            `port ${apiPort + 1 + i} (member ${config.name}) is in use: stop what uses it or pass --port <other>`,
+          ]);
+        }
+        throw err;
+      });
+      members.set(config.name, member);
+      cleanups.push(() => member.stop());
+    }
+    const controlSocket = join(secretsDir, 'skctl.sock');
+    const control = await startControlServer(controlSocket, members);
+    cleanups.push(() => new Promise<void>((resolve) => control.close(() => resolve())));
+
     const stats: LocalRuntimeStats = { invocations: 0, messages: 0, retried: 0, failedInvocations: 0 };
     const sources: EventSourceSpec[] = CONTROLLER_SPECS.flatMap((spec) =>
       LANES.map((lane) => {
@@ -255,6 +294,10 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
             startedAt: new Date(clock.now()).toISOString(),
             dynamodb: dynamo.endpoint,
             sqs: sqs.endpoint,
+            api: apiServer.url,
+            kubeconfig,
+            control: controlSocket,
+            members: [...members.values()].map((m) => ({ name: m.name, url: m.url, kubeconfig: m.kubeconfig })),
           },
           null,
           2,
@@ -276,6 +319,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       dataDir,
       endpoints: { dynamodb: dynamo.endpoint, sqs: sqs.endpoint, api: apiServer.url },
       kubeconfig,
+      members,
+      controlSocket,
       queues,
       schedules: [
         {

@@ -20,6 +20,32 @@ export class MemoryRowStore implements RowStore {
     return this.#rows.size;
   }
 
+  /** Every row, serialisable (bodies as base64): to keep an in-memory store across restarts. */
+  exportRows(): {
+    pk: string;
+    kindShard: string;
+    sortKey: string;
+    clusterKey?: string;
+    version: number;
+    body: string;
+  }[] {
+    return [...this.#rows.values()].map((r) => ({ ...r, body: Buffer.from(r.body).toString('base64') }));
+  }
+
+  /** Loads rows written by {@link exportRows} (replacing rows with the same key). */
+  importRows(
+    rows: readonly {
+      pk: string;
+      kindShard: string;
+      sortKey: string;
+      clusterKey?: string;
+      version: number;
+      body: string;
+    }[],
+  ): void {
+    for (const r of rows) this.#rows.set(r.pk, { ...r, body: new Uint8Array(Buffer.from(r.body, 'base64')) });
+  }
+
   async get(pk: string): Promise<Row | undefined> {
     this.calls.get++;
     return this.#rows.get(pk);

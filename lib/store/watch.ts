@@ -43,6 +43,7 @@ export class ChangeFeed {
   readonly #history: ChangeEvent[] = [];
   readonly #historySize: number;
   readonly #subscribers = new Set<Subscriber>();
+  readonly #listeners = new Set<(event: ChangeEvent) => void>();
   /** Versions at or below this may have fallen out of the history. */
   #horizon: number;
 
@@ -51,7 +52,14 @@ export class ChangeFeed {
     this.#horizon = options.startVersion;
   }
 
+  /** Calls `listener` after every change (of any kind); returns the function that stops it. */
+  onChange(listener: (event: ChangeEvent) => void): () => void {
+    this.#listeners.add(listener);
+    return () => this.#listeners.delete(listener);
+  }
+
   publish(event: ChangeEvent): void {
+    for (const l of this.#listeners) l(event);
     this.#history.push(event);
     if (this.#history.length > this.#historySize)
       this.#horizon = Math.max(this.#horizon, this.#history.shift()!.version);

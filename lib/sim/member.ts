@@ -1,0 +1,424 @@
+/**
+ * A simulated member cluster: a Kubernetes API (the same REST layer as the control plane) over an
+ * in-memory store, with nodes, the cluster controllers of cluster-controllers.ts, `/readyz` and
+ * `/healthz`, and fault injection. It listens on its own loopback HTTPS port with a certificate from
+ * the local CA, writes its own kubeconfig, and keeps its state across restarts in a snapshot file.
+ */
+import { randomBytes, timingSafeEqual } from 'node:crypto';
+import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { StoredCrdCatalog } from '../apiserver/catalog.ts';
+import type { KubeObject } from '../api/object.ts';
+import { formatBytes, formatCpu, parseQuantity } from '../api/quantity.ts';
+import type { Clock } from '../clock/clock.ts';
+import { createNamespaceController } from '../controllers/namespace.ts';
+import { controlPlaneBuiltins, nodeDef } from '../kube/builtin/kinds.ts';
+import { validateCrd } from '../kube/crd.ts';
+import { fieldManager, patchEngine } from '../kube/engines.ts';
+import { ApiError, apiErrors } from '../kube/errors.ts';
+import { jsonResponse, type KubeRequest, type KubeResponse } from '../kube/http.ts';
+import { type RunningKubeServer, startKubeServer } from '../kube/node-server.ts';
+import type { Catalog } from '../kube/resources.ts';
+import { type AdmissionInput, type RestBackend, RestHandler, type UserInfo, type WriteEvent } from '../kube/rest.ts';
+import type { Logger } from '../observability/logger.ts';
+import { writeKubeconfig } from '../pki/index.ts';
+import { AlreadyExistsError } from '../store/errors.ts';
+import { MemoryRowStore } from '../store/memory-rows.ts';
+import type { ObjectStore } from '../store/port.ts';
+import { RowObjectStore } from '../store/row-object-store.ts';
+import { ChangeFeed, WatchingStore } from '../store/watch.ts';
+import { PRODUCT_VERSION } from '../version.ts';
+import { ClusterControllers, type SimTimings } from './cluster-controllers.ts';
+import { DEFAULT_CRD_STATUS, type MemberConfig } from './config.ts';
+
+export type FaultMode = 'unreachable' | 'not-ready' | 'slow' | 'errors';
+export const FAULT_MODES: readonly FaultMode[] = ['unreachable', 'not-ready', 'slow', 'errors'];
+
+export interface Fault {
+  mode: FaultMode;
+  /** For `slow`: how long each response is held back. */
+  delayMs?: number;
+}
+
+export interface MemberOptions {
+  config: MemberConfig;
+  timings: SimTimings;
+  clock: Clock;
+  tls: { cert: string; key: string };
+  caCertPem: string;
+  /** 0 picks a free port. */
+  port: number;
+  kubeconfigPath: string;
+  /** Where the member's state is kept across restarts (absent: in memory only). */
+  snapshotPath?: string;
+  logger?: Logger;
+}
+
+interface Snapshot {
+  version: 1;
+  token: string;
+  rows: ReturnType<MemoryRowStore['exportRows']>;
+}
+
+const MEMBER_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
+
+class MemberBackend implements RestBackend {
+  readonly productVersion = PRODUCT_VERSION;
+  readonly namespaceLifecycle = true;
+  readonly store: ObjectStore;
+  readonly clock: Clock;
+  readonly changes: ChangeFeed;
+  readonly #catalog: StoredCrdCatalog;
+  readonly #token: Buffer;
+  #clusterIps = 0;
+
+  constructor(store: ObjectStore, clock: Clock, changes: ChangeFeed, catalog: StoredCrdCatalog, token: string) {
+    this.store = store;
+    this.clock = clock;
+    this.changes = changes;
+    this.#catalog = catalog;
+    this.#token = Buffer.from(token);
+  }
+
+  catalog(): Promise<Catalog> {
+    return this.#catalog.catalog();
+  }
+
+  async authenticate(req: KubeRequest): Promise<UserInfo | undefined> {
+    const header = req.headers.authorization;
+    if (!header?.startsWith('Bearer ')) return undefined;
+    const given = Buffer.from(header.slice(7).trim());
+    if (given.length !== this.#token.length || !timingSafeEqual(given, this.#token)) return undefined;
+    return { name: 'cluster-admin', groups: ['system:masters', 'system:authenticated'] };
+  }
+
+  async authorize(): Promise<true> {
+    return true;
+  }
+
+  async admit(input: AdmissionInput): Promise<KubeObject> {
+    const { def, object, operation } = input;
+    if (def.group === 'apiextensions.k8s.io' && operation !== 'DELETE') {
+      const errors = validateCrd(object);
+      if (errors.length) throw apiErrors.invalid(def.kind, def.group, object.metadata.name ?? '', errors);
+    }
+    // Services get a cluster IP on creation, as the API server allocates one.
+    if (def.group === '' && def.kind === 'Service' && operation === 'CREATE') {
+      const spec = (object.spec ?? {}) as Record<string, unknown>;
+      if (spec.type !== 'ExternalName' && spec.clusterIP === undefined) {
+        this.#clusterIps++;
+        spec.clusterIP = `10.96.${Math.floor(this.#clusterIps / 254) % 254}.${(this.#clusterIps % 254) + 1}`;
+        spec.clusterIPs = [spec.clusterIP];
+        return { ...object, spec };
+      }
+    }
+    return object;
+  }
+
+  async written(event: WriteEvent): Promise<void> {
+    if (event.def.group === 'apiextensions.k8s.io') this.#catalog.invalidate();
+  }
+}
+
+export class SimulatedMember {
+  readonly name: string;
+  readonly config: MemberConfig;
+  readonly store: ObjectStore;
+  readonly kubeconfig: string;
+  readonly #rows: MemoryRowStore;
+  readonly #options: MemberOptions;
+  readonly #controllers: ClusterControllers;
+  readonly #token: string;
+  readonly #stopListening: () => void;
+  #server: RunningKubeServer | undefined;
+  #fault: Fault | undefined;
+  #timer: NodeJS.Timeout | undefined;
+  #running: Promise<void> | undefined;
+  #dirty = true;
+  #stopped = false;
+
+  private constructor(options: MemberOptions, rows: MemoryRowStore, token: string) {
+    this.#options = options;
+    this.name = options.config.name;
+    this.config = options.config;
+    this.kubeconfig = options.kubeconfigPath;
+    this.#rows = rows;
+    this.#token = token;
+    const changes = new ChangeFeed({ startVersion: options.clock.now() * 1000 });
+    this.store = new WatchingStore(new RowObjectStore(rows, { clock: options.clock }), changes);
+    const catalog = new StoredCrdCatalog(this.store, options.clock, [...controlPlaneBuiltins(), nodeDef()]);
+    this.#handler = new RestHandler(new MemberBackend(this.store, options.clock, changes, catalog, token), {
+      patch: patchEngine,
+      fields: fieldManager,
+      ...(options.logger ? { logger: options.logger } : {}),
+    });
+    this.#namespaces = createNamespaceController({
+      store: this.store,
+      workQueue: { enqueue: async () => {} },
+      catalog,
+    });
+    this.#controllers = new ClusterControllers({
+      store: this.store,
+      now: () => options.clock.now(),
+      timings: options.timings,
+      crdStatus: { ...DEFAULT_CRD_STATUS, ...(options.config.crdStatus ?? {}) },
+      crdKinds: async () =>
+        (await catalog.catalog()).defs
+          .filter((d) => d.origin !== 'built-in')
+          .map((d) => ({ group: d.group, kind: d.kind })),
+    });
+    this.#stopListening = changes.onChange(() => this.#wake());
+  }
+
+  readonly #handler: RestHandler;
+  readonly #namespaces: ReturnType<typeof createNamespaceController>;
+
+  /** Starts a member: loads or creates its state, serves its API, writes its kubeconfig. */
+  static async start(options: MemberOptions): Promise<SimulatedMember> {
+    const rows = new MemoryRowStore();
+    let token = randomBytes(32).toString('base64url');
+    if (options.snapshotPath && existsSync(options.snapshotPath)) {
+      const snapshot = JSON.parse(readFileSync(options.snapshotPath, 'utf8')) as Snapshot;
+      if (snapshot.version !== 1)
+        throw new Error(`${options.snapshotPath}: unknown snapshot version ${snapshot.version}`);
+      rows.importRows(snapshot.rows);
+      token = snapshot.token;
+    }
+    const member = new SimulatedMember(options, rows, token);
+    await member.#bootstrap();
+    member.#server = await startKubeServer({
+      handler: (req) => member.#serve(req),
+      tls: options.tls,
+      port: options.port,
+      acceptConnection: () => member.#fault?.mode !== 'unreachable',
+    });
+    await writeKubeconfig(options.kubeconfigPath, {
+      clusterName: member.name,
+      contextName: member.name,
+      userName: `${member.name}-admin`,
+      server: member.#server.url,
+      caCertPem: options.caCertPem,
+      token,
+    });
+    member.#wake();
+    return member;
+  }
+
+  get url(): string {
+    return this.#server?.url ?? '';
+  }
+
+  get token(): string {
+    return this.#token;
+  }
+
+  get fault(): Fault | undefined {
+    return this.#fault;
+  }
+
+  /** Makes the member misbehave until {@link recover}. */
+  setFault(fault: Fault): void {
+    this.#fault = fault;
+    if (fault.mode === 'unreachable') this.#server?.dropConnections();
+  }
+
+  recover(): void {
+    this.#fault = undefined;
+  }
+
+  /** Runs the cluster controllers until nothing is left to do (tests). */
+  async settle(): Promise<void> {
+    await this.#run();
+  }
+
+  async stop(): Promise<void> {
+    this.#stopped = true;
+    this.#stopListening();
+    if (this.#timer) clearTimeout(this.#timer);
+    await this.#running;
+    await this.#server?.close();
+    if (this.#options.snapshotPath) {
+      const snapshot: Snapshot = { version: 1, token: this.#token, rows: this.#rows.exportRows() };
+      writeFileSync(`${this.#options.snapshotPath}.tmp`, JSON.stringify(snapshot), { mode: 0o600 });
+      renameSync(`${this.#options.snapshotPath}.tmp`, this.#options.snapshotPath);
+    }
+  }
+
+  async #serve(req: KubeRequest): Promise<KubeResponse> {
+    const fault = this.#fault;
+    if (fault?.mode === 'errors') {
+      const err = new ApiError(
+        500,
+        'InternalError',
+        `Internal error occurred: simulated failure of member ${this.name}`,
+      );
+      return jsonResponse(500, err.toStatus());
+    }
+    if (fault?.mode === 'slow') await new Promise((r) => setTimeout(r, fault.delayMs ?? 5_000));
+    if (fault?.mode === 'not-ready' && /^\/(readyz|healthz|livez)\/?$/.test(req.path)) {
+      return {
+        status: 500,
+        headers: { 'content-type': 'text/plain' },
+        body: '[-]etcd failed: reason withheld\nreadyz check failed\n',
+      };
+    }
+    return this.#handler.handle(req);
+  }
+
+  /** Default namespaces and the nodes of the configuration (first start only). */
+  async #bootstrap(): Promise<void> {
+    const now = new Date(Math.floor(this.#options.clock.now() / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+    for (const name of MEMBER_NAMESPACES) {
+      try {
+        const ns = await this.store.create({
+          apiVersion: 'v1',
+          kind: 'Namespace',
+          metadata: { name, finalizers: ['kubernetes'] },
+          spec: { finalizers: ['kubernetes'] },
+        });
+        await this.store.updateStatus({ ...ns, status: { phase: 'Active' } });
+      } catch (err) {
+        if (!(err instanceof AlreadyExistsError)) throw err;
+      }
+    }
+    const c = this.config;
+    for (let i = 0; i < c.nodes; i++) {
+      const name = `${c.name}-node-${i + 1}`;
+      const zone = c.zones[i % c.zones.length]!;
+      const capacity: Record<string, string> = {
+        cpu: formatCpu(parseQuantity(c.node.cpu)),
+        memory: formatBytes(parseQuantity(c.node.memory)),
+        pods: String(parseQuantity(c.node.pods)),
+        'ephemeral-storage': formatBytes(parseQuantity(c.node['ephemeral-storage'])),
+        ...Object.fromEntries(Object.entries(c.node.extended ?? {}).map(([k, v]) => [k, String(v)])),
+      };
+      try {
+        const node = await this.store.create({
+          apiVersion: 'v1',
+          kind: 'Node',
+          metadata: {
+            name,
+            labels: {
+              'kubernetes.io/hostname': name,
+              'kubernetes.io/os': 'linux',
+              'kubernetes.io/arch': 'amd64',
+              'topology.kubernetes.io/region': c.region,
+              'topology.kubernetes.io/zone': zone,
+              'node.kubernetes.io/instance-type': 'sim.standard',
+              'serverless-karmada.io/provider': c.provider,
+            },
+          },
+          spec: { providerID: `${c.provider}:///${zone}/${name}` },
+        });
+        await this.store.updateStatus({
+          ...node,
+          status: {
+            capacity,
+            allocatable: capacity,
+            conditions: [
+              {
+                type: 'Ready',
+                status: 'True',
+                reason: 'KubeletReady',
+                message: 'kubelet is posting ready status',
+                lastHeartbeatTime: now,
+                lastTransitionTime: now,
+              },
+              {
+                type: 'MemoryPressure',
+                status: 'False',
+                reason: 'KubeletHasSufficientMemory',
+                lastHeartbeatTime: now,
+                lastTransitionTime: now,
+              },
+              {
+                type: 'DiskPressure',
+                status: 'False',
+                reason: 'KubeletHasNoDiskPressure',
+                lastHeartbeatTime: now,
+                lastTransitionTime: now,
+              },
+              {
+                type: 'PIDPressure',
+                status: 'False',
+                reason: 'KubeletHasSufficientPID',
+                lastHeartbeatTime: now,
+                lastTransitionTime: now,
+              },
+            ],
+            addresses: [
+              { type: 'InternalIP', address: `192.168.${i}.10` },
+              { type: 'Hostname', address: name },
+            ],
+            nodeInfo: {
+              kubeletVersion: c.kubernetesVersion,
+              kubeProxyVersion: c.kubernetesVersion,
+              containerRuntimeVersion: 'containerd://1.7.22',
+              osImage: 'Simulated Linux',
+              operatingSystem: 'linux',
+              architecture: 'amd64',
+              kernelVersion: '6.1.0-sim',
+            },
+          },
+        });
+      } catch (err) {
+        if (!(err instanceof AlreadyExistsError)) throw err;
+      }
+    }
+  }
+
+  /** Schedules a controller pass soon (changes arrive in bursts: coalesce them). */
+  #wake(delayMs = 20): void {
+    this.#dirty = true;
+    if (this.#stopped || this.#timer) return;
+    this.#timer = setTimeout(() => {
+      this.#timer = undefined;
+      void this.#run();
+    }, delayMs);
+  }
+
+  /** Runs passes while something changed, then arms a timer for the next timed transition. */
+  #run(): Promise<void> {
+    // `finally` runs in a later microtask, after the assignment, even when there is nothing to do.
+    this.#running ??= this.#passes().finally(() => {
+      this.#running = undefined;
+      const due = this.#controllers.nextDue;
+      if (!this.#stopped && (this.#dirty || due !== undefined)) {
+        this.#wake(this.#dirty ? 200 : Math.max(10, (due ?? 0) - this.#options.clock.now()));
+      }
+    });
+    return this.#running;
+  }
+
+  async #passes(): Promise<void> {
+    try {
+      for (let pass = 0; this.#dirty && pass < 20 && !this.#stopped; pass++) {
+        this.#dirty = false;
+        await this.#controllers.tick();
+        await this.#terminateNamespaces();
+      }
+    } catch (err) {
+      this.#options.logger?.error('simulated cluster controllers failed; retrying', {
+        cluster: this.name,
+        error: err as Error,
+      });
+      this.#dirty = true;
+    }
+  }
+
+  async #terminateNamespaces(): Promise<void> {
+    const page = await this.store.list({ group: '', kind: 'Namespace' });
+    for (const ns of page.items.filter((n) => n.metadata.deletionTimestamp)) {
+      const log = this.#options.logger;
+      await this.#namespaces.reconcile(
+        { key: `Namespace/${ns.metadata.name}`, lane: 'priority', reasons: [] },
+        {
+          logger: log ?? (silentLogger as unknown as Logger),
+          reconcileId: 'sim',
+          now: this.#options.clock.now(),
+        },
+      );
+    }
+  }
+}
+
+const silentLogger = { info() {}, debug() {}, warn() {}, error() {}, appendKeys() {} };
