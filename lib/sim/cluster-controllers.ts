@@ -142,7 +142,7 @@ export class ClusterControllers {
     for (const w of workloads) {
       if (w.metadata.deletionTimestamp) continue;
       const owned = pods.filter((p) => (p.metadata.ownerReferences ?? []).some((r) => r.uid === w.metadata.uid));
-      const changed = await this.#reconcilePods(w, owned, nodes, now);
+      const changed = await this.#reconcilePods(w, owned, nodes);
       if (changed) pods = await this.#all({ group: '', kind: 'Pod' });
     }
 
@@ -160,7 +160,7 @@ export class ClusterControllers {
   // ------------------------------------------------------------------------------------------ pods
 
   /** Creates and deletes the workload's pods to match its spec. Returns true when it changed any. */
-  async #reconcilePods(w: KubeObject, owned: KubeObject[], nodes: KubeObject[], now: number): Promise<boolean> {
+  async #reconcilePods(w: KubeObject, owned: KubeObject[], nodes: KubeObject[]): Promise<boolean> {
     const spec = (w.spec ?? {}) as Obj;
     const template = (spec.template ?? {}) as Obj;
     const hash = hashOf(template);

@@ -55,7 +55,7 @@ export async function startControlServer(
           return send(200, view(member));
         }
         if (parts[2] === 'fail') {
-          let body: { mode?: string; delayMs?: number } = {};
+          let body: { mode?: string; delayMs?: number };
           try {
             body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : {};
           } catch {
