@@ -6,14 +6,13 @@
 import { type KubeObject, refOf } from '../api/object.ts';
 import type { Clock } from '../clock/clock.ts';
 import type { ControllerSpec } from '../controllers/specs.ts';
-import { validateCrd } from '../kube/crd.ts';
+import { establishCrd, validateCrd } from '../kube/crd.ts';
 import { ApiError, apiErrors } from '../kube/errors.ts';
 import type { KubeRequest } from '../kube/http.ts';
 import type { Catalog } from '../kube/resources.ts';
 import type { AdmissionInput, RequestAttributes, RestBackend, UserInfo, WriteEvent } from '../kube/rest.ts';
 import type { Logger } from '../observability/logger.ts';
 import type { WorkQueue } from '../queue/port.ts';
-import { ConflictError } from '../store/errors.ts';
 import type { ObjectStore } from '../store/port.ts';
 import type { ChangeFeed } from '../store/watch.ts';
 import { authorize, TokenAuthenticator } from './auth.ts';
@@ -87,7 +86,8 @@ export class ControlPlaneBackend implements RestBackend {
     const { def, object, operation } = event;
     if (def.group === CRD_GROUP && def.kind === CRD_KIND) {
       this.#options.catalog.invalidate();
-      if (operation !== 'DELETE' && event.subresource !== 'status') await this.#establishCrd(object);
+      if (operation !== 'DELETE' && event.subresource !== 'status')
+        await establishCrd(this.store, object, this.clock.now());
     }
     // Status writes are the controllers' own; they trigger nothing.
     if (event.subresource === 'status') return;
@@ -105,37 +105,6 @@ export class ControlPlaneBackend implements RestBackend {
         key: `${def.kind}.${def.group}/${object.metadata.namespace ?? ''}/${object.metadata.name}`,
         error: err as Error,
       });
-    }
-  }
-
-  /** Marks a CRD Established and NamesAccepted, as the apiextensions controllers would. */
-  async #establishCrd(crd: KubeObject): Promise<void> {
-    const spec = crd.spec as { names?: Record<string, unknown>; versions?: { name: string; storage?: boolean }[] };
-    const now = new Date(Math.floor(this.clock.now() / 1000) * 1000).toISOString().replace('.000Z', 'Z');
-    const condition = (type: string, reason: string, message: string) => ({
-      type,
-      status: 'True',
-      lastTransitionTime: now,
-      reason,
-      message,
-    });
-    const status = {
-      acceptedNames: spec.names ?? {},
-      storedVersions: (spec.versions ?? []).filter((v) => v.storage).map((v) => v.name),
-      conditions: [
-        condition('NamesAccepted', 'NoConflicts', 'no conflicts found'),
-        condition('Established', 'InitialNamesAccepted', 'the initial names have been accepted'),
-      ],
-    };
-    for (let attempt = 0; attempt < 3; attempt++) {
-      const current = await this.store.get(refOf(crd));
-      if (!current) return;
-      try {
-        await this.store.updateStatus({ ...current, status });
-        return;
-      } catch (err) {
-        if (!(err instanceof ConflictError)) throw err;
-      }
     }
   }
 }

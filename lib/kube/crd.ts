@@ -4,7 +4,9 @@
  * validates ObjectMeta itself), printer columns, status subresource and names. Also the checks
  * kube-apiserver makes on a CRD before accepting it.
  */
-import type { KubeObject } from '../api/object.ts';
+import { type KubeObject, refOf } from '../api/object.ts';
+import { ConflictError } from '../store/errors.ts';
+import type { ObjectStore } from '../store/port.ts';
 import { objectMeta, str } from './builtin/schemas.ts';
 import { childPath, type FieldError, fieldError } from './field-errors.ts';
 import {
@@ -180,4 +182,38 @@ export function validateCrd(crd: KubeObject): FieldError[] {
     }
   });
   return errors;
+}
+
+/**
+ * Marks a CRD `NamesAccepted` and `Established` with its accepted names and stored versions, as
+ * the apiextensions controllers do once a CRD is served (conflicts are retried a few times).
+ */
+export async function establishCrd(store: ObjectStore, crd: KubeObject, nowMs: number): Promise<void> {
+  const spec = crd.spec as { names?: Record<string, unknown>; versions?: { name: string; storage?: boolean }[] };
+  const now = new Date(Math.floor(nowMs / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+  const condition = (type: string, reason: string, message: string) => ({
+    type,
+    status: 'True',
+    lastTransitionTime: now,
+    reason,
+    message,
+  });
+  const status = {
+    acceptedNames: spec.names ?? {},
+    storedVersions: (spec.versions ?? []).filter((v) => v.storage).map((v) => v.name),
+    conditions: [
+      condition('NamesAccepted', 'NoConflicts', 'no conflicts found'),
+      condition('Established', 'InitialNamesAccepted', 'the initial names have been accepted'),
+    ],
+  };
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const current = await store.get(refOf(crd));
+    if (!current) return;
+    try {
+      await store.updateStatus({ ...current, status });
+      return;
+    } catch (err) {
+      if (!(err instanceof ConflictError)) throw err;
+    }
+  }
 }

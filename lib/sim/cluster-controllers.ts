@@ -305,11 +305,24 @@ export class ClusterControllers {
     const take = (need: Record<string, number>, s: NodeState) => {
       for (const [k, v] of Object.entries(need)) s.free[k] = (s.free[k] ?? 0) - v;
     };
+    const out = new Map(pods.map((p) => [p.metadata.uid, p]));
     for (const p of pods) {
       const nodeName = field(p, 'spec', 'nodeName');
       if (nodeName && active(p)) {
         const s = states.find((x) => x.node.metadata.name === nodeName);
         if (s) take(podRequests(p.spec as Obj), s);
+        // Bound at creation (DaemonSet pods, spec.nodeName): the node admits it as scheduled.
+        const scheduled = ((field(p, 'status', 'conditions') as Obj[] | undefined) ?? []).some(
+          (c) => c.type === 'PodScheduled',
+        );
+        if (!scheduled && s) {
+          const admitted = await this.#status(p, {
+            phase: 'Pending',
+            conditions: [{ type: 'PodScheduled', status: 'True', lastTransitionTime: iso(now) }],
+          });
+          if (admitted) out.set(admitted.metadata.uid, admitted);
+          this.#due(now + this.#timings.podStartupMs);
+        }
       }
     }
     const pending = pods
@@ -319,7 +332,6 @@ export class ClusterControllers {
           String(a.metadata.creationTimestamp).localeCompare(String(b.metadata.creationTimestamp)) ||
           a.metadata.name!.localeCompare(b.metadata.name!),
       );
-    const out = new Map(pods.map((p) => [p.metadata.uid, p]));
     for (const pod of pending) {
       const need = podRequests(pod.spec as Obj);
       const selector = (field(pod, 'spec', 'nodeSelector') as Record<string, string> | undefined) ?? {};

@@ -12,7 +12,7 @@ import { formatBytes, formatCpu, parseQuantity } from '../api/quantity.ts';
 import type { Clock } from '../clock/clock.ts';
 import { createNamespaceController } from '../controllers/namespace.ts';
 import { controlPlaneBuiltins, nodeDef } from '../kube/builtin/kinds.ts';
-import { validateCrd } from '../kube/crd.ts';
+import { establishCrd, validateCrd } from '../kube/crd.ts';
 import { fieldManager, patchEngine } from '../kube/engines.ts';
 import { ApiError, apiErrors } from '../kube/errors.ts';
 import { jsonResponse, type KubeRequest, type KubeResponse } from '../kube/http.ts';
@@ -115,7 +115,11 @@ class MemberBackend implements RestBackend {
   }
 
   async written(event: WriteEvent): Promise<void> {
-    if (event.def.group === 'apiextensions.k8s.io') this.#catalog.invalidate();
+    if (event.def.group === 'apiextensions.k8s.io') {
+      this.#catalog.invalidate();
+      if (event.operation !== 'DELETE' && event.subresource !== 'status')
+        await establishCrd(this.store, event.object, this.clock.now());
+    }
   }
 }
 

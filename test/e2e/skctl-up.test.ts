@@ -19,7 +19,10 @@ import { configMap } from '../support/factories.ts';
 
 const SKCTL = new URL('../../bin/skctl.mjs', import.meta.url).pathname;
 const dirs: string[] = [];
+const children: ChildProcess[] = [];
 after(() => {
+  // A failed assertion must not leave a control plane running (it would keep the test file alive).
+  for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
   for (const d of dirs) rmSync(d, { recursive: true, force: true });
 });
 
@@ -38,6 +41,7 @@ interface Running {
 
 function skctl(args: string[], cwd: string): Running {
   const child = spawn(process.execPath, [SKCTL, ...args], { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+  children.push(child);
   let out = '';
   let err = '';
   child.stdout!.on('data', (d: Buffer) => {
@@ -83,7 +87,11 @@ describe('skctl up', () => {
       first.stdout(),
       /export KUBECONFIG=.*\.skctl\/kubeconfig\n {2}kubectl apply -f examples\/nginx\/ && kubectl get deployments,propagationpolicies/,
     );
-    assert.match(first.stdout(), /members {6}none yet/, 'says honestly what is not there');
+    assert.match(
+      first.stdout(),
+      /members {6}member1 {2}https:\/\/127\.0\.0\.1:\d+ {2}aws\/us-east-1 \(us-east-1a, us-east-1b\) {2}kubeconfig \.skctl\/members\/member1\.kubeconfig/,
+    );
+    assert.match(first.stdout(), /^ {15}member3 /m, 'three simulated members by default');
     await waitFor('the start-up resync to be logged', { ...first, stdout: first.stderr }, /"message":"resync started"/);
 
     const logLine = first

@@ -1,0 +1,248 @@
+/**
+ * The real kubectl against both servers built on the REST layer — the local control plane and a
+ * simulated member cluster — with Karmada's own sample YAML: what a Karmada user does on day one.
+ * The shared scenario runs against each; target-specific checks follow.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { after, before, describe, it } from 'node:test';
+import { type LocalRuntime, startLocalRuntime } from '../../lib/local/runtime.ts';
+import { defaultSimulation } from '../../lib/sim/config.ts';
+import { kubectlRunner } from '../support/kubectl.ts';
+
+const SAMPLES = new URL('../fixtures/karmada/samples/', import.meta.url).pathname;
+const EXAMPLES = new URL('../../examples/', import.meta.url).pathname;
+
+let rt: LocalRuntime;
+
+before(async () => {
+  rt = await startLocalRuntime({
+    inMemory: true,
+    apiPort: 0,
+    logLevel: 'SILENT',
+    simulation: { ...defaultSimulation(1), podStartupMs: 50, jobDurationMs: 100 },
+  });
+});
+after(() => rt.stop());
+
+for (const target of ['control plane', 'simulated member']) {
+  const isMember = target === 'simulated member';
+  let kubectl: ReturnType<typeof kubectlRunner>;
+
+  describe(`kubectl against the ${target}`, () => {
+    before(() => {
+      kubectl = kubectlRunner(isMember ? rt.members.get('member1')!.kubeconfig : rt.kubeconfig);
+    });
+    after(() => kubectl.cleanup());
+
+    it('applies Karmada’s nginx Deployment sample', async () => {
+      const out = await kubectl.ok(['apply', '-f', `${SAMPLES}nginx/deployment.yaml`]);
+      assert.match(out, /deployment.apps\/nginx created/);
+    });
+
+    it('gets it as a table, as YAML, and by label', async () => {
+      const table = await kubectl.ok(['get', 'deployments']);
+      assert.match(table, /^NAME\s+READY\s+UP-TO-DATE\s+AVAILABLE\s+AGE\n/);
+      assert.match(table, /^nginx\s+\d\/2\s+\d\s+\d\s+\d+s$/m);
+      const yaml = await kubectl.ok(['get', 'deployment', 'nginx', '-o', 'yaml']);
+      assert.match(yaml, /replicas: 2/);
+      assert.match(yaml, /uid: [0-9a-f-]{36}/);
+      assert.match(await kubectl.ok(['get', 'deploy', '-l', 'app=nginx', '-o', 'name']), /^deployment.apps\/nginx$/m);
+      const none = await kubectl.run(['get', 'deploy', '-l', 'app=other']);
+      assert.equal(none.code, 0);
+      assert.match(none.stderr, /No resources found in default namespace/);
+    });
+
+    it('re-applies with a changed image through a strategic merge patch', async () => {
+      const changed = readFileSync(`${SAMPLES}nginx/deployment.yaml`, 'utf8').replace(
+        /image: \S+/,
+        'image: nginx:1.27.1',
+      );
+      assert.match(await kubectl.ok(['apply', '-f', '-'], changed), /deployment.apps\/nginx configured/);
+      const d = JSON.parse(await kubectl.ok(['get', 'deploy', 'nginx', '-o', 'json']));
+      assert.equal(d.spec.template.spec.containers[0].image, 'nginx:1.27.1');
+      assert.equal(d.metadata.generation, 2);
+      assert.equal(d.spec.template.spec.containers.length, 1, 'the container list merged by name, not appended');
+    });
+
+    it('diffs without changing anything (server-side dry run)', async () => {
+      const before = JSON.parse(await kubectl.ok(['get', 'deploy', 'nginx', '-o', 'json']));
+      const scaled = readFileSync(`${SAMPLES}nginx/deployment.yaml`, 'utf8')
+        .replace(/image: \S+/, 'image: nginx:1.27.1')
+        .replace('replicas: 2', 'replicas: 4');
+      const diff = await kubectl.run(['diff', '-f', '-'], scaled);
+      assert.equal(diff.code, 1, diff.stderr);
+      assert.match(diff.stdout, /^-\s+replicas: 2$/m);
+      assert.match(diff.stdout, /^\+\s+replicas: 4$/m);
+      const afterDiff = JSON.parse(await kubectl.ok(['get', 'deploy', 'nginx', '-o', 'json']));
+      assert.equal(afterDiff.metadata.resourceVersion, before.metadata.resourceVersion);
+    });
+
+    it('server-side applies: conflicts with the client-side owner, then takes over with --force-conflicts', async () => {
+      const ssa =
+        'apiVersion: apps/v1\nkind: Deployment\nmetadata:\n  name: nginx\n  namespace: default\nspec:\n  replicas: 3\n';
+      const conflict = await kubectl.run(['apply', '--server-side', '-f', '-'], ssa);
+      assert.notEqual(conflict.code, 0);
+      assert.match(
+        conflict.stderr,
+        /Apply failed with 1 conflict: conflict with "kubectl-client-side-apply" using apps\/v1: \.spec\.replicas/,
+      );
+      assert.match(
+        await kubectl.ok(['apply', '--server-side', '--force-conflicts', '-f', '-'], ssa),
+        /serverside-applied/,
+      );
+      const d = JSON.parse(await kubectl.ok(['get', 'deploy', 'nginx', '-o', 'json', '--show-managed-fields']));
+      assert.equal(d.spec.replicas, 3);
+      const applyEntry = d.metadata.managedFields.find(
+        (m: { manager: string; operation: string }) => m.manager === 'kubectl' && m.operation === 'Apply',
+      );
+      assert.equal(applyEntry.fieldsType, 'FieldsV1');
+      assert.ok(applyEntry.fieldsV1['f:spec']['f:replicas']);
+    });
+
+    it('replaces the object as kubectl edit would (PUT of the full object)', async () => {
+      const d = JSON.parse(await kubectl.ok(['get', 'deploy', 'nginx', '-o', 'json']));
+      d.metadata.labels.edited = 'yes';
+      assert.match(await kubectl.ok(['replace', '-f', '-'], JSON.stringify(d)), /deployment.apps\/nginx replaced/);
+      const stale = { ...d, spec: { ...d.spec, replicas: 9 } };
+      const conflict = await kubectl.run(['replace', '-f', '-'], JSON.stringify(stale));
+      assert.notEqual(conflict.code, 0);
+      assert.match(
+        conflict.stderr,
+        /Operation cannot be fulfilled on deployments.apps "nginx": the object has been modified/,
+      );
+    });
+
+    it('scales through the scale subresource and waits on a condition (watch)', async () => {
+      assert.match(await kubectl.ok(['scale', 'deploy', 'nginx', '--replicas=5']), /scaled/);
+      await kubectl.ok(['wait', '--for=jsonpath={.spec.replicas}=5', 'deploy/nginx', '--timeout=10s']);
+    });
+
+    it('registers a CRD, then applies the FlinkDeployment of the v1.15 release notes', async () => {
+      assert.match(
+        await kubectl.ok(['apply', '-f', `${EXAMPLES}flink/crd.yaml`]),
+        /customresourcedefinition.apiextensions.k8s.io\/flinkdeployments.flink.apache.org created/,
+      );
+      assert.match(
+        await kubectl.ok(['apply', '-f', `${EXAMPLES}flink/flinkdeployment.yaml`]),
+        /flinkdeployment.flink.apache.org\/basic-example created/,
+      );
+      const table = await kubectl.ok(['get', 'flinkdeployments']);
+      assert.match(table, /^NAME\s+JOB STATUS\s+LIFECYCLE STATE\n/);
+      const tm = JSON.parse(
+        await kubectl.ok(['get', 'flinkdep', 'basic-example', '-o', 'jsonpath={.spec.taskManager}']),
+      );
+      assert.deepEqual(tm, { replicas: 1, resource: { cpu: 2, memory: '2048m' } });
+      const crd = JSON.parse(await kubectl.ok(['get', 'crd', 'flinkdeployments.flink.apache.org', '-o', 'json']));
+      assert.ok(
+        crd.status.conditions.some(
+          (c: { type: string; status: string }) => c.type === 'Established' && c.status === 'True',
+        ),
+      );
+    });
+
+    it('deletes (waiting on a watch) and the object is gone', async () => {
+      assert.match(await kubectl.ok(['delete', '-f', `${EXAMPLES}flink/flinkdeployment.yaml`]), /deleted/);
+      assert.match(await kubectl.ok(['delete', 'deployment', 'nginx']), /deployment.apps "nginx" deleted/);
+      const gone = await kubectl.run(['get', 'deployment', 'nginx']);
+      assert.notEqual(gone.code, 0);
+      assert.match(gone.stderr, /deployments.apps "nginx" not found/);
+    });
+
+    it('deletes a namespace with everything in it', async () => {
+      await kubectl.ok(['apply', '-f', '-'], 'apiVersion: v1\nkind: Namespace\nmetadata:\n  name: team-a\n');
+      await kubectl.ok(
+        ['apply', '-n', 'team-a', '-f', '-'],
+        'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: settings\ndata:\n  a: "1"\n',
+      );
+      assert.match(await kubectl.ok(['delete', 'namespace', 'team-a', '--timeout=30s']), /namespace "team-a" deleted/);
+      const gone = await kubectl.run(['get', 'namespace', 'team-a']);
+      assert.match(gone.stderr, /namespaces "team-a" not found/);
+    });
+
+    it('refuses bad input with the message kubectl users know, and stores nothing', async () => {
+      const unknown = await kubectl.run(
+        ['apply', '-f', '-'],
+        'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: typo\ndata: {a: b}\nimmutible: true\n',
+      );
+      assert.match(
+        unknown.stderr,
+        /ConfigMap in version "v1" cannot be handled as a ConfigMap: strict decoding error: unknown field "immutible"/,
+      );
+      const badName = await kubectl.run(
+        ['apply', '-f', '-'],
+        'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: Bad_Name\n',
+      );
+      assert.match(
+        badName.stderr,
+        /The ConfigMap "Bad_Name" is invalid: metadata.name: Invalid value: "Bad_Name": a lowercase RFC 1123 subdomain/,
+      );
+      const imperative = await kubectl.run(['create', 'configmap', 'imperative', '--from-literal=a=b']);
+      assert.match(imperative.stderr, /application\/vnd.kubernetes.protobuf.*This server speaks JSON only/s);
+      const listed = await kubectl.ok(['get', 'configmaps', '-o', 'name']);
+      assert.doesNotMatch(listed, /typo|Bad_Name|imperative/);
+    });
+  });
+}
+
+describe('kubectl: control-plane specifics', () => {
+  let kubectl: ReturnType<typeof kubectlRunner>;
+  before(() => {
+    kubectl = kubectlRunner(rt.kubeconfig);
+  });
+  after(() => kubectl.cleanup());
+
+  it('applies Karmada’s PropagationPolicy sample and shows Karmada’s columns and defaults', async () => {
+    assert.match(
+      await kubectl.ok(['apply', '-f', `${SAMPLES}nginx/propagationpolicy.yaml`]),
+      /propagationpolicy.policy.karmada.io\/nginx-propagation created/,
+    );
+    const pp = await kubectl.ok(['get', 'pp']);
+    assert.match(pp, /^NAME\s+CONFLICT-RESOLUTION\s+PRIORITY\s+AGE\n/);
+    assert.match(pp, /^nginx-propagation\s+Abort\s+0\s+/m);
+    const pol = JSON.parse(await kubectl.ok(['get', 'pp', 'nginx-propagation', '-o', 'json']));
+    assert.match(
+      pol.metadata.labels['propagationpolicy.karmada.io/permanent-id'],
+      /^[0-9a-f-]{36}$/,
+      "Karmada's mutating webhook adds the permanent id",
+    );
+  });
+});
+
+describe('kubectl: simulated member specifics', () => {
+  let kubectl: ReturnType<typeof kubectlRunner>;
+  before(() => {
+    kubectl = kubectlRunner(rt.members.get('member1')!.kubeconfig);
+  });
+  after(() => kubectl.cleanup());
+
+  it('has nodes in its region and zones', async () => {
+    const nodes = await kubectl.ok(['get', 'nodes', '-L', 'topology.kubernetes.io/zone']);
+    assert.match(nodes, /^member1-node-1\s+Ready\s+<none>\s+\S+\s+v1\.31\.0\s+us-east-1a$/m);
+  });
+
+  it('runs a Deployment’s pods and reports it ready', async () => {
+    await kubectl.ok(['apply', '-f', `${SAMPLES}nginx/deployment.yaml`]);
+    await kubectl.ok(['rollout', 'status', 'deployment/nginx', '--timeout=20s']);
+    const pods = await kubectl.ok(['get', 'pods', '-l', 'app=nginx']);
+    assert.equal(
+      pods
+        .trim()
+        .split('\n')
+        .filter((l) => /\s1\/1\s+Running\s/.test(l)).length,
+      2,
+    );
+  });
+
+  it('gives the FlinkDeployment a running status', async () => {
+    await kubectl.ok(['apply', '-f', `${EXAMPLES}flink/crd.yaml`]);
+    await kubectl.ok(['apply', '-f', `${EXAMPLES}flink/flinkdeployment.yaml`]);
+    await kubectl.ok([
+      'wait',
+      '--for=jsonpath={.status.jobStatus.state}=RUNNING',
+      'flinkdeployment/basic-example',
+      '--timeout=20s',
+    ]);
+    assert.match(await kubectl.ok(['get', 'flinkdep']), /^basic-example\s+RUNNING\s+STABLE$/m);
+  });
+});
