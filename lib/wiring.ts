@@ -15,6 +15,7 @@ import { TransportWorkQueue } from './queue/work-queue.ts';
 import type { BatchDependencies } from './reconcile/batch.ts';
 import type { Controller } from './reconcile/controller.ts';
 import { type ControllerHandler, createControllerHandler } from './reconcile/handler.ts';
+import type { GroupKind } from './api/object.ts';
 import type { ObjectStore } from './store/port.ts';
 import { RowObjectStore } from './store/row-object-store.ts';
 
@@ -45,7 +46,10 @@ export function wireRuntime(config: RuntimeConfig, clock: Clock = systemClock): 
   return {
     config,
     clock,
-    store: new RowObjectStore(new DynamoRowStore({ client: dynamo, tableName: config.tableName }), { clock }),
+    store: new RowObjectStore(new DynamoRowStore({ client: dynamo, tableName: config.tableName }), {
+      clock,
+      ttlSeconds: eventTtl(config.eventTtlSeconds),
+    }),
     transport,
     workQueue: new TransportWorkQueue(transport, queueUrl, clock),
     queueUrl,
@@ -54,6 +58,11 @@ export function wireRuntime(config: RuntimeConfig, clock: Clock = systemClock): 
       sqs.destroy();
     },
   };
+}
+
+/** The retention of Events (the only kind that expires, as in Kubernetes). */
+export function eventTtl(seconds: number): (gk: GroupKind) => number | undefined {
+  return (gk) => (gk.kind === 'Event' && (gk.group === '' || gk.group === 'events.k8s.io') ? seconds : undefined);
 }
 
 export interface ObservabilityOptions {

@@ -136,6 +136,7 @@ export class ControllerFunction extends Construct {
           queueUrlBase,
           reconcileConcurrency: 8,
           metrics: 'emf',
+          eventTtlSeconds: 3600,
           logFormat: 'json',
           logLevel: config.logLevel,
         }),

@@ -2,7 +2,7 @@ import { RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as kms from 'aws-cdk-lib/aws-kms';
 import type { Construct } from 'constructs';
-import { createTableInput } from '../../lib/adapters/dynamodb/table.ts';
+import { ATTR, createTableInput } from '../../lib/adapters/dynamodb/table.ts';
 import { CONTROLLER_SPECS } from '../../lib/controllers/specs.ts';
 import { ControllerQueues } from '../constructs/controller-queues.ts';
 import type { EnvironmentConfig } from '../environments.ts';
@@ -60,6 +60,8 @@ export class StatefulStack extends Stack {
       encryptionKey: this.dataKey,
       pointInTimeRecoverySpecification: { pointInTimeRecoveryEnabled: true },
       deletionProtection: config.retainData,
+      // Events carry an expiry (SK_EVENT_TTL_SECONDS); DynamoDB deletes them for free once past it.
+      timeToLiveAttribute: ATTR.expiresAt,
       removalPolicy,
     });
     for (const index of definition.GlobalSecondaryIndexes ?? []) {

@@ -18,6 +18,7 @@ const schema = z.strictObject({
   SK_SQS_ENDPOINT: z.optional(z.url()),
   SK_RECONCILE_CONCURRENCY: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(64)), 8),
   SK_METRICS: z._default(z.enum(['emf', 'off']), 'emf'),
+  SK_EVENT_TTL_SECONDS: z._default(z.coerce.number().check(z.int(), z.minimum(60), z.maximum(30 * 86400)), 3600),
   LOG_FORMAT: z._default(z.enum(['json', 'text']), 'json'),
   LOG_LEVEL: z._default(z.enum(LOG_LEVELS), 'INFO'),
 });
@@ -32,6 +33,8 @@ const HINTS: Record<string, string> = {
   SK_SQS_ENDPOINT: 'only for local SQS-compatible servers',
   SK_RECONCILE_CONCURRENCY: 'keys reconciled at once within one batch',
   SK_METRICS: 'emf writes CloudWatch Embedded Metric Format to stdout',
+  SK_EVENT_TTL_SECONDS:
+    "how long an Event lives after its last update, like kube-apiserver's --event-ttl (default 3600)",
   LOG_FORMAT: "Karmada's --logging-format: json or text",
   LOG_LEVEL: 'the least severe level printed',
 };
@@ -46,6 +49,8 @@ export interface RuntimeConfig {
   sqsEndpoint?: string;
   reconcileConcurrency: number;
   metrics: 'emf' | 'off';
+  /** Seconds an Event lives after its last write (kube-apiserver's `--event-ttl`, default 1h). */
+  eventTtlSeconds: number;
   logFormat: 'json' | 'text';
   logLevel: (typeof LOG_LEVELS)[number];
 }
@@ -69,6 +74,7 @@ export function loadRuntimeConfig(env: Record<string, string | undefined> = proc
     ...(c.SK_SQS_ENDPOINT ? { sqsEndpoint: c.SK_SQS_ENDPOINT } : {}),
     reconcileConcurrency: c.SK_RECONCILE_CONCURRENCY,
     metrics: c.SK_METRICS,
+    eventTtlSeconds: c.SK_EVENT_TTL_SECONDS,
     logFormat: c.LOG_FORMAT,
     logLevel: c.LOG_LEVEL,
   };
@@ -83,6 +89,7 @@ export function runtimeEnvironment(config: Omit<RuntimeConfig, 'region'>): Recor
     SK_QUEUE_URL_BASE: config.queueUrlBase,
     SK_RECONCILE_CONCURRENCY: String(config.reconcileConcurrency),
     SK_METRICS: config.metrics,
+    SK_EVENT_TTL_SECONDS: String(config.eventTtlSeconds),
     LOG_FORMAT: config.logFormat,
     LOG_LEVEL: config.logLevel,
   };

@@ -36,6 +36,7 @@ import { acquireDataDirLock } from './lock.ts';
 import { restoreSnapshot, snapshotQueues, writeSnapshot } from './queue-snapshot.ts';
 import { type ProvisionedQueue, provisionControllerQueues, queueUrlBase } from './queues.ts';
 import { type LocalServer, type LocalSqsServer, startDynalite, startSqsServer } from './servers.ts';
+import { RowObjectStore } from '../store/row-object-store.ts';
 import { type RunningTimer, startTimer } from './timer.ts';
 
 export const LOCAL_ENVIRONMENT = 'local';
@@ -61,6 +62,8 @@ export interface LocalRuntimeOptions {
   apiPort?: number;
   /** Simulated member clusters to run (none when absent). */
   simulation?: SimulationConfig;
+  /** Seconds an Event lives after its last write (default 3600, like kube-apiserver). */
+  eventTtlSeconds?: number;
   clock?: Clock;
   /** Where log lines go (default stderr). */
   logWrite?: (line: string) => void;
@@ -147,6 +150,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       sqsEndpoint: sqs.endpoint,
       reconcileConcurrency: 8,
       metrics: 'off',
+      eventTtlSeconds: options.eventTtlSeconds ?? 3600,
       logFormat,
       logLevel,
     };
@@ -271,9 +275,18 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       const message = encodeMessage({ key: RESYNC_ALL, lane: 'standard', reason: 'schedule' }, clock.now());
       await runtime.transport.send(resyncQueue, [{ body: message.body }]);
     };
+    const purgeExpiredEvents = async () => {
+      if (!(wired.store instanceof RowObjectStore)) return;
+      const removed = await wired.store.purgeExpired({ group: '', kind: 'Event' });
+      if (removed > 0) log.debug('expired events removed', { count: removed });
+    };
     const timer: RunningTimer = startTimer({
       clock,
-      rules: [{ name: 'resync', expression: resyncSchedule, fire: resyncTick }],
+      rules: [
+        { name: 'resync', expression: resyncSchedule, fire: resyncTick },
+        // DynamoDB deletes expired Events itself (the table's TTL); dynalite does not, so sweep here.
+        { name: 'expire-events', expression: 'rate(1 minute)', fire: purgeExpiredEvents },
+      ],
       onFire: (rule) => log.debug('schedule fired', { rule }),
       onError: (rule, error) => log.error('schedule target failed', { rule, error: error as Error }),
     });

@@ -4,7 +4,7 @@
  * runs the real adapter against dynalite.
  */
 import { compareSortKeys, inRange } from './layout.ts';
-import type { IndexPage, IndexQuery, Row, RowStore, WriteCondition, WriteOutcome } from './rows.ts';
+import type { IndexPage, IndexQuery, IndexRow, Row, RowStore, WriteCondition, WriteOutcome } from './rows.ts';
 
 export class MemoryRowStore implements RowStore {
   readonly maxRowBytes: number;
@@ -28,6 +28,7 @@ export class MemoryRowStore implements RowStore {
     clusterKey?: string;
     version: number;
     body: string;
+    expiresAt?: number;
   }[] {
     return [...this.#rows.values()].map((r) => ({ ...r, body: Buffer.from(r.body).toString('base64') }));
   }
@@ -41,6 +42,7 @@ export class MemoryRowStore implements RowStore {
       clusterKey?: string;
       version: number;
       body: string;
+      expiresAt?: number;
     }[],
   ): void {
     for (const r of rows) this.#rows.set(r.pk, { ...r, body: new Uint8Array(Buffer.from(r.body, 'base64')) });
@@ -75,14 +77,24 @@ export class MemoryRowStore implements RowStore {
       .sort((a, b) => compareSortKeys(a.sortKey, b.sortKey));
     const page = matching.slice(0, q.limit);
     return {
-      rows: page.map((r) =>
-        q.keysOnly ? { sortKey: r.sortKey } : { sortKey: r.sortKey, version: r.version, body: r.body },
-      ),
+      rows: page.map((r) => {
+        const row: IndexRow = q.keysOnly
+          ? { sortKey: r.sortKey }
+          : { sortKey: r.sortKey, version: r.version, body: r.body };
+        if (r.expiresAt !== undefined) row.expiresAt = r.expiresAt;
+        return row;
+      }),
       exhausted: matching.length <= q.limit,
     };
   }
 }
 
 function matches(current: Row | undefined, condition: WriteCondition): boolean {
-  return condition.kind === 'absent' ? current === undefined : current?.version === condition.version;
+  if (condition.kind === 'version') return current?.version === condition.version;
+  return (
+    current === undefined ||
+    (condition.expiredBefore !== undefined &&
+      current.expiresAt !== undefined &&
+      current.expiresAt < condition.expiredBefore)
+  );
 }

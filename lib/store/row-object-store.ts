@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Requirement } from '../api/labels.ts';
 import { fromLabelSelector, InvalidSelectorError, matchesRequirements, parseSelector } from '../api/labels.ts';
-import type { KubeObject, ObjectRef } from '../api/object.ts';
+import type { GroupKind, KubeObject, ObjectRef } from '../api/object.ts';
 import { refOf } from '../api/object.ts';
 import type { Clock } from '../clock/clock.ts';
 import { decodeBody, encodeBody } from './codec.ts';
@@ -25,7 +25,7 @@ import {
 } from './layout.ts';
 import type { DeleteOptions, DeleteResult, ListPage, ListQuery, ObjectStore, WriteOptions } from './port.ts';
 import type { IndexName, IndexRow, Row, RowStore } from './rows.ts';
-import { rowBytes } from './rows.ts';
+import { isExpired, rowBytes } from './rows.ts';
 import type { Stamp } from './semantics.ts';
 import { nextVersion, prepareCreate, prepareDelete, prepareStatusUpdate, prepareUpdate } from './semantics.ts';
 
@@ -35,6 +35,11 @@ export interface RowObjectStoreOptions {
   newUid?: () => string;
   /** Source of randomness for `generateName` suffixes (default: Math.random). */
   random?: () => number;
+  /**
+   * Seconds objects of a kind live after their last write (Kubernetes' `--event-ttl` for Events);
+   * undefined keeps them until deleted. Expired objects read as absent at once.
+   */
+  ttlSeconds?: (gk: GroupKind) => number | undefined;
 }
 
 /** Characters Kubernetes uses for `generateName` suffixes (no vowels, no look-alikes). */
@@ -48,12 +53,14 @@ export class RowObjectStore implements ObjectStore {
   readonly #clock: Clock;
   readonly #newUid: () => string;
   readonly #random: () => number;
+  readonly #ttlSeconds: (gk: GroupKind) => number | undefined;
 
   constructor(rows: RowStore, options: RowObjectStoreOptions) {
     this.#rows = rows;
     this.#clock = options.clock;
     this.#newUid = options.newUid ?? randomUUID;
     this.#random = options.random ?? Math.random;
+    this.#ttlSeconds = options.ttlSeconds ?? (() => undefined);
   }
 
   async create(obj: KubeObject, options: WriteOptions = {}): Promise<KubeObject> {
@@ -70,7 +77,7 @@ export class RowObjectStore implements ObjectStore {
       const created = prepareCreate(ref, candidate, stamp);
       const row = this.#toRow(ref, created);
       if (options.dryRun) return created;
-      const outcome = await this.#rows.put(row, { kind: 'absent' });
+      const outcome = await this.#rows.put(row, { kind: 'absent', expiredBefore: Math.floor(nowMs / 1000) + 1 });
       if (outcome.ok) return created;
       // A generated name collided: draw another, as the API server's callers would.
       if (generate && attempt < 4) continue;
@@ -79,8 +86,39 @@ export class RowObjectStore implements ObjectStore {
   }
 
   async get(ref: ObjectRef): Promise<KubeObject | undefined> {
-    const row = await this.#rows.get(rowKeysOf(ref).pk);
+    const row = await this.#live(ref);
     return row ? decodeBody(row.body) : undefined;
+  }
+
+  /**
+   * Deletes the rows of a kind that have expired (DynamoDB's TTL does this in AWS, eventually; local
+   * mode and tests call it). Returns how many it removed.
+   */
+  async purgeExpired(gk: GroupKind): Promise<number> {
+    const expired: IndexRow[] = [];
+    await this.#scan(
+      { ...gk },
+      true,
+      (row) => {
+        if (isExpired(row, this.#clock.now())) expired.push(row);
+        return 0;
+      },
+      true,
+    );
+    let removed = 0;
+    for (const row of expired) {
+      const pk = rowKeysOf(refFromSortKey(gk, row.sortKey)).pk;
+      const current = await this.#rows.get(pk);
+      if (current && isExpired(current, this.#clock.now()) && (await this.#rows.delete(pk, current.version)).ok)
+        removed++;
+    }
+    return removed;
+  }
+
+  /** The row of `ref` unless it is absent or expired. */
+  async #live(ref: ObjectRef): Promise<Row | undefined> {
+    const row = await this.#rows.get(rowKeysOf(ref).pk);
+    return row && !isExpired(row, this.#clock.now()) ? row : undefined;
   }
 
   async update(obj: KubeObject, options: WriteOptions = {}): Promise<KubeObject> {
@@ -100,7 +138,7 @@ export class RowObjectStore implements ObjectStore {
    */
   async delete(ref: ObjectRef, options: DeleteOptions = {}): Promise<DeleteResult> {
     for (let attempt = 1; ; attempt++) {
-      const row = await this.#rows.get(rowKeysOf(ref).pk);
+      const row = await this.#live(ref);
       if (!row) throw new NotFoundError(ref);
       const current = decodeBody(row.body);
       const decision = prepareDelete(ref, current, options.preconditions, this.#stamp(this.#clock.now(), row.version));
@@ -148,6 +186,7 @@ export class RowObjectStore implements ObjectStore {
     query: Omit<ListQuery, 'labelSelector'>,
     keysOnly: boolean,
     take: (row: IndexRow) => number,
+    includeExpired = false,
   ): Promise<{ continue?: string; resourceVersion: string }> {
     const limit = query.limit && query.limit > 0 ? query.limit : undefined;
     const after = query.continue ? decodeContinue(query.continue, query, query.namespace, query.cluster) : undefined;
@@ -168,6 +207,7 @@ export class RowObjectStore implements ObjectStore {
       const row = await merge.next();
       if (!row) break;
       last = row.sortKey;
+      if (!includeExpired && isExpired(row, this.#clock.now())) continue;
       count = take(row);
     }
     const resourceVersion = String(nextVersion(undefined, this.#clock.now()));
@@ -182,7 +222,7 @@ export class RowObjectStore implements ObjectStore {
     options: WriteOptions,
     decide: (current: KubeObject, stamp: Stamp) => { object: KubeObject; changed: boolean; remove: boolean },
   ): Promise<KubeObject> {
-    const row = await this.#rows.get(rowKeysOf(ref).pk);
+    const row = await this.#live(ref);
     if (!row) throw new NotFoundError(ref);
     const current = decodeBody(row.body);
     const decision = decide(current, this.#stamp(this.#clock.now(), row.version));
@@ -209,6 +249,8 @@ export class RowObjectStore implements ObjectStore {
   #toRow(ref: ObjectRef, object: KubeObject): Row {
     const { bytes, jsonBytes } = encodeBody(object);
     const row: Row = { ...rowKeysOf(ref), version: Number(object.metadata.resourceVersion), body: bytes };
+    const ttl = this.#ttlSeconds(ref);
+    if (ttl !== undefined) row.expiresAt = Math.floor(this.#clock.now() / 1000) + ttl;
     const size = rowBytes(row);
     if (size > this.#rows.maxRowBytes) throw new TooLargeError(ref, jsonBytes, size, this.#rows.maxRowBytes);
     return row;
@@ -221,7 +263,8 @@ export class RowObjectStore implements ObjectStore {
   }
 
   async #currentObject(ref: ObjectRef, current: Row | undefined): Promise<KubeObject | undefined> {
-    if (current) return decodeBody(current.body);
+    if (current && !isExpired(current, this.#clock.now())) return decodeBody(current.body);
+    if (current) return undefined;
     return this.get(ref);
   }
 

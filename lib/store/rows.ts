@@ -10,10 +10,18 @@ export interface Row extends RowKeys {
   version: number;
   /** The encoded object (see codec.ts). */
   body: Uint8Array;
+  /**
+   * Epoch seconds after which the row is dead (DynamoDB's TTL attribute): reads treat it as absent
+   * at once, and the database deletes it later (DynamoDB within days; local mode by a sweep).
+   */
+  expiresAt?: number;
 }
 
-/** The condition a write must meet. */
-export type WriteCondition = { kind: 'absent' } | { kind: 'version'; version: number };
+/**
+ * The condition a write must meet. `absent` also holds over a row that expired before
+ * `expiredBefore` (epoch seconds), which a create may replace.
+ */
+export type WriteCondition = { kind: 'absent'; expiredBefore?: number } | { kind: 'version'; version: number };
 
 /** A conditional write either succeeded or found something else stored (returned when known). */
 export type WriteOutcome = { ok: true } | { ok: false; current: Row | undefined };
@@ -36,6 +44,7 @@ export interface IndexRow {
   sortKey: string;
   version?: number;
   body?: Uint8Array;
+  expiresAt?: number;
 }
 
 export interface IndexPage {
@@ -55,6 +64,11 @@ export interface RowStore {
   query(query: IndexQuery): Promise<IndexPage>;
 }
 
+/** True when the row has expired at `nowMs`. */
+export function isExpired(row: { expiresAt?: number }, nowMs: number): boolean {
+  return row.expiresAt !== undefined && row.expiresAt * 1000 <= nowMs;
+}
+
 /**
  * Bytes a row occupies as DynamoDB counts them (attribute names plus values). Adapters use the same
  * short attribute names, so one estimate serves all.
@@ -70,6 +84,7 @@ export function rowBytes(row: Row): number {
     2 +
     21 + // "v" + number
     1 +
-    row.body.length // "b" + binary
+    row.body.length + // "b" + binary
+    (row.expiresAt === undefined ? 0 : 23) // "xa" + number
   );
 }

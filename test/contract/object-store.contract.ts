@@ -12,15 +12,19 @@ import {
   InvalidObjectError,
   NotFoundError,
   type ObjectStore,
+  type RowObjectStore,
+  type RowObjectStoreOptions,
   TooLargeError,
 } from '../../lib/store/index.ts';
+import { VirtualClock } from '../../lib/clock/index.ts';
 import { cluster, configMap, deployment, realisticConfigText, work } from '../support/factories.ts';
 
 /** A backend under test: makes a fresh, empty store per test. */
 export interface StoreBackend {
   name: string;
   start(): Promise<void>;
-  newStore(): Promise<ObjectStore>;
+  /** A store over a fresh, empty table; `options` override the clock and the per-kind TTL. */
+  newStore(options?: Partial<RowObjectStoreOptions>): Promise<RowObjectStore>;
   stop(): Promise<void>;
 }
 
@@ -551,6 +555,65 @@ export function describeObjectStoreContract(backend: StoreBackend): void {
         await store.create(work('member1', 'w'));
         await store.delete({ ...WORK, namespace: 'karmada-es-member1', name: 'w' });
         assert.deepEqual((await store.list({ ...WORK, cluster: 'member1' })).items, []);
+      });
+    });
+
+    describe('expiry (Events)', () => {
+      const EVENT = { group: '', kind: 'Event' };
+      const event = (name: string) => ({
+        apiVersion: 'v1',
+        kind: 'Event',
+        metadata: { name, namespace: 'default' },
+        reason: 'Test',
+      });
+      async function expiringStore() {
+        const clock = new VirtualClock(Date.UTC(2026, 0, 1));
+        const store = await backend.newStore({
+          clock,
+          ttlSeconds: (gk) => (gk.kind === 'Event' ? 60 : undefined),
+        });
+        return { clock, store };
+      }
+
+      it('reads an expired object as gone: get, list, update and delete all see nothing', async () => {
+        const { clock, store } = await expiringStore();
+        const created = await store.create(event('e1'));
+        await store.create(configMap('kept', {}));
+        await clock.advance(59_000);
+        assert.ok(await store.get({ ...EVENT, namespace: 'default', name: 'e1' }), 'alive before its TTL');
+        await clock.advance(1_000);
+        assert.equal(await store.get({ ...EVENT, namespace: 'default', name: 'e1' }), undefined);
+        assert.deepEqual((await store.list(EVENT)).items, []);
+        assert.deepEqual((await store.listRefs(EVENT)).items, []);
+        await rejectsWith(store.update(created), NotFoundError);
+        await rejectsWith(store.delete({ ...EVENT, namespace: 'default', name: 'e1' }), NotFoundError);
+        assert.ok(await store.get({ ...CM, namespace: 'default', name: 'kept' }), 'kinds without a TTL never expire');
+      });
+
+      it('renews the expiry on every write, and lets a create reuse an expired name', async () => {
+        const { clock, store } = await expiringStore();
+        const created = await store.create(event('e1'));
+        await clock.advance(40_000);
+        await store.update({ ...created, reason: 'Again' });
+        await clock.advance(40_000);
+        assert.equal((await store.get({ ...EVENT, namespace: 'default', name: 'e1' }))?.reason, 'Again');
+        await clock.advance(20_000);
+        const again = await store.create(event('e1'));
+        assert.notEqual(again.metadata.uid, created.metadata.uid, 'a new object, not the expired one');
+      });
+
+      it('purges expired rows and only those', async () => {
+        const { clock, store } = await expiringStore();
+        await store.create(event('old'));
+        await clock.advance(30_000);
+        await store.create(event('new'));
+        await clock.advance(31_000);
+        assert.equal(await store.purgeExpired(EVENT), 1);
+        assert.equal(await store.purgeExpired(EVENT), 0);
+        assert.deepEqual(
+          (await store.list(EVENT)).items.map((e) => e.metadata.name),
+          ['new'],
+        );
       });
     });
   });

@@ -22,10 +22,13 @@ export function dynamoBackend(name: string, startServer: () => Promise<LocalServ
       client?.destroy();
       await server?.stop();
     },
-    async newStore() {
+    async newStore(options) {
       const tableName = `objects-${randomUUID()}`;
       await ensureTable(client!, tableName);
-      return new RowObjectStore(new DynamoRowStore({ client: client!, tableName }), { clock: systemClock });
+      return new RowObjectStore(new DynamoRowStore({ client: client!, tableName }), {
+        clock: systemClock,
+        ...options,
+      });
     },
   };
 }

@@ -52,6 +52,7 @@ export class DynamoRowStore implements RowStore {
       [ATTR.body]: { B: row.body },
     };
     if (row.clusterKey) item[ATTR.clusterKey] = { S: row.clusterKey };
+    if (row.expiresAt !== undefined) item[ATTR.expiresAt] = { N: String(row.expiresAt) };
     return this.#conditional(
       new PutItemCommand({
         TableName: this.#table,
@@ -94,7 +95,10 @@ export class DynamoRowStore implements RowStore {
       condition += ' AND #s > :after';
       values[':after'] = { S: after };
     }
-    if (q.keysOnly) names['#k'] = ATTR.sortKey;
+    if (q.keysOnly) {
+      names['#k'] = ATTR.sortKey;
+      names['#xa'] = ATTR.expiresAt;
+    }
     const out = await this.#client.send(
       new QueryCommand({
         TableName: this.#table,
@@ -103,18 +107,19 @@ export class DynamoRowStore implements RowStore {
         ExpressionAttributeNames: names,
         ExpressionAttributeValues: values,
         Limit: q.limit,
-        ...(q.keysOnly ? { ProjectionExpression: '#k' } : {}),
+        ...(q.keysOnly ? { ProjectionExpression: '#k, #xa' } : {}),
       }),
     );
     const rows: IndexRow[] = [];
     for (const item of out.Items ?? []) {
       const sortKey = item[ATTR.sortKey]?.S ?? '';
       if (!inRange(sortKey, q.range)) continue;
-      rows.push(
-        q.keysOnly
-          ? { sortKey }
-          : { sortKey, version: Number(item[ATTR.version]?.N), body: item[ATTR.body]?.B ?? new Uint8Array() },
-      );
+      const row: IndexRow = q.keysOnly
+        ? { sortKey }
+        : { sortKey, version: Number(item[ATTR.version]?.N), body: item[ATTR.body]?.B ?? new Uint8Array() };
+      const expiresAt = item[ATTR.expiresAt]?.N;
+      if (expiresAt !== undefined) row.expiresAt = Number(expiresAt);
+      rows.push(row);
     }
     return { rows, exhausted: !out.LastEvaluatedKey };
   }
@@ -138,7 +143,14 @@ function conditionExpression(condition: WriteCondition): {
   ExpressionAttributeValues?: Item;
 } {
   if (condition.kind === 'absent') {
-    return { ConditionExpression: 'attribute_not_exists(#pk)', ExpressionAttributeNames: { '#pk': ATTR.pk } };
+    if (condition.expiredBefore === undefined) {
+      return { ConditionExpression: 'attribute_not_exists(#pk)', ExpressionAttributeNames: { '#pk': ATTR.pk } };
+    }
+    return {
+      ConditionExpression: 'attribute_not_exists(#pk) OR #xa < :now',
+      ExpressionAttributeNames: { '#pk': ATTR.pk, '#xa': ATTR.expiresAt },
+      ExpressionAttributeValues: { ':now': { N: String(condition.expiredBefore) } },
+    };
   }
   return {
     ConditionExpression: '#v = :v',
@@ -157,5 +169,7 @@ function toRow(item: Item): Row {
   };
   const clusterKey = item[ATTR.clusterKey]?.S;
   if (clusterKey) row.clusterKey = clusterKey;
+  const expiresAt = item[ATTR.expiresAt]?.N;
+  if (expiresAt !== undefined) row.expiresAt = Number(expiresAt);
   return row;
 }

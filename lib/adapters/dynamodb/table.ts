@@ -18,6 +18,8 @@ export const ATTR = {
   version: 'v',
   /** Compressed object body. */
   body: 'b',
+  /** Epoch seconds after which the item is dead: the table's TTL attribute (Events only). */
+  expiresAt: 'xa',
 } as const;
 
 export const INDEX = {

@@ -52,6 +52,7 @@ before(async () => {
       sqsEndpoint: sqs.endpoint,
       reconcileConcurrency: 4,
       metrics: 'emf',
+      eventTtlSeconds: 3600,
       logFormat: 'json',
       logLevel: 'INFO',
     }),

@@ -6,5 +6,5 @@ describeObjectStoreContract({
   name: 'the in-memory row store',
   start: async () => {},
   stop: async () => {},
-  newStore: async () => new RowObjectStore(new MemoryRowStore(), { clock: systemClock }),
+  newStore: async (options) => new RowObjectStore(new MemoryRowStore(), { clock: systemClock, ...options }),
 });
