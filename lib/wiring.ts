@@ -15,9 +15,9 @@ import { TransportWorkQueue } from './queue/work-queue.ts';
 import type { BatchDependencies } from './reconcile/batch.ts';
 import type { Controller } from './reconcile/controller.ts';
 import { type ControllerHandler, createControllerHandler } from './reconcile/handler.ts';
-import type { GroupKind } from './api/object.ts';
 import type { ObjectStore } from './store/port.ts';
 import { RowObjectStore } from './store/row-object-store.ts';
+import { eventTtl } from './store/ttl.ts';
 
 export interface Runtime {
   config: RuntimeConfig;
@@ -58,11 +58,6 @@ export function wireRuntime(config: RuntimeConfig, clock: Clock = systemClock): 
       sqs.destroy();
     },
   };
-}
-
-/** The retention of Events (the only kind that expires, as in Kubernetes). */
-export function eventTtl(seconds: number): (gk: GroupKind) => number | undefined {
-  return (gk) => (gk.kind === 'Event' && (gk.group === '' || gk.group === 'events.k8s.io') ? seconds : undefined);
 }
 
 export interface ObservabilityOptions {

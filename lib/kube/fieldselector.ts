@@ -26,6 +26,18 @@ const BY_KIND: Record<string, string[]> = {
     'source',
     'type',
   ],
+  'events.k8s.io/Event': [
+    'regarding.kind',
+    'regarding.namespace',
+    'regarding.name',
+    'regarding.uid',
+    'regarding.apiVersion',
+    'regarding.resourceVersion',
+    'regarding.fieldPath',
+    'reason',
+    'reportingController',
+    'type',
+  ],
   '/Pod': [
     'spec.nodeName',
     'spec.restartPolicy',

@@ -6,6 +6,7 @@
 import type { KubeObject } from '../api/object.ts';
 import type { FieldError } from './field-errors.ts';
 import type { Schema } from './schema.ts';
+import type { ResourceView } from './view-store.ts';
 
 export type Verb = 'get' | 'list' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection' | 'watch';
 
@@ -63,6 +64,8 @@ export interface ResourceDef {
   strategy?: ResourceStrategy;
   /** Where it came from, for messages: built-in, karmada, or the CRD's name. */
   origin: string;
+  /** Served as a view of another kind's objects (events.k8s.io/v1 Events over core Events). */
+  view?: ResourceView;
 }
 
 /** The apiVersion string of a def: `v1` or `apps/v1`. */

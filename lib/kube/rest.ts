@@ -38,6 +38,7 @@ import { apiVersionOf, type Catalog, type ResourceDef } from './resources.ts';
 import type { Schema } from './schema.ts';
 import { type IncludeObject, toTable } from './table.ts';
 import { checkSchema, validateObjectMeta } from './validation.ts';
+import { ViewStore } from './view-store.ts';
 
 export interface UserInfo {
   name: string;
@@ -292,7 +293,7 @@ export class RestHandler {
   // ---------------------------------------------------------------------------------------- reads
 
   async #get(ctx: Context): Promise<KubeResponse> {
-    const obj = await this.#backend.store.get(this.#ref(ctx, ctx.name!));
+    const obj = await this.#store(ctx.def).get(this.#ref(ctx, ctx.name!));
     if (!obj) throw apiErrors.notFound(ctx.def.plural, ctx.def.group, ctx.name!);
     return this.#respondObjects(ctx, 200, [this.#asServed(ctx.def, obj)], undefined, true);
   }
@@ -318,14 +319,14 @@ export class RestHandler {
     // metadata.name=x is a get, not a scan.
     const byName = fields.find((f) => f.field === 'metadata.name' && f.op === '=');
     if (byName && !token) {
-      const obj = await this.#backend.store.get(this.#ref(ctx, byName.value, ctx.namespace));
+      const obj = await this.#store(ctx.def).get(this.#ref(ctx, byName.value, ctx.namespace));
       const items =
         obj && matchesRequirements(requirements, obj.metadata.labels) && matchesFields(obj, fields) ? [obj] : [];
       return this.#respondList(ctx, items, { resourceVersion: String(this.#backend.clock.now() * 1000) });
     }
     const nsField = fields.find((f) => f.field === 'metadata.namespace' && f.op === '=');
     const namespace = ctx.namespace ?? nsField?.value;
-    const page = await this.#backend.store.list({
+    const page = await this.#store(def).list({
       group: def.group,
       kind: def.kind,
       ...(namespace ? { namespace } : {}),
@@ -369,6 +370,8 @@ export class RestHandler {
     const timeoutSeconds = Math.min(Number(req.query.get('timeoutSeconds') ?? 1800) || 1800, 3600);
     const rvParam = req.query.get('resourceVersion');
     const gk = { group: def.group, kind: def.kind };
+    const storedAs = def.view?.storage ?? gk;
+    const served = (o: KubeObject) => (def.view ? def.view.fromStorage(o) : o);
     const matches = (o: KubeObject) =>
       (!ctx.namespace || o.metadata.namespace === ctx.namespace) &&
       matchesRequirements(requirements, o.metadata.labels) &&
@@ -377,10 +380,10 @@ export class RestHandler {
     let sub: Subscription;
     let initial: KubeObject[] = [];
     if (!rvParam || rvParam === '0') {
-      sub = feed.subscribe(gk, this.#backend.clock.now() * 1000 - 1);
+      sub = feed.subscribe(storedAs, this.#backend.clock.now() * 1000 - 1);
       let token: string | undefined;
       do {
-        const page = await this.#backend.store.list({
+        const page = await this.#store(def).list({
           ...gk,
           ...(ctx.namespace ? { namespace: ctx.namespace } : {}),
           limit: 500,
@@ -394,7 +397,7 @@ export class RestHandler {
       const since = Number(rvParam);
       if (!Number.isFinite(since)) throw apiErrors.badRequest(`invalid resourceVersion ${JSON.stringify(rvParam)}`);
       try {
-        sub = feed.subscribe(gk, since);
+        sub = feed.subscribe(storedAs, since);
       } catch (err) {
         if (err instanceof HistoryExpiredError) throw new ApiError(410, 'Gone', err.message);
         throw err;
@@ -420,8 +423,9 @@ export class RestHandler {
           shown.set(key, version);
           yield render('ADDED', o);
         }
-        const handle = function* (batch: ChangeEvent[]): Generator<string> {
-          for (const e of batch) {
+        const handle = function* (changes: ChangeEvent[]): Generator<string> {
+          for (const change of changes) {
+            const e = { ...change, object: served(change.object) };
             const key = formatKey(refOf(e.object));
             if (e.version <= (seen.get(key) ?? -1)) continue;
             seen.set(key, e.version);
@@ -458,7 +462,7 @@ export class RestHandler {
     const { def, req } = ctx;
     const paths = def.scale!;
     for (let attempt = 1; ; attempt++) {
-      const current = await this.#backend.store.get(this.#ref(ctx, ctx.name!));
+      const current = await this.#store(ctx.def).get(this.#ref(ctx, ctx.name!));
       if (!current) throw apiErrors.notFound(def.plural, def.group, ctx.name!);
       const scaleOf = (o: KubeObject) => ({
         kind: 'Scale',
@@ -548,7 +552,7 @@ export class RestHandler {
     });
     obj = { ...obj, apiVersion: apiVersionOf(def) };
     try {
-      const created = await this.#backend.store.create(obj, { dryRun: ctx.dryRun });
+      const created = await this.#store(def).create(obj, { dryRun: ctx.dryRun });
       if (!ctx.dryRun)
         await this.#backend.written?.({ operation: 'CREATE', def, object: created, old: undefined, user: ctx.user });
       return this.#asServed(def, created);
@@ -569,7 +573,7 @@ export class RestHandler {
       );
     }
     const input = this.#withNamespace(ctx, { ...body, metadata: { ...body.metadata, name: ctx.name! } });
-    const current = await this.#backend.store.get(this.#ref(ctx, ctx.name!));
+    const current = await this.#store(ctx.def).get(this.#ref(ctx, ctx.name!));
     if (!current) throw apiErrors.notFound(def.plural, def.group, ctx.name!);
     // A PUT without resourceVersion is an unconditional update (allowed for these kinds).
     if (!input.metadata.resourceVersion) input.metadata.resourceVersion = current.metadata.resourceVersion!;
@@ -595,7 +599,7 @@ export class RestHandler {
     obj.metadata.resourceVersion = input.metadata.resourceVersion;
     obj = { ...obj, apiVersion: current.apiVersion };
     try {
-      const store = this.#backend.store;
+      const store = this.#store(def);
       let updated: KubeObject;
       if (status) {
         // Status writes keep managedFields through a main-resource update only when something else changed.
@@ -652,7 +656,7 @@ export class RestHandler {
     if (apply && !isObject(patchDoc)) throw apiErrors.badRequest('a server-side apply body must be an object');
     const force = req.query.get('force') === 'true';
     for (let attempt = 1; ; attempt++) {
-      const current = await this.#backend.store.get(this.#ref(ctx, ctx.name!));
+      const current = await this.#store(ctx.def).get(this.#ref(ctx, ctx.name!));
       try {
         if (apply) {
           const config = patchDoc as KubeObject;
@@ -728,7 +732,7 @@ export class RestHandler {
     const obj = await this.#prepare(ctx, 'CREATE', this.#withNamespace(ctx, applied), undefined);
     obj.metadata.managedFields = managedFields ?? [];
     try {
-      const created = await this.#backend.store.create(
+      const created = await this.#store(ctx.def).create(
         { ...obj, apiVersion: apiVersionOf(ctx.def) },
         { dryRun: ctx.dryRun },
       );
@@ -760,8 +764,8 @@ export class RestHandler {
     obj = { ...obj, apiVersion: current.apiVersion };
     try {
       const updated = status
-        ? await this.#backend.store.updateStatus(obj, { dryRun: ctx.dryRun })
-        : await this.#backend.store.update(obj, { dryRun: ctx.dryRun });
+        ? await this.#store(def).updateStatus(obj, { dryRun: ctx.dryRun })
+        : await this.#store(def).update(obj, { dryRun: ctx.dryRun });
       if (!ctx.dryRun) {
         await this.#backend.written?.({
           operation: 'UPDATE',
@@ -812,7 +816,7 @@ export class RestHandler {
   ): Promise<{ object: KubeObject; removed: boolean }> {
     const { def } = ctx;
     const ref = this.#ref(ctx, name);
-    const current = await this.#backend.store.get(ref);
+    const current = await this.#store(def).get(ref);
     if (!current) throw apiErrors.notFound(def.plural, def.group, name);
     if (this.#backend.admit) {
       await this.#backend.admit({
@@ -825,7 +829,7 @@ export class RestHandler {
       });
     }
     try {
-      const result = await this.#backend.store.delete(ref, {
+      const result = await this.#store(def).delete(ref, {
         dryRun: ctx.dryRun,
         ...(options.preconditions ? { preconditions: options.preconditions } : {}),
       });
@@ -861,7 +865,7 @@ export class RestHandler {
     let token: string | undefined;
     let deleted = 0;
     do {
-      const page = await this.#backend.store.list({
+      const page = await this.#store(def).list({
         group: def.group,
         kind: def.kind,
         ...(ctx.namespace ? { namespace: ctx.namespace } : {}),
@@ -921,6 +925,11 @@ export class RestHandler {
   }
 
   // ------------------------------------------------------------------------------------- helpers
+
+  /** The store of a resource: the backend's, or a view of another kind's objects. */
+  #store(def: ResourceDef): ObjectStore {
+    return def.view ? new ViewStore(this.#backend.store, def.view) : this.#backend.store;
+  }
 
   #ref(ctx: Context, name: string, namespace = ctx.namespace): ObjectRef {
     return {

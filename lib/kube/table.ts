@@ -79,22 +79,23 @@ export interface Table {
   rows: { cells: unknown[]; object?: unknown }[];
 }
 
+/** The NAME column, first unless a kind places its own (`format: name`), as Events do. */
+export const NAME_COLUMN: PrinterColumn = {
+  name: 'Name',
+  type: 'string',
+  format: 'name',
+  description: 'Name must be unique within a namespace.',
+  cell: (o) => o.metadata.name ?? '',
+};
+
 /** The Table of `objects` of `def`. */
 export function toTable(
   def: ResourceDef,
   objects: readonly KubeObject[],
   options: { nowMs: number; includeObject: IncludeObject; listMeta?: { resourceVersion?: string; continue?: string } },
 ): Table {
-  const columns: PrinterColumn[] = [
-    {
-      name: 'Name',
-      type: 'string',
-      format: 'name',
-      description: 'Name must be unique within a namespace.',
-      cell: (o) => o.metadata.name ?? '',
-    },
-    ...(def.printerColumns.length > 0 ? def.printerColumns : [AGE_COLUMN]),
-  ];
+  const own = def.printerColumns.length > 0 ? def.printerColumns : [AGE_COLUMN];
+  const columns: PrinterColumn[] = def.printerColumns.some((c) => c.format === 'name') ? own : [NAME_COLUMN, ...own];
   return {
     kind: 'Table',
     apiVersion: 'meta.k8s.io/v1',

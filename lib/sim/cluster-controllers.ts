@@ -15,7 +15,8 @@
 import { createHash } from 'node:crypto';
 import type { KubeObject } from '../api/object.ts';
 import { parseQuantity } from '../api/quantity.ts';
-import { ConflictError, NotFoundError } from '../store/errors.ts';
+import { type EventRecorder, NO_EVENTS } from '../events/recorder.ts';
+import { AlreadyExistsError, ConflictError, NotFoundError } from '../store/errors.ts';
 import type { ObjectStore } from '../store/port.ts';
 
 type Obj = Record<string, unknown>;
@@ -91,6 +92,7 @@ export class ClusterControllers {
   readonly #timings: SimTimings;
   readonly #crdStatus: Record<string, Record<string, unknown>>;
   readonly #crdKinds: () => Promise<{ group: string; kind: string }[]>;
+  readonly #events: (component: string) => EventRecorder;
   #seq = 0;
   /** When the next timed transition (a pod starting, a job finishing) is due, if any. */
   nextDue: number | undefined;
@@ -101,12 +103,15 @@ export class ClusterControllers {
     timings: SimTimings;
     crdStatus: Record<string, Record<string, unknown>>;
     crdKinds: () => Promise<{ group: string; kind: string }[]>;
+    /** Records Events as the named component (`default-scheduler`, `job-controller`, ...). */
+    events?: (component: string) => EventRecorder;
   }) {
     this.#store = options.store;
     this.#now = options.now;
     this.#timings = options.timings;
     this.#crdStatus = options.crdStatus;
     this.#crdKinds = options.crdKinds;
+    this.#events = options.events ?? (() => NO_EVENTS);
   }
 
   async #all(gk: { group: string; kind: string }): Promise<KubeObject[]> {
@@ -166,12 +171,15 @@ export class ClusterControllers {
     const hash = hashOf(template);
     const live = owned.filter((p) => !p.metadata.deletionTimestamp);
     let changed = false;
+    const component = CONTROLLER_OF[w.kind] ?? 'controller-manager';
     const create = async (name: string, extra: { nodeName?: string; labels?: Record<string, string> } = {}) => {
-      await this.#createPod(w, template, name, hash, extra);
+      if (await this.#createPod(w, template, name, hash, extra))
+        await this.#events(component).record(w, 'Normal', 'SuccessfulCreate', `Created pod: ${name}`);
       changed = true;
     };
     const remove = async (pod: KubeObject) => {
       await this.#delete(pod);
+      await this.#events(component).record(w, 'Normal', 'SuccessfulDelete', `Deleted pod: ${pod.metadata.name}`);
       changed = true;
     };
     switch (w.kind) {
@@ -255,7 +263,7 @@ export class ClusterControllers {
     name: string,
     hash: string,
     extra: { nodeName?: string; labels?: Record<string, string> },
-  ): Promise<void> {
+  ): Promise<boolean> {
     const meta = (template.metadata ?? {}) as { labels?: Record<string, string>; annotations?: Record<string, string> };
     const hashLabel =
       w.kind === 'StatefulSet' || w.kind === 'DaemonSet' ? 'controller-revision-hash' : 'pod-template-hash';
@@ -284,8 +292,10 @@ export class ClusterControllers {
         },
         spec: podSpec,
       });
+      return true;
     } catch (err) {
-      if (!(err instanceof ConflictError)) throw err;
+      if (!(err instanceof ConflictError || err instanceof AlreadyExistsError)) throw err;
+      return false;
     }
   }
 
@@ -351,6 +361,12 @@ export class ClusterControllers {
             qosClass: Object.keys(need).length > 1 ? 'Burstable' : 'BestEffort',
           });
           if (scheduled) out.set(scheduled.metadata.uid, scheduled);
+          await this.#events('default-scheduler').record(
+            bound,
+            'Normal',
+            'Scheduled',
+            `Successfully assigned ${pod.metadata.namespace}/${pod.metadata.name} to ${target.node.metadata.name}`,
+          );
         }
         this.#due(now + this.#timings.podStartupMs);
       } else {
@@ -366,6 +382,7 @@ export class ClusterControllers {
             ],
           });
           if (updated) out.set(updated.metadata.uid, updated);
+          await this.#events('default-scheduler').record(pod, 'Warning', 'FailedScheduling', message);
         }
       }
     }
@@ -522,7 +539,9 @@ export class ClusterControllers {
 
   async #writeStatus(w: KubeObject, status: Obj): Promise<void> {
     if (JSON.stringify(status) === JSON.stringify(w.status ?? {})) return;
-    await this.#status(w, status, true);
+    const written = await this.#status(w, status, true);
+    if (written && w.kind === 'Job' && conditionTrue(written, 'Complete') && !conditionTrue(w, 'Complete'))
+      await this.#events('job-controller').record(written, 'Normal', 'Completed', 'Job completed');
   }
 
   /** Gives custom resources of configured kinds their status, once per generation. */
@@ -584,6 +603,15 @@ export class ClusterControllers {
     }
   }
 }
+
+/** The controller that owns pods of each workload kind, as Events name it. */
+const CONTROLLER_OF: Record<string, string> = {
+  Deployment: 'replicaset-controller',
+  ReplicaSet: 'replicaset-controller',
+  StatefulSet: 'statefulset-controller',
+  DaemonSet: 'daemonset-controller',
+  Job: 'job-controller',
+};
 
 function isJobPod(pod: KubeObject): boolean {
   return (pod.metadata.ownerReferences ?? []).some((r) => r.kind === 'Job');

@@ -11,6 +11,8 @@ import type { KubeObject } from '../api/object.ts';
 import { formatBytes, formatCpu, parseQuantity } from '../api/quantity.ts';
 import type { Clock } from '../clock/clock.ts';
 import { createNamespaceController } from '../controllers/namespace.ts';
+import { StoreEventRecorder } from '../events/recorder.ts';
+import { eventTtl } from '../store/ttl.ts';
 import { controlPlaneBuiltins, nodeDef } from '../kube/builtin/kinds.ts';
 import { establishCrd, validateCrd } from '../kube/crd.ts';
 import { fieldManager, patchEngine } from '../kube/engines.ts';
@@ -58,6 +60,9 @@ interface Snapshot {
   token: string;
   rows: ReturnType<MemoryRowStore['exportRows']>;
 }
+
+/** Events live an hour after their last update, as with kube-apiserver's default `--event-ttl`. */
+const EVENT_TTL_SECONDS = 3600;
 
 const MEMBER_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 
@@ -137,6 +142,8 @@ export class SimulatedMember {
   #fault: Fault | undefined;
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<void> | undefined;
+  readonly #objects: RowObjectStore;
+  #purgedAt = 0;
   #dirty = true;
   #stopped = false;
 
@@ -148,7 +155,8 @@ export class SimulatedMember {
     this.#rows = rows;
     this.#token = token;
     const changes = new ChangeFeed({ startVersion: options.clock.now() * 1000 });
-    this.store = new WatchingStore(new RowObjectStore(rows, { clock: options.clock }), changes);
+    this.#objects = new RowObjectStore(rows, { clock: options.clock, ttlSeconds: eventTtl(EVENT_TTL_SECONDS) });
+    this.store = new WatchingStore(this.#objects, changes);
     const catalog = new StoredCrdCatalog(this.store, options.clock, [...controlPlaneBuiltins(), nodeDef()]);
     this.#handler = new RestHandler(new MemberBackend(this.store, options.clock, changes, catalog, token), {
       patch: patchEngine,
@@ -169,6 +177,8 @@ export class SimulatedMember {
         (await catalog.catalog()).defs
           .filter((d) => d.origin !== 'built-in')
           .map((d) => ({ group: d.group, kind: d.kind })),
+      events: (component) =>
+        new StoreEventRecorder({ store: this.store, clock: options.clock, component, instance: options.config.name }),
     });
     this.#stopListening = changes.onChange(() => this.#wake());
   }
@@ -399,6 +409,10 @@ export class SimulatedMember {
         this.#dirty = false;
         await this.#controllers.tick();
         await this.#terminateNamespaces();
+        if (this.#options.clock.now() - this.#purgedAt > 60_000) {
+          this.#purgedAt = this.#options.clock.now();
+          await this.#objects.purgeExpired({ group: '', kind: 'Event' });
+        }
       }
     } catch (err) {
       this.#options.logger?.error('simulated cluster controllers failed; retrying', {

@@ -6,6 +6,8 @@
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
+import { systemClock } from '../../lib/clock/clock.ts';
+import { StoreEventRecorder } from '../../lib/events/recorder.ts';
 import { type LocalRuntime, startLocalRuntime } from '../../lib/local/runtime.ts';
 import { defaultSimulation } from '../../lib/sim/config.ts';
 import { kubectlRunner } from '../support/kubectl.ts';
@@ -207,6 +209,39 @@ describe('kubectl: control-plane specifics', () => {
       "Karmada's mutating webhook adds the permanent id",
     );
   });
+
+  it('shows the events controllers record in kubectl describe and kubectl get events', async () => {
+    await kubectl.ok(['apply', '-f', `${SAMPLES}nginx/deployment.yaml`]);
+    const nginx = await rt.runtime.store.get({
+      group: 'apps',
+      kind: 'Deployment',
+      namespace: 'default',
+      name: 'nginx',
+    });
+    const recorder = new StoreEventRecorder({
+      store: rt.runtime.store,
+      clock: systemClock,
+      component: 'resource-detector',
+    });
+    await recorder.record(nginx!, 'Normal', 'ApplyPolicySucceed', 'Apply policy(default/nginx-propagation) succeed');
+    await recorder.record(nginx!, 'Warning', 'ScheduleBindingFailed', '0/3 clusters are available');
+    await recorder.record(nginx!, 'Warning', 'ScheduleBindingFailed', '0/3 clusters are available');
+    const described = await kubectl.ok(['describe', 'deployment', 'nginx']);
+    assert.match(described, /^Events:\n\s+Type\s+Reason\s+Age\s+From\s+Message$/m);
+    assert.match(
+      described,
+      /^\s+Normal\s+ApplyPolicySucceed\s+\d+s\s+resource-detector\s+Apply policy\(default\/nginx-propagation\) succeed$/m,
+    );
+    assert.match(
+      described,
+      /^\s+Warning\s+ScheduleBindingFailed\s+\d+s \(x2 over \d+s\)\s+resource-detector\s+0\/3 clusters are available$/m,
+    );
+    const events = await kubectl.ok(['get', 'events', '--field-selector', 'type=Warning']);
+    assert.match(events, /^LAST SEEN\s+TYPE\s+REASON\s+OBJECT\s+MESSAGE\n/);
+    assert.match(events, /^\d+s\s+Warning\s+ScheduleBindingFailed\s+deployment\/nginx\s+0\/3 clusters are available$/m);
+    const v1 = await kubectl.ok(['get', 'events.v1.events.k8s.io', '-o', 'jsonpath={.items[*].reason}']);
+    assert.deepEqual(v1.split(' ').sort(), ['ApplyPolicySucceed', 'ScheduleBindingFailed']);
+  });
 });
 
 describe('kubectl: simulated member specifics', () => {
@@ -231,6 +266,36 @@ describe('kubectl: simulated member specifics', () => {
         .split('\n')
         .filter((l) => /\s1\/1\s+Running\s/.test(l)).length,
       2,
+    );
+    const pod = (await kubectl.ok(['get', 'pods', '-l', 'app=nginx', '-o', 'name'])).split('\n')[0]!;
+    const described = await kubectl.ok(['describe', pod]);
+    assert.match(
+      described,
+      /^\s+Normal\s+Scheduled\s+\d+s\s+default-scheduler\s+Successfully assigned default\/nginx-\S+ to member1-node-\d$/m,
+    );
+    assert.match(
+      await kubectl.ok(['get', 'events', '--field-selector', 'involvedObject.kind=Deployment']),
+      /^\d+s\s+Normal\s+SuccessfulCreate\s+deployment\/nginx\s+Created pod: nginx-\S+$/m,
+    );
+  });
+
+  it('says why a pod cannot be scheduled when the cluster is full', async () => {
+    const huge = readFileSync(`${SAMPLES}nginx/deployment.yaml`, 'utf8')
+      .replaceAll('nginx', 'huge')
+      .replace('replicas: 2', 'replicas: 1')
+      .replace(/image: \S+/, 'image: nginx\n        resources: {requests: {cpu: "1000"}}');
+    await kubectl.ok(['apply', '-f', '-'], huge);
+    await kubectl.ok([
+      'wait',
+      '--for=jsonpath={.status.conditions[0].reason}=Unschedulable',
+      'pod',
+      '-l',
+      'app=huge',
+      '--timeout=20s',
+    ]);
+    assert.match(
+      await kubectl.ok(['describe', 'pod', '-l', 'app=huge']),
+      /^\s+Warning\s+FailedScheduling\s+\d+s\s+default-scheduler\s+0\/\d+ nodes are available: \d+ Insufficient cpu\.?/m,
     );
   });
 

@@ -9,6 +9,7 @@ import type { ControllerSpec } from '../../lib/controllers/specs.ts';
 import type { KubeResponse } from '../../lib/kube/http.ts';
 import type { EnqueueItem } from '../../lib/queue/port.ts';
 import { MemoryRowStore, RowObjectStore } from '../../lib/store/index.ts';
+import { eventTtl } from '../../lib/store/ttl.ts';
 
 export interface CallOptions {
   body?: unknown;
@@ -22,7 +23,7 @@ export interface CallOptions {
 export async function apiHarness(options: { specs?: readonly ControllerSpec[] } = {}) {
   const clock = new VirtualClock(Date.UTC(2026, 10, 21, 10, 0, 0));
   const rows = new MemoryRowStore();
-  const store = new RowObjectStore(rows, { clock });
+  const store = new RowObjectStore(rows, { clock, ttlSeconds: eventTtl(3600) });
   const enqueued: EnqueueItem[] = [];
   const workQueue = { enqueue: async (items: readonly EnqueueItem[]) => void enqueued.push(...items) };
   const api = createControlPlaneApi({ store, workQueue, clock, ...(options.specs ? { specs: options.specs } : {}) });

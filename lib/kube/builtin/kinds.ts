@@ -8,7 +8,8 @@ import { fromLabelSelector, matchesRequirements } from '../../api/labels.ts';
 import { type FieldError, fieldError } from '../field-errors.ts';
 import { ALL_VERBS, type PrinterColumn, type ResourceDef, type ResourceStrategy } from '../resources.ts';
 import type { Schema } from '../schema.ts';
-import { AGE_COLUMN, age } from '../table.ts';
+import { AGE_COLUMN, age, NAME_COLUMN } from '../table.ts';
+import { coreEventSchema, coreEventStrategy, eventsV1Schema, eventsV1Strategy, eventsV1View } from './events.ts';
 import { SCHEMAS } from './schemas.ts';
 
 type Obj = Record<string, unknown>;
@@ -333,6 +334,45 @@ function eventObject(o: KubeObject): string {
   return ref ? `${String(ref.kind ?? '').toLowerCase()}/${ref.name ?? ''}` : '';
 }
 
+/**
+ * kubectl's event columns, for both API versions, as kube-apiserver prints them: no leading NAME
+ * (it is a wide column at the end); LAST SEEN from the last time, the series, or the event time.
+ */
+const eventColumns: PrinterColumn[] = [
+  column('Last Seen', (o, now) =>
+    age(
+      field(o, 'series', 'lastObservedTime') ??
+        o.lastTimestamp ??
+        o.deprecatedLastTimestamp ??
+        o.eventTime ??
+        o.metadata.creationTimestamp,
+      now,
+    ),
+  ),
+  column('Type', (o) => String(o.type ?? '')),
+  column('Reason', (o) => String(o.reason ?? '')),
+  column('Object', eventObject),
+  column('Subobject', (o) => String(field(o.involvedObject ?? o.regarding, 'fieldPath') ?? ''), { priority: 1 }),
+  column('Source', eventSource, { priority: 1 }),
+  column('Message', (o) => String(o.message ?? o.note ?? '')),
+  column(
+    'First Seen',
+    (o, now) => age(o.firstTimestamp ?? o.deprecatedFirstTimestamp ?? o.eventTime ?? o.metadata.creationTimestamp, now),
+    { priority: 1 },
+  ),
+  column('Count', (o) => num(field(o, 'series', 'count') ?? o.count ?? o.deprecatedCount ?? 1), {
+    priority: 1,
+    type: 'integer',
+  }),
+  { ...NAME_COLUMN, priority: 1 },
+];
+
+function eventSource(o: KubeObject): string {
+  const source = (o.source ?? o.deprecatedSource ?? {}) as Obj;
+  if (source.component) return source.host ? `${source.component}, ${source.host}` : String(source.component);
+  return String(o.reportingComponent ?? o.reportingController ?? '');
+}
+
 /** Every built-in kind the control plane serves. */
 export function controlPlaneBuiltins(): ResourceDef[] {
   return [
@@ -488,15 +528,25 @@ export function controlPlaneBuiltins(): ResourceDef[] {
       namespaced: true,
       shortNames: ['ev'],
       nameRule: 'path-segment',
-      schema: SCHEMAS.event(),
-      columns: [
-        column('Last Seen', (o, now) => age(o.lastTimestamp ?? o.eventTime ?? o.metadata.creationTimestamp, now)),
-        column('Type', (o) => String(o.type ?? '')),
-        column('Reason', (o) => String(o.reason ?? '')),
-        column('Object', eventObject),
-        column('Message', (o) => String(o.message ?? '')),
-      ],
+      schema: coreEventSchema(),
+      strategy: coreEventStrategy,
+      columns: eventColumns,
     }),
+    {
+      ...def({
+        group: 'events.k8s.io',
+        version: 'v1',
+        kind: 'Event',
+        plural: 'events',
+        namespaced: true,
+        shortNames: ['ev'],
+        nameRule: 'path-segment',
+        schema: eventsV1Schema(),
+        strategy: eventsV1Strategy,
+        columns: eventColumns,
+      }),
+      view: eventsV1View,
+    },
     def({
       group: 'apps',
       version: 'v1',

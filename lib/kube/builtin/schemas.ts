@@ -283,23 +283,6 @@ export const SCHEMAS = {
       }),
       status: openObject(),
     }),
-  event: () =>
-    topLevel({
-      involvedObject: openObject(),
-      reason: str(),
-      message: str(),
-      source: obj({ component: str(), host: str() }),
-      firstTimestamp: str({ nullable: true }),
-      lastTimestamp: str({ nullable: true }),
-      count: int32(),
-      type: str(),
-      eventTime: str({ nullable: true }),
-      series: openObject(),
-      action: str(),
-      related: openObject(),
-      reportingComponent: str(),
-      reportingInstance: str(),
-    }),
   node: () => topLevel({ spec: openObject(), status: openObject() }),
   deployment: () =>
     topLevel({
