@@ -15,6 +15,7 @@ Usage: skctl <command> [flags]
 
 Commands:
   up        run the local control plane until Ctrl-C (npm start)
+  get       display resources as kubectl get does (tables, -o yaml|json|name|wide)
   sim       make a simulated member cluster fail or recover (list, fail, recover)
   version   print the version
   help      show help for a command
@@ -65,6 +66,7 @@ export async function main(argv: string[]): Promise<number> {
       case '--help':
         if (rest[0] === 'up') out(UP_HELP);
         else if (rest[0] === 'sim') out(SIM_HELP);
+        else if (rest[0] === 'get') out((await import('./get.ts')).GET_HELP);
         else out(HELP);
         return 0;
       case 'version':
@@ -75,6 +77,9 @@ export async function main(argv: string[]): Promise<number> {
         return await runUp(rest, { out, stopRequested: stopSignal(err) });
       case 'sim':
         return await runSim(rest, out);
+      case 'get':
+        // Loaded on demand: @kubernetes/client-node takes ~120 ms to import, which skctl up does not need.
+        return await (await import('./get.ts')).runGet(rest, out, err);
       default:
         err(`skctl: unknown command ${JSON.stringify(command)}\n\n${HELP}`);
         return 2;
@@ -83,6 +88,10 @@ export async function main(argv: string[]): Promise<number> {
     if (e instanceof UsageError || e instanceof ConfigError || e instanceof DataDirInUseError) {
       err(e.message);
       return 2;
+    }
+    if ((e as Error).name === 'UnreachableError') {
+      err((e as Error).message);
+      return 1;
     }
     err(`skctl: ${(e as Error).stack ?? e}`);
     return 1;

@@ -323,6 +323,11 @@ function nodeStatus(o: KubeObject): string {
   return field(o, 'spec', 'unschedulable') ? `${base},SchedulingDisabled` : base;
 }
 
+function nodeAddress(o: KubeObject, type: string): string {
+  const addresses = (field(o, 'status', 'addresses') as Obj[] | undefined) ?? [];
+  return String(addresses.find((a) => a.type === type)?.address ?? '<none>');
+}
+
 function servicePorts(o: KubeObject): string {
   const ports = (field(o, 'spec', 'ports') as Obj[] | undefined) ?? [];
   if (ports.length === 0) return '<none>';
@@ -753,6 +758,17 @@ export function nodeDef(): ResourceDef {
       ),
       AGE_COLUMN,
       column('Version', (o) => String(field(o, 'status', 'nodeInfo', 'kubeletVersion') ?? '')),
+      column('Internal-IP', (o) => nodeAddress(o, 'InternalIP'), { priority: 1 }),
+      column('External-IP', (o) => nodeAddress(o, 'ExternalIP'), { priority: 1 }),
+      column('OS-Image', (o) => String(field(o, 'status', 'nodeInfo', 'osImage') ?? '<unknown>'), { priority: 1 }),
+      column('Kernel-Version', (o) => String(field(o, 'status', 'nodeInfo', 'kernelVersion') ?? '<unknown>'), {
+        priority: 1,
+      }),
+      column(
+        'Container-Runtime',
+        (o) => String(field(o, 'status', 'nodeInfo', 'containerRuntimeVersion') ?? '<unknown>'),
+        { priority: 1 },
+      ),
     ],
   });
 }

@@ -1,0 +1,207 @@
+/**
+ * The small Kubernetes client skctl's read commands use: a kubeconfig (loaded and authenticated by
+ * @kubernetes/client-node, so tokens, client certificates and exec plugins all work), discovery to
+ * resolve what a user types (`deploy`, `pp`, `propagationpolicies.policy.karmada.io`) to a
+ * resource, and GETs that return parsed JSON or a Kubernetes Status as an error.
+ */
+import { existsSync } from 'node:fs';
+import { request as httpsRequest, type RequestOptions } from 'node:https';
+import { request as httpRequest } from 'node:http';
+import { homedir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { KubeConfig } from '@kubernetes/client-node';
+import { UsageError } from './args.ts';
+
+/** A resource as discovery describes it. */
+export interface DiscoveredResource {
+  group: string;
+  version: string;
+  name: string;
+  singularName: string;
+  kind: string;
+  namespaced: boolean;
+  shortNames: string[];
+}
+
+/** A Kubernetes Status the server answered with. */
+export class KubeApiError extends Error {
+  override readonly name = 'KubeApiError';
+  readonly code: number;
+  readonly reason: string;
+  constructor(code: number, reason: string, message: string) {
+    super(message);
+    this.code = code;
+    this.reason = reason;
+  }
+}
+
+/** The server could not be reached at all. */
+export class UnreachableError extends Error {
+  override readonly name = 'UnreachableError';
+}
+
+/**
+ * Which kubeconfig to use: `--kubeconfig`, then $KUBECONFIG, then the local control plane's
+ * (`.skctl/kubeconfig`, when `skctl up` has run here), then ~/.kube/config.
+ */
+export function kubeconfigPath(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
+  if (flag) return resolve(flag);
+  const fromEnv = env.KUBECONFIG?.split(':').find((p) => p);
+  if (fromEnv) return resolve(fromEnv);
+  const local = resolve('.skctl', 'kubeconfig');
+  if (existsSync(local)) return local;
+  return join(homedir(), '.kube', 'config');
+}
+
+export class KubeClient {
+  readonly #config: KubeConfig;
+  readonly server: URL;
+  #discovery: Promise<DiscoveredResource[]> | undefined;
+
+  constructor(path: string, context?: string) {
+    if (!existsSync(path)) {
+      throw new UsageError(
+        `no kubeconfig at ${path}: start the local control plane with "npm start" (it writes .skctl/kubeconfig), or pass --kubeconfig`,
+      );
+    }
+    const config = new KubeConfig();
+    try {
+      config.loadFromFile(path);
+    } catch (err) {
+      throw new UsageError(`cannot read kubeconfig ${path}: ${(err as Error).message}`);
+    }
+    if (context) {
+      if (!config.getContextObject(context)) {
+        throw new UsageError(
+          `context ${JSON.stringify(context)} is not in ${path} (it has: ${config.contexts.map((c) => c.name).join(', ')})`,
+        );
+      }
+      config.setCurrentContext(context);
+    }
+    const cluster = config.getCurrentCluster();
+    if (!cluster) throw new UsageError(`kubeconfig ${path} has no current context with a cluster`);
+    this.#config = config;
+    this.server = new URL(cluster.server);
+  }
+
+  /** The namespace of the current context, or `default`. */
+  get namespace(): string {
+    const context = this.#config.getContextObject(this.#config.getCurrentContext());
+    return context?.namespace || 'default';
+  }
+
+  /** GETs `path` (with query) and parses the JSON answer; a Status answer becomes a KubeApiError. */
+  async get(path: string, accept = 'application/json'): Promise<unknown> {
+    const url = new URL(path, this.server);
+    const options: RequestOptions = {
+      method: 'GET',
+      headers: { accept, 'user-agent': 'skctl' },
+    };
+    await this.#config.applyToHTTPSOptions(options);
+    const send = url.protocol === 'http:' ? httpRequest : httpsRequest;
+    const { status, body } = await new Promise<{ status: number; body: string }>((done, fail) => {
+      const req = send(url, options, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => done({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', fail);
+      });
+      req.setTimeout(30_000, () => req.destroy(new Error('timed out after 30 s')));
+      req.on('error', (err: NodeJS.ErrnoException) => {
+        if (err.code === 'ECONNREFUSED') {
+          fail(
+            new UnreachableError(
+              `The connection to the server ${url.host} was refused - did you specify the right host or port? (is "npm start" running?)`,
+            ),
+          );
+        } else fail(new UnreachableError(`Unable to connect to the server ${url.host}: ${err.message}`));
+      });
+      req.end();
+    });
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(body);
+    } catch {
+      throw new KubeApiError(status, 'Unknown', `the server answered ${status} with a body that is not JSON`);
+    }
+    if (status >= 400) {
+      const s = parsed as { reason?: string; message?: string };
+      throw new KubeApiError(status, s.reason ?? 'Unknown', s.message ?? `HTTP ${status}`);
+    }
+    return parsed;
+  }
+
+  /** Every served resource (preferred versions; subresources left out), core group first. */
+  discover(): Promise<DiscoveredResource[]> {
+    this.#discovery ??= (async () => {
+      type List = {
+        resources: {
+          name: string;
+          singularName?: string;
+          kind: string;
+          namespaced: boolean;
+          shortNames?: string[];
+        }[];
+      };
+      const groups = (await this.get('/apis')) as {
+        groups: { name: string; preferredVersion: { version: string } }[];
+      };
+      const lists = await Promise.all([
+        this.get('/api/v1').then((l) => ({ group: '', version: 'v1', list: l as List })),
+        ...groups.groups.map((g) =>
+          this.get(`/apis/${g.name}/${g.preferredVersion.version}`).then((l) => ({
+            group: g.name,
+            version: g.preferredVersion.version,
+            list: l as List,
+          })),
+        ),
+      ]);
+      return lists.flatMap(({ group, version, list }) =>
+        list.resources
+          .filter((r) => !r.name.includes('/'))
+          .map((r) => ({
+            group,
+            version,
+            name: r.name,
+            singularName: r.singularName || r.kind.toLowerCase(),
+            kind: r.kind,
+            namespaced: r.namespaced,
+            shortNames: r.shortNames ?? [],
+          })),
+      );
+    })();
+    return this.#discovery;
+  }
+
+  /**
+   * Resolves what a user typed, as kubectl does: plural, singular, short name or kind, optionally
+   * qualified with `.group` or `.version.group`; the core group wins a tie (`events`).
+   */
+  async resolve(text: string): Promise<DiscoveredResource> {
+    const all = await this.discover();
+    const lower = text.toLowerCase();
+    const matches = (r: DiscoveredResource, name: string) =>
+      r.name === name || r.singularName === name || r.shortNames.includes(name) || r.kind.toLowerCase() === name;
+    const direct = all.find((r) => matches(r, lower));
+    if (direct) return direct;
+    for (let i = lower.indexOf('.'); i > 0; i = lower.indexOf('.', i + 1)) {
+      const name = lower.slice(0, i);
+      const rest = lower.slice(i + 1);
+      const hit = all.find((r) => matches(r, name) && (r.group === rest || `${r.version}.${r.group}` === rest));
+      if (hit) return hit;
+    }
+    throw new KubeApiError(
+      404,
+      'NotFound',
+      `the server doesn't have a resource type "${text}" (see the served types with: kubectl api-resources --kubeconfig ...)`,
+    );
+  }
+}
+
+/** The collection URL of a resource: `/apis/apps/v1/namespaces/default/deployments`. */
+export function collectionPath(r: DiscoveredResource, namespace: string | undefined): string {
+  const base = r.group ? `/apis/${r.group}/${r.version}` : `/api/${r.version}`;
+  return r.namespaced && namespace
+    ? `${base}/namespaces/${encodeURIComponent(namespace)}/${r.name}`
+    : `${base}/${r.name}`;
+}
