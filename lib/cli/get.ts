@@ -33,7 +33,6 @@ Flags:
 
 const TABLE_ACCEPT = 'application/json;as=Table;v=v1;g=meta.k8s.io,application/json';
 const OUTPUTS = ['wide', 'yaml', 'json', 'name'] as const;
-type Output = (typeof OUTPUTS)[number] | 'table';
 
 interface Table {
   kind: 'Table';
