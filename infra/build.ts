@@ -24,9 +24,10 @@ export function buildApp(app: App, config: EnvironmentConfig, options: { nag?: b
   const stateless = new StatelessStack(app, `${config.prefix}-stateless`, {
     config,
     ...(env ? { env } : {}),
-    description: `Serverless Karmada ${config.name}: controller functions, schedules, alarms`,
+    description: `Serverless Karmada ${config.name}: API, controller functions, schedules, alarms`,
     table: stateful.table,
     dataKey: stateful.dataKey,
+    adminSecret: stateful.adminSecret,
   });
   Tags.of(app).add('project', 'serverless-karmada');
   Tags.of(app).add('environment', config.name);

@@ -38,6 +38,13 @@ const schema = z.strictObject({
     standard: z.number().check(z.int(), z.minimum(60)),
   }),
   alarmEmail: z.optional(z.email()),
+  /** Seconds an Event lives after its last update (kube-apiserver's --event-ttl). */
+  eventTtlSeconds: z.number().check(z.int(), z.minimum(60), z.maximum(30 * 86400)),
+  /** API Gateway stage throttling of the Kubernetes API (requests per second, burst). */
+  apiThrottle: z.strictObject({
+    rate: z.number().check(z.int(), z.minimum(1)),
+    burst: z.number().check(z.int(), z.minimum(1)),
+  }),
 });
 
 export type EnvironmentConfig = z.infer<typeof schema>;
@@ -52,6 +59,8 @@ export const ENVIRONMENTS: Record<string, EnvironmentConfig> = {
     logLevel: 'DEBUG',
     resyncSchedule: 'rate(10 minutes)',
     oldestMessageAlarmSeconds: { priority: 60, standard: 1800 },
+    eventTtlSeconds: 3600,
+    apiThrottle: { rate: 200, burst: 400 },
   },
   prod: {
     name: 'prod',
@@ -62,6 +71,8 @@ export const ENVIRONMENTS: Record<string, EnvironmentConfig> = {
     resyncSchedule: 'rate(10 minutes)',
     reservedConcurrency: 50,
     oldestMessageAlarmSeconds: { priority: 60, standard: 900 },
+    eventTtlSeconds: 3600,
+    apiThrottle: { rate: 1000, burst: 2000 },
   },
 };
 

@@ -1,27 +1,20 @@
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { Aws, Duration, RemovalPolicy, Stack } from 'aws-cdk-lib';
+import { Aws, Duration, Stack } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import * as cwActions from 'aws-cdk-lib/aws-cloudwatch-actions';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import type * as kms from 'aws-cdk-lib/aws-kms';
-import * as lambda from 'aws-cdk-lib/aws-lambda';
 import { SqsEventSource } from 'aws-cdk-lib/aws-lambda-event-sources';
-import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
-import * as logs from 'aws-cdk-lib/aws-logs';
+import type { NodejsFunction } from 'aws-cdk-lib/aws-lambda-nodejs';
 import type * as sns from 'aws-cdk-lib/aws-sns';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
-import { INDEX } from '../../lib/adapters/dynamodb/table.ts';
-import { runtimeEnvironment } from '../../lib/config/runtime.ts';
 import { type ControllerSpec, queueTargets } from '../../lib/controllers/specs.ts';
 import { METRIC, METRICS_NAMESPACE } from '../../lib/observability/metrics.ts';
 import { deadLetterQueueName, queueName } from '../../lib/queue/naming.ts';
 import { LANES, type Lane } from '../../lib/queue/port.ts';
 import type { EnvironmentConfig } from '../environments.ts';
-
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
+import { addServiceFunction } from './service-function.ts';
 
 export interface ControllerFunctionProps {
   config: EnvironmentConfig;
@@ -61,50 +54,18 @@ export class ControllerFunction extends Construct {
       }
     }
 
-    const logGroup = new logs.LogGroup(this, 'Logs', {
-      logGroupName: `/aws/lambda/${functionName}`,
-      retention: config.logRetentionDays as logs.RetentionDays,
-      removalPolicy: config.retainData ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY,
+    const service = addServiceFunction(this, {
+      config,
+      name: spec.name,
+      description: spec.description,
+      memoryMB: spec.memoryMB,
+      timeoutSeconds: spec.timeoutSeconds,
+      table: props.table,
+      dataKey: props.dataKey,
+      ...(config.reservedConcurrency !== undefined ? { reservedConcurrency: config.reservedConcurrency } : {}),
     });
-
-    // An explicit role instead of AWSLambdaBasicExecutionRole: logs only to its own group.
-    const role = new iam.Role(this, 'Role', {
-      assumedBy: new iam.ServicePrincipal('lambda.amazonaws.com'),
-      description: `Serverless Karmada ${spec.name} controller (${config.name})`,
-    });
-    role.addToPolicy(
-      new iam.PolicyStatement({
-        sid: 'OwnLogGroup',
-        actions: ['logs:CreateLogStream', 'logs:PutLogEvents'],
-        resources: [logGroup.logGroupArn],
-      }),
-    );
-    role.addToPolicy(
-      new iam.PolicyStatement({
-        sid: 'ObjectTable',
-        actions: ['dynamodb:GetItem', 'dynamodb:PutItem', 'dynamodb:DeleteItem', 'dynamodb:Query'],
-        resources: [
-          props.table.tableArn,
-          ...Object.values(INDEX).map((index) => `${props.table.tableArn}/index/${index}`),
-        ],
-      }),
-    );
-    role.addToPolicy(
-      new iam.PolicyStatement({
-        sid: 'DataKeyThroughDynamoDB',
-        actions: [
-          'kms:Decrypt',
-          'kms:Encrypt',
-          'kms:GenerateDataKey',
-          'kms:ReEncryptFrom',
-          'kms:ReEncryptTo',
-          'kms:DescribeKey',
-        ],
-        resources: [props.dataKey.keyArn],
-        conditions: { StringEquals: { 'kms:ViaService': `dynamodb.${Aws.REGION}.${Aws.URL_SUFFIX}` } },
-      }),
-    );
-    role.addToPolicy(
+    this.function = service.function;
+    service.role.addToPolicy(
       new iam.PolicyStatement({
         sid: 'SendToControllerQueues',
         actions: ['sqs:SendMessage'],
@@ -113,48 +74,6 @@ export class ControllerFunction extends Construct {
         ),
       }),
     );
-
-    this.function = new NodejsFunction(this, 'Function', {
-      functionName,
-      description: spec.description,
-      entry: join(ROOT, 'functions', `${spec.name}.ts`),
-      handler: 'handler',
-      projectRoot: ROOT,
-      depsLockFilePath: join(ROOT, 'package-lock.json'),
-      runtime: lambda.Runtime.NODEJS_24_X,
-      architecture: lambda.Architecture.ARM_64,
-      memorySize: spec.memoryMB,
-      timeout: Duration.seconds(spec.timeoutSeconds),
-      role,
-      logGroup,
-      ...(config.reservedConcurrency !== undefined ? { reservedConcurrentExecutions: config.reservedConcurrency } : {}),
-      environment: {
-        ...runtimeEnvironment({
-          environment: config.name,
-          tableName: props.table.tableName,
-          queuePrefix: config.prefix,
-          queueUrlBase,
-          reconcileConcurrency: 8,
-          metrics: 'emf',
-          eventTtlSeconds: 3600,
-          logFormat: 'json',
-          logLevel: config.logLevel,
-        }),
-        NODE_OPTIONS: '--enable-source-maps',
-      },
-      bundling: {
-        format: OutputFormat.ESM,
-        target: 'node24',
-        minify: true,
-        sourceMap: true,
-        sourcesContent: false,
-        mainFields: ['module', 'main'],
-        externalModules: ['@aws-sdk/*'],
-        // Some dependencies are CommonJS and call require(); give the ESM bundle one.
-        banner:
-          "import { createRequire as __createRequire } from 'node:module'; const require = __createRequire(import.meta.url);",
-      },
-    });
 
     const queues = {} as Record<Lane, sqs.IQueue>;
     for (const lane of LANES) {

@@ -1,6 +1,7 @@
-import { RemovalPolicy, Stack, type StackProps } from 'aws-cdk-lib';
+import { RemovalPolicy, Stack, type StackProps, Validations } from 'aws-cdk-lib';
 import * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as kms from 'aws-cdk-lib/aws-kms';
+import * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import type { Construct } from 'constructs';
 import { ATTR, createTableInput } from '../../lib/adapters/dynamodb/table.ts';
 import { CONTROLLER_SPECS } from '../../lib/controllers/specs.ts';
@@ -24,13 +25,14 @@ const ATTRIBUTE_TYPES: Record<string, dynamodb.AttributeType> = {
 
 /**
  * Everything that holds state: the object table (encrypted with a customer-managed key, point-in-time
- * recovery, retained and deletion-protected where the environment says so) and every controller's
- * queues. The table's shape comes from lib/adapters/dynamodb/table.ts, the same definition local mode
+ * recovery, retained and deletion-protected where the environment says so), the admin kubeconfig
+ * secret, and every controller's queues. The table's shape comes from lib/adapters/dynamodb/table.ts, the same definition local mode
  * and the tests create, so the three cannot drift.
  */
 export class StatefulStack extends Stack {
   readonly table: dynamodb.Table;
   readonly dataKey: kms.Key;
+  readonly adminSecret: secretsmanager.Secret;
   readonly queues: Record<string, ControllerQueues> = {};
 
   constructor(scope: Construct, id: string, props: StatefulStackProps) {
@@ -74,6 +76,20 @@ export class StatefulStack extends Stack {
         projectionType: dynamodb.ProjectionType.ALL,
       });
     }
+
+    // The admin kubeconfig of the API, written by the bootstrap at deploy (the plaintext token lives
+    // only here; the table keeps its hash). Starts with a placeholder the bootstrap replaces.
+    this.adminSecret = new secretsmanager.Secret(this, 'AdminKubeconfig', {
+      secretName: `${config.prefix}/admin-kubeconfig`,
+      description: `Serverless Karmada ${config.name}: admin kubeconfig of the Kubernetes API (written by the bootstrap)`,
+      encryptionKey: this.dataKey,
+      removalPolicy,
+    });
+    Validations.of(this.adminSecret).acknowledge({
+      id: 'AwsSolutions-SMG4',
+      reason:
+        'Holds an API bearer token, not a database password: rotating means issuing a new token and revoking the old one (docs/deploy.md), which automatic rotation cannot do for the kubeconfigs users hold',
+    });
 
     for (const spec of CONTROLLER_SPECS) {
       this.queues[spec.name] = new ControllerQueues(this, `Queues-${spec.name}`, {

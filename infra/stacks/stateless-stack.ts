@@ -3,6 +3,7 @@ import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
 import * as iam from 'aws-cdk-lib/aws-iam';
 import * as kms from 'aws-cdk-lib/aws-kms';
+import type * as secretsmanager from 'aws-cdk-lib/aws-secretsmanager';
 import * as scheduler from 'aws-cdk-lib/aws-scheduler';
 import { SqsSendMessage } from 'aws-cdk-lib/aws-scheduler-targets';
 import * as sns from 'aws-cdk-lib/aws-sns';
@@ -10,6 +11,7 @@ import * as subscriptions from 'aws-cdk-lib/aws-sns-subscriptions';
 import type { Construct } from 'constructs';
 import { CONTROLLER_SPECS } from '../../lib/controllers/specs.ts';
 import { RESYNC_ALL, RESYNC_CONTROLLER } from '../../lib/reconcile/resync.ts';
+import { ControlPlaneApi } from '../constructs/control-plane-api.ts';
 import { ControllerFunction } from '../constructs/controller-function.ts';
 import type { EnvironmentConfig } from '../environments.ts';
 
@@ -17,15 +19,18 @@ export interface StatelessStackProps extends StackProps {
   config: EnvironmentConfig;
   table: dynamodb.ITable;
   dataKey: kms.IKey;
+  adminSecret: secretsmanager.ISecret;
 }
 
 /**
  * Everything that can be destroyed and re-created without losing data: one function per controller
- * with its event sources and alarms, the resync schedule, the alarm topic and a dashboard.
+ * with its event sources and alarms, the Kubernetes API (HTTP API, api and bootstrap functions), the
+ * resync schedule, the alarm topic and a dashboard.
  */
 export class StatelessStack extends Stack {
   readonly functions: Record<string, ControllerFunction> = {};
   readonly alarmTopic: sns.Topic;
+  readonly api: ControlPlaneApi;
 
   constructor(scope: Construct, id: string, props: StatelessStackProps) {
     super(scope, id, props);
@@ -78,6 +83,14 @@ export class StatelessStack extends Stack {
         retryAttempts: 3,
         maxEventAge: Duration.minutes(10),
       }),
+    });
+
+    this.api = new ControlPlaneApi(this, 'Api', {
+      config,
+      table: props.table,
+      dataKey: props.dataKey,
+      adminSecret: props.adminSecret,
+      alarmTopic: this.alarmTopic,
     });
 
     new cloudwatch.Dashboard(this, 'Dashboard', {

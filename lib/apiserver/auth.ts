@@ -91,7 +91,11 @@ export class TokenAuthenticator {
   async authenticate(req: KubeRequest): Promise<UserInfo | undefined> {
     const header = req.headers.authorization;
     if (!header?.startsWith('Bearer ')) return undefined;
-    const token = header.slice('Bearer '.length).trim();
+    return this.verify(header.slice('Bearer '.length).trim());
+  }
+
+  /** The user a token authenticates as, or undefined when it is unknown, wrong or expired. */
+  async verify(token: string): Promise<UserInfo | undefined> {
     const now = this.#clock.now();
     const cached = this.#cache.get(token);
     if (cached && cached.until > now) return cached.user;

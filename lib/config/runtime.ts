@@ -19,6 +19,7 @@ const schema = z.strictObject({
   SK_RECONCILE_CONCURRENCY: z._default(z.coerce.number().check(z.int(), z.minimum(1), z.maximum(64)), 8),
   SK_METRICS: z._default(z.enum(['emf', 'off']), 'emf'),
   SK_EVENT_TTL_SECONDS: z._default(z.coerce.number().check(z.int(), z.minimum(60), z.maximum(30 * 86400)), 3600),
+  SK_ADMIN_SECRET_ID: z.optional(z.string().check(z.minLength(1))),
   LOG_FORMAT: z._default(z.enum(['json', 'text']), 'json'),
   LOG_LEVEL: z._default(z.enum(LOG_LEVELS), 'INFO'),
 });
@@ -35,6 +36,7 @@ const HINTS: Record<string, string> = {
   SK_METRICS: 'emf writes CloudWatch Embedded Metric Format to stdout',
   SK_EVENT_TTL_SECONDS:
     "how long an Event lives after its last update, like kube-apiserver's --event-ttl (default 3600)",
+  SK_ADMIN_SECRET_ID: 'the Secrets Manager secret holding the admin kubeconfig (bootstrap function only)',
   LOG_FORMAT: "Karmada's --logging-format: json or text",
   LOG_LEVEL: 'the least severe level printed',
 };
@@ -51,6 +53,8 @@ export interface RuntimeConfig {
   metrics: 'emf' | 'off';
   /** Seconds an Event lives after its last write (kube-apiserver's `--event-ttl`, default 1h). */
   eventTtlSeconds: number;
+  /** The admin kubeconfig secret (the bootstrap function only). */
+  adminSecretId?: string;
   logFormat: 'json' | 'text';
   logLevel: (typeof LOG_LEVELS)[number];
 }
@@ -75,6 +79,7 @@ export function loadRuntimeConfig(env: Record<string, string | undefined> = proc
     reconcileConcurrency: c.SK_RECONCILE_CONCURRENCY,
     metrics: c.SK_METRICS,
     eventTtlSeconds: c.SK_EVENT_TTL_SECONDS,
+    ...(c.SK_ADMIN_SECRET_ID ? { adminSecretId: c.SK_ADMIN_SECRET_ID } : {}),
     logFormat: c.LOG_FORMAT,
     logLevel: c.LOG_LEVEL,
   };
@@ -95,5 +100,6 @@ export function runtimeEnvironment(config: Omit<RuntimeConfig, 'region'>): Recor
   };
   if (config.dynamodbEndpoint) env.SK_DYNAMODB_ENDPOINT = config.dynamodbEndpoint;
   if (config.sqsEndpoint) env.SK_SQS_ENDPOINT = config.sqsEndpoint;
+  if (config.adminSecretId) env.SK_ADMIN_SECRET_ID = config.adminSecretId;
   return env;
 }

@@ -7,15 +7,14 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { parse as parseYaml } from 'yaml';
-import { TokenAuthenticator } from '../apiserver/auth.ts';
-import { createControlPlaneApi, ensureDefaultNamespaces, issueAdminToken } from '../apiserver/server.ts';
+import { ensureAdminKubeconfig } from '../apiserver/bootstrap.ts';
+import { createControlPlaneApi, ensureDefaultNamespaces } from '../apiserver/server.ts';
 import { startKubeServer, type RunningKubeServer } from '../kube/node-server.ts';
 import { ChangeFeed, WatchingStore } from '../store/watch.ts';
 import type { SimulationConfig } from '../sim/config.ts';
 import { startControlServer } from '../sim/control.ts';
 import { SimulatedMember } from '../sim/member.ts';
-import { ensureLocalPki, tlsServerOptions, writeKubeconfig } from '../pki/index.ts';
+import { ensureLocalPki, tlsServerOptions, writeKubeconfigText } from '../pki/index.ts';
 import { createDynamoClient } from '../adapters/dynamodb/client.ts';
 import { ensureTable } from '../adapters/dynamodb/ensure-table.ts';
 import { createSqsClient } from '../adapters/sqs/transport.ts';
@@ -194,7 +193,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     });
     cleanups.push(() => apiServer.close());
     const kubeconfig = join(secretsDir, 'kubeconfig');
-    await ensureAdminKubeconfig(runtime, kubeconfig, apiServer.url, pki.ca.certPem, clock);
+    await writeAdminKubeconfig(runtime, kubeconfig, apiServer.url, pki.ca.certPem, clock);
 
     // Simulated member clusters, each on its own loopback port (next to the API's when it is fixed).
     const members = new Map<string, SimulatedMember>();
@@ -373,41 +372,23 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
  * otherwise issues a new one (first start, or data discarded) and rewrites the file. The server
  * address is always refreshed (the port may differ between runs).
  */
-async function ensureAdminKubeconfig(
+async function writeAdminKubeconfig(
   runtime: Runtime,
   path: string,
   server: string,
   caCertPem: string,
   clock: Clock,
 ): Promise<void> {
-  let token: string | undefined;
-  if (existsSync(path)) {
-    try {
-      const config = parseYaml(readFileSync(path, 'utf8')) as { users?: { user?: { token?: string } }[] };
-      const existing = config.users?.[0]?.user?.token;
-      const auth = new TokenAuthenticator(runtime.store, clock);
-      const user = existing
-        ? await auth.authenticate({
-            method: 'GET',
-            path: '/',
-            query: new URLSearchParams(),
-            headers: { authorization: `Bearer ${existing}` },
-            body: Buffer.alloc(0),
-          })
-        : undefined;
-      if (user) token = existing;
-    } catch {
-      token = undefined;
-    }
-  }
-  token ??= (await issueAdminToken(runtime.store, 'skctl up local admin')).token;
-  await writeKubeconfig(path, {
-    clusterName: 'serverless-karmada-local',
-    contextName: KUBECONFIG_CONTEXT,
-    userName: 'admin',
+  const existing = existsSync(path) ? readFileSync(path, 'utf8') : undefined;
+  const { kubeconfig, changed } = await ensureAdminKubeconfig({
+    store: runtime.store,
+    clock,
+    existing,
     server,
     caCertPem,
-    token,
-    namespace: 'default',
+    clusterName: 'serverless-karmada-local',
+    contextName: KUBECONFIG_CONTEXT,
+    description: 'skctl up local admin',
   });
+  if (changed) await writeKubeconfigText(path, kubeconfig);
 }

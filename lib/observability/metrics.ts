@@ -25,6 +25,10 @@ export const METRIC = {
   malformedMessages: 'MalformedMessages',
   /** Keys re-enqueued by a reconcile asking to run again later. */
   requeues: 'Requeues',
+  /** API requests answered. */
+  apiRequests: 'ApiRequests',
+  /** Milliseconds per API request. */
+  apiLatency: 'ApiLatency',
 } as const;
 
 export { MetricUnit };

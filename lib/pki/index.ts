@@ -15,7 +15,7 @@ export {
   issueCertificate,
 } from './certificates.ts';
 export { PkiError, PkiFileError, PkiOptionsError } from './errors.ts';
-export { type KubeconfigOptions, kubeconfigYaml, writeKubeconfig } from './kubeconfig.ts';
+export { type KubeconfigOptions, kubeconfigYaml, writeKubeconfig, writeKubeconfigText } from './kubeconfig.ts';
 export {
   DEFAULT_SERVER_HOSTS,
   ensureLocalPki,

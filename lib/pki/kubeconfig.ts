@@ -21,8 +21,11 @@ export interface KubeconfigOptions {
   userName: string;
   /** API server URL; must be `https://` since kubectl never sends credentials over plain HTTP. */
   server: string;
-  /** The CA that signed the server's certificate, PEM; embedded as `certificate-authority-data`. */
-  caCertPem: string;
+  /**
+   * The CA that signed the server's certificate, PEM; embedded as `certificate-authority-data`.
+   * Leave out for a server with a publicly trusted certificate (API Gateway).
+   */
+  caCertPem?: string;
   /** Bearer token the user authenticates with. */
   token?: string;
   /** Client certificate the user authenticates with, PEM (with `clientKeyPem`). */
@@ -63,7 +66,7 @@ export function kubeconfigYaml(options: KubeconfigOptions): string {
   assertName(options.contextName, 'contextName');
   assertName(options.userName, 'userName');
   checkServer(options.server);
-  parseCertificate(options.caCertPem, 'caCertPem');
+  if (options.caCertPem !== undefined) parseCertificate(options.caCertPem, 'caCertPem');
   if (
     options.namespace !== undefined &&
     !(typeof options.namespace === 'string' && DNS_LABEL.test(options.namespace))
@@ -79,7 +82,10 @@ export function kubeconfigYaml(options: KubeconfigOptions): string {
     clusters: [
       {
         name: options.clusterName,
-        cluster: { server: options.server, 'certificate-authority-data': base64(options.caCertPem) },
+        cluster: {
+          server: options.server,
+          ...(options.caCertPem !== undefined ? { 'certificate-authority-data': base64(options.caCertPem) } : {}),
+        },
       },
     ],
     users: [{ name: options.userName, user: credentials(options) }],
@@ -96,7 +102,11 @@ export function kubeconfigYaml(options: KubeconfigOptions): string {
  * creating the parent directory (mode 0700) if needed.
  */
 export async function writeKubeconfig(path: string, options: KubeconfigOptions): Promise<void> {
-  const yaml = kubeconfigYaml(options);
+  await writeKubeconfigText(path, kubeconfigYaml(options));
+}
+
+/** Writes kubeconfig text as {@link writeKubeconfig} does: 0600, atomically, parent 0700. */
+export async function writeKubeconfigText(path: string, yaml: string): Promise<void> {
   await mkdir(dirname(path), { recursive: true, mode: 0o700 });
   await writeFileAtomic(path, yaml, PRIVATE_FILE_MODE);
 }

@@ -12,7 +12,7 @@ import { Match, Template } from 'aws-cdk-lib/assertions';
 import { buildApp } from '../../infra/build.ts';
 import { ENVIRONMENTS, type EnvironmentConfig, loadEnvironment } from '../../infra/environments.ts';
 import { ConfigError } from '../../lib/config/validate.ts';
-import { CONTROLLER_SPECS, visibilityTimeoutSeconds } from '../../lib/controllers/specs.ts';
+import { CONTROLLER_SPECS, triggeredControllers, visibilityTimeoutSeconds } from '../../lib/controllers/specs.ts';
 import { deadLetterQueueName, queueName } from '../../lib/queue/naming.ts';
 import { LANES } from '../../lib/queue/port.ts';
 
@@ -194,6 +194,74 @@ for (const env of ['dev', 'prod'] as const) {
       });
     });
 
+    it('serves the Kubernetes API through a throttled, access-logged HTTP API to the api function', () => {
+      stateless.hasResourceProperties('AWS::ApiGatewayV2::Api', { ProtocolType: 'HTTP', Name: `${config.prefix}-api` });
+      stateless.hasResourceProperties('AWS::ApiGatewayV2::Integration', {
+        IntegrationType: 'AWS_PROXY',
+        PayloadFormatVersion: '2.0',
+      });
+      stateless.hasResourceProperties('AWS::ApiGatewayV2::Route', { RouteKey: '$default' });
+      stateless.hasResourceProperties('AWS::ApiGatewayV2::Stage', {
+        StageName: '$default',
+        AutoDeploy: true,
+        DefaultRouteSettings: {
+          ThrottlingRateLimit: config.apiThrottle.rate,
+          ThrottlingBurstLimit: config.apiThrottle.burst,
+        },
+        AccessLogSettings: { DestinationArn: Match.anyValue(), Format: Match.stringLikeRegexp('"status"') },
+      });
+      const stage = Object.values(stateless.findResources('AWS::ApiGatewayV2::Stage'))[0] as {
+        Properties: { AccessLogSettings: { Format: string } };
+      };
+      assert.doesNotMatch(stage.Properties.AccessLogSettings.Format, /authorization|header/i, 'no credentials in logs');
+      stateless.hasResourceProperties('AWS::Lambda::Function', {
+        FunctionName: `${config.prefix}-api`,
+        Architectures: ['arm64'],
+        Timeout: 29,
+        Environment: { Variables: Match.objectLike({ SK_EVENT_TTL_SECONDS: String(config.eventTtlSeconds) }) },
+      });
+    });
+
+    it('lets the api function send only to the priority queues of triggered controllers', () => {
+      const policies = Object.entries(stateless.findResources('AWS::IAM::Policy')).filter(([id]) =>
+        id.startsWith('ApiRole'),
+      ) as [string, { Properties: { PolicyDocument: { Statement: { Sid: string; Resource: unknown }[] } } }][];
+      assert.equal(policies.length, 1);
+      const send = policies[0]![1].Properties.PolicyDocument.Statement.find(
+        (st) => st.Sid === 'SendToTriggeredPriorityQueues',
+      );
+      const resources = JSON.stringify(send?.Resource);
+      for (const c of triggeredControllers())
+        assert.match(resources, new RegExp(queueName(config.prefix, c, 'priority')));
+      assert.doesNotMatch(resources, /-standard/);
+    });
+
+    it('bootstraps at deploy: custom resource with the API URL; admin kubeconfig secret encrypted with the data key', () => {
+      stateless.hasResourceProperties('Custom::ServerlessKarmadaBootstrap', {
+        ServiceToken: Match.anyValue(),
+        ApiUrl: Match.anyValue(),
+      });
+      stateful.hasResourceProperties('AWS::SecretsManager::Secret', {
+        Name: `${config.prefix}/admin-kubeconfig`,
+        KmsKeyId: Match.anyValue(),
+      });
+      stateless.hasResourceProperties('AWS::IAM::Policy', {
+        PolicyDocument: {
+          Statement: Match.arrayWith([
+            Match.objectLike({
+              Sid: 'AdminKubeconfigSecret',
+              Action: ['secretsmanager:GetSecretValue', 'secretsmanager:PutSecretValue'],
+            }),
+            Match.objectLike({
+              Sid: 'DataKeyThroughSecretsManager',
+              Condition: { StringEquals: { 'kms:ViaService': Match.anyValue() } },
+            }),
+          ]),
+        },
+      });
+      stateless.hasOutput('*', { Description: 'The Kubernetes API server address' });
+    });
+
     it('sends alarms to an encrypted, TLS-only topic', () => {
       stateless.hasResourceProperties('AWS::SNS::Topic', {
         TopicName: `${config.prefix}-alarms`,
@@ -245,21 +313,19 @@ describe('environment configuration', () => {
 });
 
 describe('function bundles', () => {
-  it('bundle each controller as one ESM file under the 600 KB budget, exporting handler', () => {
+  it('bundle each function (controllers, api, bootstrap) as one ESM file under the 600 KB budget, exporting handler', () => {
     const { outdir } = synth(ENVIRONMENTS.dev!, { bundle: true });
     const manifest = JSON.parse(readFileSync(join(outdir, 'sk-dev-stateless.assets.json'), 'utf8')) as {
       files: Record<string, { source: { path: string; packaging?: string } }>;
     };
     const bundles = Object.values(manifest.files).filter((f) => f.source.packaging === 'zip');
-    assert.equal(bundles.length, CONTROLLER_SPECS.length);
+    assert.equal(bundles.length, CONTROLLER_SPECS.length + 2);
     for (const bundle of bundles) {
       const dir = join(outdir, bundle.source.path);
       assert.deepEqual(readdirSync(dir).sort(), ['index.mjs', 'index.mjs.map']);
       const code = readFileSync(join(dir, 'index.mjs'), 'utf8');
-      assert.ok(
-        statSync(join(dir, 'index.mjs')).size < 600 * 1024,
-        `bundle is ${statSync(join(dir, 'index.mjs')).size} bytes`,
-      );
+      const size = statSync(join(dir, 'index.mjs')).size;
+      assert.ok(size < 600 * 1024, `bundle is ${size} bytes`);
       assert.match(code, /export\s*\{[^}]*\bhandler\b/);
       assert.doesNotMatch(code, /client-dynamodb\/dist-cjs/, 'the AWS SDK is left to the runtime');
     }
