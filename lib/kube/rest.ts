@@ -167,6 +167,13 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
+/**
+ * Said on a Foreground delete: there is no garbage collector yet (docs/karmada-mapping.md), so
+ * dependents are kept and the owner goes at once, as with --cascade=orphan.
+ */
+const NO_GARBAGE_COLLECTOR =
+  'foreground deletion is not supported yet: there is no garbage collector, so objects whose ownerReferences name this one are kept (as with --cascade=orphan) and this object is deleted now';
+
 export class RestHandler {
   readonly #backend: RestBackend;
   readonly #patch: PatchEngine;
@@ -794,6 +801,7 @@ export class RestHandler {
     const { def } = ctx;
     if (ctx.subresource) throw apiErrors.methodNotAllowed('DELETE', ctx.req.path);
     const options = this.#deleteOptions(ctx);
+    if (options.propagationPolicy === 'Foreground') ctx.warnings.push(NO_GARBAGE_COLLECTOR);
     const result = await this.#deleteOne(ctx, ctx.name!, options);
     if (!result.removed) return this.#respondObjects(ctx, 200, [result.object], undefined, false);
     return jsonResponse(

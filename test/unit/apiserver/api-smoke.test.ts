@@ -50,3 +50,20 @@ describe('control-plane API (in process) — smoke', () => {
     assert.equal((await h.call('GET', '/apis/apps/v1/namespaces/default/deployments/nginx')).status, 404);
   });
 });
+
+describe('deletion propagation', () => {
+  it('warns that a Foreground delete cannot wait on dependents (no garbage collector yet)', async () => {
+    const h = await apiHarness();
+    await h.call('POST', '/apis/apps/v1/namespaces/default/deployments', { body: deployment('nginx') });
+    const res = await h.call('DELETE', '/apis/apps/v1/namespaces/default/deployments/nginx', {
+      body: { kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: 'Foreground' },
+    });
+    assert.equal(res.status, 200, res.body);
+    assert.match(
+      res.headers.warning ?? '',
+      /^299 - "foreground deletion is not supported yet: there is no garbage collector/,
+    );
+    const background = await h.call('DELETE', '/api/v1/namespaces/default/configmaps/none');
+    assert.equal(background.headers.warning, undefined);
+  });
+});
