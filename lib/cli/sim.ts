@@ -6,7 +6,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { controlRequest, type MemberView } from '../sim/control.ts';
 import { FAULT_MODES } from '../sim/member.ts';
-import { enumFlag, parseFlags, UsageError } from './args.ts';
+import { durationFlag, enumFlag, parseFlags, UsageError } from './args.ts';
 
 export const SIM_HELP = `Drive the simulated member clusters of a running skctl up.
 
@@ -36,13 +36,6 @@ function socketPath(values: Record<string, unknown>): string {
     );
   }
   return (JSON.parse(readFileSync(runtimeFile, 'utf8')) as { control: string }).control;
-}
-
-function parseDuration(text: string): number {
-  const m = /^(\d+)(ms|s|m)?$/.exec(text.trim());
-  if (!m)
-    throw new UsageError(`skctl sim: --delay must be a duration such as 500ms, 5s or 1m, got ${JSON.stringify(text)}`);
-  return Number(m[1]) * (m[2] === 'ms' ? 1 : m[2] === 'm' ? 60_000 : 1000);
 }
 
 function describe(m: MemberView): string {
@@ -86,7 +79,7 @@ export async function runSim(args: string[], out: (line: string) => void): Promi
     verb === 'fail'
       ? {
           mode: enumFlag('sim', 'mode', values.mode, FAULT_MODES, 'unreachable'),
-          ...(values.delay !== undefined ? { delayMs: parseDuration(String(values.delay)) } : {}),
+          ...(values.delay !== undefined ? { delayMs: durationFlag('sim', 'delay', values.delay)! } : {}),
         }
       : undefined;
   const res = await call('POST', `/members/${encodeURIComponent(member)}/${verb}`, body);

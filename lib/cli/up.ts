@@ -8,7 +8,7 @@ import type { LogLevelName } from '../observability/logger.ts';
 import { readFileSync } from 'node:fs';
 import { parse as parseYaml } from 'yaml';
 import { defaultSimulation, parseSimulation, type SimulationConfig } from '../sim/config.ts';
-import { enumFlag, intFlag, parseFlags, UsageError } from './args.ts';
+import { durationFlag, enumFlag, intFlag, parseFlags, UsageError } from './args.ts';
 
 export const UP_HELP = `Run the local control plane (DynamoDB- and SQS-compatible servers, every controller, the schedules).
 
@@ -23,6 +23,7 @@ Flags:
   --port <port>             port of the Kubernetes-compatible API on 127.0.0.1 (default 7070; members use the next ports)
   --members <n>             simulated member clusters member1..n, in distinct regions (default 3; 0 for none)
   --members-config <file>   YAML describing the simulated members (names, regions, zones, nodes, capacity)
+  --event-ttl <duration>    how long Events are kept after their last update, as kube-apiserver's (default 1h0m0s)
   --dynamodb-port <port>    port of the local DynamoDB endpoint (default: any free port)
   --sqs-port <port>         port of the local SQS endpoint (default: any free port)
   -h, --help                show this help
@@ -87,6 +88,7 @@ export async function runUp(args: string[], io: UpIo): Promise<number> {
     port: { type: 'string' },
     members: { type: 'string' },
     'members-config': { type: 'string' },
+    'event-ttl': { type: 'string' },
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) {
@@ -97,6 +99,10 @@ export async function runUp(args: string[], io: UpIo): Promise<number> {
   const sqsPort = intFlag('up', 'sqs-port', values['sqs-port'], undefined);
   const apiPort = intFlag('up', 'port', values.port, undefined);
   const simulation = loadSimulation(values.members, values['members-config']);
+  const eventTtlMs = durationFlag('up', 'event-ttl', values['event-ttl']);
+  if (eventTtlMs !== undefined && (eventTtlMs < 60_000 || eventTtlMs > 30 * 86_400_000)) {
+    throw new UsageError('skctl up: --event-ttl must be between 1m and 720h');
+  }
   const rt = await startLocalRuntime({
     inMemory: Boolean(values['in-memory']),
     ...(values['data-dir'] ? { dataDir: String(values['data-dir']) } : {}),
@@ -119,6 +125,7 @@ export async function runUp(args: string[], io: UpIo): Promise<number> {
     ...(sqsPort !== undefined ? { sqsPort } : {}),
     ...(apiPort !== undefined ? { apiPort } : {}),
     simulation,
+    ...(eventTtlMs !== undefined ? { eventTtlSeconds: Math.round(eventTtlMs / 1000) } : {}),
   });
   for (const line of describeRuntime(rt)) io.out(line);
   await io.stopRequested;
