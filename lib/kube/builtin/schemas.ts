@@ -381,6 +381,53 @@ export const SCHEMAS = {
     }),
   /** Kinds served but not modelled field by field (accepted as written). */
   opaque: () => topLevel({ spec: openObject(), status: openObject() }),
+  role: (cluster: boolean) =>
+    topLevel({
+      rules: listOf(
+        obj({
+          apiGroups: strings(),
+          resources: strings(),
+          verbs: strings(),
+          resourceNames: strings(),
+          nonResourceURLs: strings(),
+        }),
+      ),
+      ...(cluster ? { aggregationRule: obj({ clusterRoleSelectors: listOf(labelSelector()) }) } : {}),
+    }),
+  roleBinding: () =>
+    topLevel(
+      {
+        subjects: listOf(obj({ kind: str(), apiGroup: str(), name: str(), namespace: str() })),
+        roleRef: obj({ apiGroup: str(), kind: str(), name: str() }, { required: ['kind', 'name'] }),
+      },
+      ['roleRef'],
+    ),
+  endpoints: () => topLevel({ subsets: listOf(openObject()) }),
+  endpointSlice: () =>
+    topLevel({ addressType: str(), endpoints: listOf(openObject()), ports: listOf(openObject()) }, ['addressType']),
+  storageClass: () =>
+    topLevel(
+      {
+        provisioner: str(),
+        parameters: mapOf(str()),
+        reclaimPolicy: str({ enum: ['Delete', 'Retain', 'Recycle'] }),
+        mountOptions: strings(),
+        allowVolumeExpansion: bool(),
+        volumeBindingMode: str({ enum: ['Immediate', 'WaitForFirstConsumer'] }),
+        allowedTopologies: listOf(openObject()),
+      },
+      ['provisioner'],
+    ),
+  priorityClass: () =>
+    topLevel(
+      {
+        value: int32(),
+        globalDefault: bool(),
+        description: str(),
+        preemptionPolicy: str({ enum: ['PreemptLowerPriority', 'Never'] }),
+      },
+      ['value'],
+    ),
   customResourceDefinition: () =>
     topLevel({
       spec: obj(

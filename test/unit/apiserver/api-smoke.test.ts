@@ -67,3 +67,59 @@ describe('deletion propagation', () => {
     assert.equal(background.headers.warning, undefined);
   });
 });
+
+describe('the other built-in kinds Karmada users propagate', () => {
+  it('serves RBAC (names with colons), storage and scheduling kinds, with their required fields checked', async () => {
+    const h = await apiHarness();
+    const role = await h.call('POST', '/apis/rbac.authorization.k8s.io/v1/clusterroles', {
+      body: {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'ClusterRole',
+        metadata: { name: 'system:app-reader' },
+        rules: [{ apiGroups: [''], resources: ['pods'], verbs: ['get', 'list'] }],
+      },
+    });
+    assert.equal(role.status, 201, role.body);
+    const binding = await h.call('POST', '/apis/rbac.authorization.k8s.io/v1/namespaces/default/rolebindings', {
+      body: {
+        apiVersion: 'rbac.authorization.k8s.io/v1',
+        kind: 'RoleBinding',
+        metadata: { name: 'app-reader' },
+        subjects: [{ kind: 'ServiceAccount', name: 'app', namespace: 'default' }],
+      },
+    });
+    assert.equal(binding.status, 422, binding.body);
+    assert.match(binding.json.message, /roleRef: Required value/);
+    for (const [path, body] of [
+      [
+        '/apis/storage.k8s.io/v1/storageclasses',
+        {
+          apiVersion: 'storage.k8s.io/v1',
+          kind: 'StorageClass',
+          metadata: { name: 'fast' },
+          provisioner: 'ebs.csi.aws.com',
+        },
+      ],
+      [
+        '/apis/scheduling.k8s.io/v1/priorityclasses',
+        { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: 'high' }, value: 1000 },
+      ],
+      [
+        '/apis/networking.k8s.io/v1/namespaces/default/networkpolicies',
+        {
+          apiVersion: 'networking.k8s.io/v1',
+          kind: 'NetworkPolicy',
+          metadata: { name: 'deny' },
+          spec: { podSelector: {} },
+        },
+      ],
+    ] as const) {
+      const res = await h.call('POST', path, { body });
+      assert.equal(res.status, 201, `${path}: ${res.body}`);
+    }
+    const table = await h.call('GET', '/apis/storage.k8s.io/v1/storageclasses', {
+      accept: 'application/json;as=Table;v=v1;g=meta.k8s.io',
+    });
+    assert.deepEqual(table.json.rows[0].cells.slice(0, 5), ['fast', 'ebs.csi.aws.com', 'Delete', 'Immediate', false]);
+  });
+});
