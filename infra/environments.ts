@@ -38,6 +38,8 @@ const schema = z.strictObject({
     standard: z.number().check(z.int(), z.minimum(60)),
   }),
   alarmEmail: z.optional(z.email()),
+  /** Any new value re-runs the bootstrap at the next deploy (e.g. after revoking the admin token). */
+  bootstrapNonce: z.optional(z.string().check(z.maxLength(64))),
   /** Seconds an Event lives after its last update (kube-apiserver's --event-ttl). */
   eventTtlSeconds: z.number().check(z.int(), z.minimum(60), z.maximum(30 * 86400)),
   /** API Gateway stage throttling of the Kubernetes API (requests per second, burst). */
@@ -93,7 +95,7 @@ export function loadEnvironment(context: (key: string) => unknown): EnvironmentC
     ]);
   }
   const overrides: Record<string, unknown> = {};
-  for (const key of ['account', 'region', 'alarmEmail'] as const) {
+  for (const key of ['account', 'region', 'alarmEmail', 'bootstrapNonce'] as const) {
     const value = context(key);
     if (value !== undefined) overrides[key] = String(value);
   }

@@ -149,7 +149,7 @@ export class ControlPlaneApi extends Construct {
     new CustomResource(this, 'BootstrapResource', {
       serviceToken: bootstrap.function.functionArn,
       resourceType: 'Custom::ServerlessKarmadaBootstrap',
-      properties: { ApiUrl: this.url },
+      properties: { ApiUrl: this.url, ...(config.bootstrapNonce ? { Nonce: config.bootstrapNonce } : {}) },
     });
 
     new CfnOutput(this, 'ApiUrl', { value: this.url, description: 'The Kubernetes API server address' });

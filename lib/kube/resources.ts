@@ -6,6 +6,7 @@
 import type { KubeObject } from '../api/object.ts';
 import type { FieldError } from './field-errors.ts';
 import type { Schema } from './schema.ts';
+import type { RequestAttributes, UserInfo } from './rest.ts';
 import type { ResourceView } from './view-store.ts';
 
 export type Verb = 'get' | 'list' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection' | 'watch';
@@ -66,6 +67,14 @@ export interface ResourceDef {
   origin: string;
   /** Served as a view of another kind's objects (events.k8s.io/v1 Events over core Events). */
   view?: ResourceView;
+  /**
+   * A review: created, never stored, answered from who is asking (SelfSubjectReview,
+   * SelfSubjectAccessReview). Open to every authenticated user.
+   */
+  review?: (
+    body: KubeObject,
+    asker: { user: UserInfo; authorize(attrs: RequestAttributes): Promise<true | string> },
+  ) => Promise<KubeObject>;
 }
 
 /** The apiVersion string of a def: `v1` or `apps/v1`. */

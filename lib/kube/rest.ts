@@ -253,6 +253,9 @@ export class RestHandler {
     if (def.namespaced && route.namespace === undefined && verb !== 'list' && verb !== 'watch') {
       throw apiErrors.routeNotFound(req.path);
     }
+    if (!def.verbs.includes(verb) && !(verb === 'watch' && def.verbs.includes('list'))) {
+      throw apiErrors.methodNotAllowed(req.method, req.path);
+    }
     const attrs: RequestAttributes = {
       verb,
       group: def.group,
@@ -261,7 +264,8 @@ export class RestHandler {
       ...(route.namespace !== undefined ? { namespace: route.namespace } : {}),
       ...(route.name !== undefined ? { name: route.name } : {}),
     };
-    const allowed = await this.#backend.authorize(user, attrs);
+    // Reviews of one's own identity and access are open to every authenticated user, as in Kubernetes.
+    const allowed = def.review ? true : await this.#backend.authorize(user, attrs);
     if (allowed !== true) throw forbidden(user, attrs, allowed);
 
     const ctx: Context = {
@@ -539,6 +543,14 @@ export class RestHandler {
   async #create(ctx: Context): Promise<KubeResponse> {
     if (ctx.subresource) throw apiErrors.methodNotAllowed('POST', ctx.req.path);
     const body = this.#decodeBody(ctx);
+    if (ctx.def.review) {
+      this.#checkTypeMeta(ctx, body);
+      const answer = await ctx.def.review(body, {
+        user: ctx.user,
+        authorize: (attrs) => this.#backend.authorize(ctx.user, attrs),
+      });
+      return jsonResponse(201, { ...answer, apiVersion: apiVersionOf(ctx.def), kind: ctx.def.kind });
+    }
     const created = await this.#createObject(ctx, body);
     return this.#respondObjects(ctx, 201, [created], undefined, true);
   }

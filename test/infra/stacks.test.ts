@@ -305,6 +305,12 @@ describe('environment configuration', () => {
     }
   });
 
+  it('re-runs the bootstrap when given a new nonce', () => {
+    const config = loadEnvironment((k) => ({ env: 'dev', bootstrapNonce: '1795255200' })[k]);
+    const { stateless } = synth(config);
+    stateless.hasResourceProperties('Custom::ServerlessKarmadaBootstrap', { Nonce: '1795255200' });
+  });
+
   it('accepts a pinned account and region', () => {
     const c = loadEnvironment((k) => ({ env: 'prod', account: '123456789012', region: 'eu-west-1' })[k]);
     assert.equal(c.account, '123456789012');

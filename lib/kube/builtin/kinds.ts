@@ -10,6 +10,7 @@ import { ALL_VERBS, type PrinterColumn, type ResourceDef, type ResourceStrategy 
 import type { Schema } from '../schema.ts';
 import { AGE_COLUMN, age, NAME_COLUMN } from '../table.ts';
 import { coreEventSchema, coreEventStrategy, eventsV1Schema, eventsV1Strategy, eventsV1View } from './events.ts';
+import { reviewDefs } from './reviews.ts';
 import { SCHEMAS } from './schemas.ts';
 
 type Obj = Record<string, unknown>;
@@ -839,6 +840,7 @@ export function controlPlaneBuiltins(): ResourceDef[] {
       schema: SCHEMAS.customResourceDefinition(),
       columns: [column('Created At', (o) => String(o.metadata.creationTimestamp ?? ''))],
     }),
+    ...reviewDefs(),
   ];
 }
 
