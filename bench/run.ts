@@ -7,6 +7,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { startDynalite, startSqsServer } from '../lib/local/servers.ts';
 import { startDynamoDbLocal } from '../test/support/dynamodb-local.ts';
 import { describeSetup, type Measurement } from './harness.ts';
+import { benchApi } from './api.bench.ts';
 import { benchQueues } from './queue.bench.ts';
 import { benchCodec, benchStore } from './store.bench.ts';
 
@@ -41,6 +42,8 @@ async function main(): Promise<void> {
   console.log('… object store on dynalite');
   const dynalite = await startDynalite();
   measurements.push(...(await benchStore('dynalite', dynalite.endpoint, { objects: quick ? 200 : 1000, trials })));
+  console.log('… Kubernetes API over HTTPS on dynalite');
+  measurements.push(...(await benchApi(dynalite.endpoint, { objects: quick ? 200 : 1000, trials })));
   await dynalite.stop();
 
   console.log('… object store on DynamoDB Local');
@@ -98,6 +101,7 @@ async function main(): Promise<void> {
     `- DynamoDB Local is the real engine and the slower one here: dynalite/DynamoDB Local = ×${ratio('store.dynalite.put-16', 'store.DynamoDB Local.put-16')} for creates, ×${ratio('store.dynalite.get-16', 'store.DynamoDB Local.get-16')} for gets (16 in flight). Neither says much about DynamoDB in AWS, where a single-item write takes single-digit ms and throughput scales with partitions; they bound what local mode can do.`,
     `- Concurrency pays: on dynalite 16 in flight gives ×${ratio('store.dynalite.put-16', 'store.dynalite.put-seq')} the creates of one at a time.`,
     '- An update is a consistent read plus a conditional write (the store needs the current object to keep status and bump generation), so it costs two round trips.',
+    `- The API costs over the store alone: a create through HTTPS, authentication, validation and managedFields runs at ×${ratio('api.create-16', 'store.dynalite.put-16')} the store's create rate (both 16 in flight on dynalite); a strategic merge patch is a read plus a write, like the store's update (×${ratio('api.smp-16', 'store.dynalite.update-16')}).`,
     '- The priority wait is what DESIGN.md §8 calls "user update with a 5,000-message backlog" at the queue level: the priority lane has its own pollers, so it does not wait for the backlog.',
   );
   if (quick) {
