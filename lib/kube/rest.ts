@@ -39,6 +39,7 @@ import type { Schema } from './schema.ts';
 import { type IncludeObject, toTable } from './table.ts';
 import { checkSchema, validateObjectMeta } from './validation.ts';
 import { ViewStore } from './view-store.ts';
+import { decodeKubernetesProtobuf, ProtobufDecodeError } from './protobuf/decode.ts';
 
 export interface UserInfo {
   name: string;
@@ -978,12 +979,18 @@ export class RestHandler {
   #decodeBody(ctx: Context): KubeObject {
     const type = mediaType(ctx.req.headers['content-type']) || 'application/json';
     if (type === 'application/vnd.kubernetes.protobuf') {
-      throw new ApiError(
-        415,
-        'UnsupportedMediaType',
-        'the body of the request was in an unknown format (application/vnd.kubernetes.protobuf) - accepted media types include: application/json, application/yaml. ' +
-          'This server speaks JSON only; imperative kubectl commands such as "kubectl create configmap" send protobuf — write the object to a file and use "kubectl apply -f" instead',
-      );
+      // kubectl's imperative commands (create namespace/secret/deployment..., auth can-i) send
+      // protobuf; the kinds they create are decoded, anything else is refused with what to do.
+      try {
+        return decodeKubernetesProtobuf(ctx.req.body) as unknown as KubeObject;
+      } catch (err) {
+        if (!(err instanceof ProtobufDecodeError)) throw err;
+        throw new ApiError(
+          415,
+          'UnsupportedMediaType',
+          `the body of the request was in an unknown format (application/vnd.kubernetes.protobuf) - accepted media types include: application/json, application/yaml. ${err.message}`,
+        );
+      }
     }
     if (!BODY_TYPES.includes(type)) throw apiErrors.unsupportedMediaType(type, BODY_TYPES);
     const text = ctx.req.body.toString('utf8');

@@ -9,6 +9,15 @@ import type { CallOptions } from '../../support/api.ts';
 import { apiHarness } from '../../support/api.ts';
 import { configMap, deployment } from '../../support/factories.ts';
 
+/** `k8s\0` + runtime.Unknown with this type and an empty object, as client-go frames protobuf. */
+function protobufEnvelope(apiVersion: string, kind: string): string {
+  const field = (n: number, bytes: Buffer) => Buffer.concat([Buffer.from([(n << 3) | 2, bytes.length]), bytes]);
+  const typeMeta = Buffer.concat([field(1, Buffer.from(apiVersion)), field(2, Buffer.from(kind))]);
+  return Buffer.concat([Buffer.from('k8s\0', 'latin1'), field(1, typeMeta), field(2, Buffer.alloc(0))]).toString(
+    'latin1',
+  );
+}
+
 const PP = '/apis/policy.karmada.io/v1alpha1/namespaces/default/propagationpolicies';
 
 function policy(name: string, spec: Record<string, unknown>) {
@@ -193,13 +202,25 @@ const cases: Case[] = [
     message: /the limit is 3145728/,
   },
   {
-    name: 'protobuf',
+    name: 'a truncated protobuf body',
     method: 'POST',
     path: '/api/v1/namespaces/default/configmaps',
     options: { rawBody: '\x6b\x38\x73\x00', contentType: 'application/vnd.kubernetes.protobuf' },
     code: 415,
     reason: 'UnsupportedMediaType',
-    message: /accepted media types include: application\/json, application\/yaml.*kubectl apply -f/,
+    message: /accepted media types include: application\/json, application\/yaml/,
+  },
+  {
+    name: 'a protobuf body of a kind the server does not decode',
+    method: 'POST',
+    path: '/apis/apps/v1/namespaces/default/statefulsets',
+    options: {
+      rawBody: protobufEnvelope('apps/v1', 'StatefulSet'),
+      contentType: 'application/vnd.kubernetes.protobuf',
+    },
+    code: 415,
+    reason: 'UnsupportedMediaType',
+    message: /protobuf bodies of apps\/v1 StatefulSet are not supported: send JSON or YAML \(kubectl apply -f\)/,
   },
   {
     name: 'a strategic merge patch on a custom resource',
