@@ -2,7 +2,7 @@
  * `skctl up` (what `npm start` runs), driven as a user would: a child process, Ctrl-C, restart.
  */
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -18,6 +18,7 @@ import { RowObjectStore } from '../../lib/store/row-object-store.ts';
 import { configMap } from '../support/factories.ts';
 
 const SKCTL = new URL('../../bin/skctl.mjs', import.meta.url).pathname;
+const REPO_ROOT = new URL('../../', import.meta.url).pathname;
 const dirs: string[] = [];
 const children: ChildProcess[] = [];
 after(() => {
@@ -92,6 +93,20 @@ describe('skctl up', () => {
       /members {6}member1 {2}https:\/\/127\.0\.0\.1:\d+ {2}aws\/us-east-1 \(us-east-1a, us-east-1b\) {2}kubeconfig \.skctl\/members\/member1\.kubeconfig/,
     );
     assert.match(first.stdout(), /^ {15}member3 /m, 'three simulated members by default');
+
+    // The "try this" lines work as printed, from the repository root where npm start runs.
+    const tryThis = first.stdout().split('Try, in another terminal:\n')[1]!.split('\n').slice(0, 2);
+    const tried = spawnSync('sh', ['-c', tryThis.map((l) => l.trim()).join('\n')], {
+      cwd: REPO_ROOT,
+      env: { ...process.env, KUBECACHEDIR: join(cwd, 'kube-cache') },
+      encoding: 'utf8',
+      timeout: 60_000,
+    });
+    assert.equal(tried.status, 0, `${tryThis.join('\n')}\n${tried.stdout}${tried.stderr}`);
+    assert.match(tried.stdout, /deployment\.apps\/nginx created/);
+    assert.match(tried.stdout, /propagationpolicy\.policy\.karmada\.io\/nginx-propagation created/);
+    assert.match(tried.stdout, /^deployment\.apps\/nginx\s+0\/3\s/m);
+    assert.match(tried.stdout, /^propagationpolicy\.policy\.karmada\.io\/nginx-propagation\s+Abort\s+0\s/m);
     await waitFor('the start-up resync to be logged', { ...first, stdout: first.stderr }, /"message":"resync started"/);
 
     const logLine = first
