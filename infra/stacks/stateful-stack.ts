@@ -73,7 +73,10 @@ export class StatefulStack extends Stack {
         indexName: index.IndexName!,
         partitionKey: attribute(key('HASH')!),
         ...(sortKey ? { sortKey: attribute(sortKey) } : {}),
-        projectionType: dynamodb.ProjectionType.ALL,
+        projectionType:
+          index.Projection?.ProjectionType === 'KEYS_ONLY'
+            ? dynamodb.ProjectionType.KEYS_ONLY
+            : dynamodb.ProjectionType.ALL,
       });
     }
 

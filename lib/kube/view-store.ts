@@ -5,7 +5,15 @@
  */
 import type { GroupKind, KubeObject, ObjectRef } from '../api/object.ts';
 import { AlreadyExistsError, ConflictError } from '../store/errors.ts';
-import type { DeleteOptions, DeleteResult, ListPage, ListQuery, ObjectStore, WriteOptions } from '../store/port.ts';
+import type {
+  DeleteOptions,
+  DeleteResult,
+  DependentsQuery,
+  ListPage,
+  ListQuery,
+  ObjectStore,
+  WriteOptions,
+} from '../store/port.ts';
 
 /** How a served resource maps onto the kind it is stored as. */
 export interface ResourceView {
@@ -42,6 +50,10 @@ export class ViewStore implements ObjectStore {
   async listRefs(query: Omit<ListQuery, 'labelSelector'>): Promise<ListPage<ObjectRef>> {
     const page = await this.#inner.listRefs({ ...query, ...this.#view.storage });
     return { ...page, items: page.items.map((r) => ({ ...r, group: query.group, kind: query.kind })) };
+  }
+
+  listDependents(ownerUid: string, query?: DependentsQuery): Promise<ListPage<ObjectRef>> {
+    return this.#inner.listDependents(ownerUid, query);
   }
 
   async update(obj: KubeObject, options?: WriteOptions): Promise<KubeObject> {

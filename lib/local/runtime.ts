@@ -16,7 +16,7 @@ import { startControlServer } from '../sim/control.ts';
 import { SimulatedMember } from '../sim/member.ts';
 import { ensureLocalPki, tlsServerOptions, writeKubeconfigText } from '../pki/index.ts';
 import { createDynamoClient } from '../adapters/dynamodb/client.ts';
-import { ensureTable } from '../adapters/dynamodb/ensure-table.ts';
+import { ensureLocalTable } from '../adapters/dynamodb/migrate-table.ts';
 import { createSqsClient } from '../adapters/sqs/transport.ts';
 import { type Clock, systemClock } from '../clock/clock.ts';
 import type { RuntimeConfig } from '../config/runtime.ts';
@@ -127,7 +127,12 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     });
     cleanups.push(() => dynamo.stop());
     const ddb = createDynamoClient({ region: LOCAL_REGION, endpoint: dynamo.endpoint });
-    await ensureTable(ddb, LOCAL_TABLE);
+    const migrated = await ensureLocalTable(
+      ddb,
+      LOCAL_TABLE,
+      dataDir ? join(dataDir, 'dynamodb-upgrade-backup.json') : undefined,
+    );
+    if (migrated > 0) log.info('object table upgraded to this version’s indexes', { items: migrated });
     ddb.destroy();
 
     const sqs: LocalSqsServer = await startSqsServer({

@@ -4,7 +4,7 @@
  * (docs/decisions/0001-store-layout.md explains the choice).
  */
 import { clusterOfExecutionNamespace, WORK_GROUP } from '../api/karmada-names.ts';
-import type { GroupKind, ObjectRef } from '../api/object.ts';
+import type { GroupKind, KubeObject, ObjectRef } from '../api/object.ts';
 import { formatGroupKind, formatKey } from '../api/object.ts';
 import { BadRequestError } from './errors.ts';
 
@@ -65,6 +65,15 @@ export function rowKeysOf(ref: ObjectRef): RowKeys {
   const cluster = clusterOf(ref);
   if (cluster) keys.clusterKey = clusterIndexKey(ref, cluster);
   return keys;
+}
+
+/**
+ * The owner an object is indexed under in `byOwner`: its controller owner reference, else its first
+ * one. (One index partition per item: an object with several owners is found under this one only.)
+ */
+export function ownerKeyOf(obj: KubeObject): string | undefined {
+  const refs = obj.metadata.ownerReferences ?? [];
+  return (refs.find((r) => r.controller) ?? refs[0])?.uid || undefined;
 }
 
 /** Rebuilds the ref of a row from its group/kind and sort key. */
@@ -145,6 +154,24 @@ export function decodeContinue(
       'invalid continue token: it was issued for a different list (kind, namespace or cluster); ' +
         'pass the same parameters as the first request',
     );
+  }
+  return payload.a;
+}
+
+/** A continue token for a list of dependents (`byOwner`). */
+export function encodeDependentsContinue(ownerUid: string, after: string): string {
+  return Buffer.from(JSON.stringify({ v: 1, o: ownerUid, a: after }), 'utf8').toString('base64url');
+}
+
+export function decodeDependentsContinue(token: string, ownerUid: string): string {
+  let payload: { v?: number; o?: string; a?: unknown };
+  try {
+    payload = JSON.parse(Buffer.from(token, 'base64url').toString('utf8')) as typeof payload;
+  } catch {
+    throw new BadRequestError('invalid continue token: it is not one this server issued; restart the list without it');
+  }
+  if (payload.v !== 1 || payload.o !== ownerUid || typeof payload.a !== 'string') {
+    throw new BadRequestError('invalid continue token: it was issued for another owner; restart the list without it');
   }
   return payload.a;
 }

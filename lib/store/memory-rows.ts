@@ -29,6 +29,7 @@ export class MemoryRowStore implements RowStore {
     version: number;
     body: string;
     expiresAt?: number;
+    ownerKey?: string;
   }[] {
     return [...this.#rows.values()].map((r) => ({ ...r, body: Buffer.from(r.body).toString('base64') }));
   }
@@ -43,6 +44,7 @@ export class MemoryRowStore implements RowStore {
       version: number;
       body: string;
       expiresAt?: number;
+      ownerKey?: string;
     }[],
   ): void {
     for (const r of rows) this.#rows.set(r.pk, { ...r, body: new Uint8Array(Buffer.from(r.body, 'base64')) });
@@ -71,6 +73,15 @@ export class MemoryRowStore implements RowStore {
 
   async query(q: IndexQuery): Promise<IndexPage> {
     this.calls.query++;
+    if (q.index === 'byOwner') {
+      const owned = [...this.#rows.values()]
+        .filter((r) => r.ownerKey === q.partition && inRange(r.pk, q.range))
+        .sort((a, b) => compareSortKeys(a.pk, b.pk));
+      return {
+        rows: owned.slice(0, q.limit).map((r) => ({ sortKey: r.pk })),
+        exhausted: owned.length <= q.limit,
+      };
+    }
     const matching = [...this.#rows.values()]
       .filter((r) => (q.index === 'byKind' ? r.kindShard : r.clusterKey) === q.partition)
       .filter((r) => inRange(r.sortKey, q.range))

@@ -37,6 +37,12 @@ export interface ListQuery extends GroupKind {
   continue?: string;
 }
 
+/** A page of the objects one owner owns (`byOwner`). */
+export interface DependentsQuery {
+  limit?: number;
+  continue?: string;
+}
+
 /** One page of a list. */
 export interface ListPage<T = KubeObject> {
   items: T[];
@@ -66,6 +72,11 @@ export interface ObjectStore {
    * index projects whole items, so DynamoDB still bills reads by item size.
    */
   listRefs(query: Omit<ListQuery, 'labelSelector'>): Promise<ListPage<ObjectRef>>;
+  /**
+   * The objects whose controller owner reference (or, without one, first owner reference) has this
+   * uid: what the garbage collector deletes or orphans. Eventually consistent, like `list`.
+   */
+  listDependents(ownerUid: string, query?: DependentsQuery): Promise<ListPage<ObjectRef>>;
   /** Replaces everything but `status`; requires `metadata.resourceVersion`. */
   update(obj: KubeObject, options?: WriteOptions): Promise<KubeObject>;
   /** Replaces only `status`; requires `metadata.resourceVersion`. */

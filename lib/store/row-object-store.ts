@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import type { Requirement } from '../api/labels.ts';
 import { fromLabelSelector, InvalidSelectorError, matchesRequirements, parseSelector } from '../api/labels.ts';
 import type { GroupKind, KubeObject, ObjectRef } from '../api/object.ts';
-import { refOf } from '../api/object.ts';
+import { parseKey, refOf } from '../api/object.ts';
 import type { Clock } from '../clock/clock.ts';
 import { decodeBody, encodeBody } from './codec.ts';
 import { AlreadyExistsError, BadRequestError, ConflictError, NotFoundError, TooLargeError } from './errors.ts';
@@ -16,14 +16,25 @@ import {
   clusterIndexKey,
   compareSortKeys,
   decodeContinue,
+  decodeDependentsContinue,
   encodeContinue,
+  encodeDependentsContinue,
   KIND_SHARDS,
   kindShardKey,
+  ownerKeyOf,
   rangeFor,
   refFromSortKey,
   rowKeysOf,
 } from './layout.ts';
-import type { DeleteOptions, DeleteResult, ListPage, ListQuery, ObjectStore, WriteOptions } from './port.ts';
+import type {
+  DeleteOptions,
+  DeleteResult,
+  DependentsQuery,
+  ListPage,
+  ListQuery,
+  ObjectStore,
+  WriteOptions,
+} from './port.ts';
 import type { IndexName, IndexRow, Row, RowStore } from './rows.ts';
 import { isExpired, rowBytes } from './rows.ts';
 import type { Stamp } from './semantics.ts';
@@ -169,6 +180,25 @@ export class RowObjectStore implements ObjectStore {
     return { items, ...page };
   }
 
+  async listDependents(ownerUid: string, options: DependentsQuery = {}): Promise<ListPage<ObjectRef>> {
+    const after = options.continue ? decodeDependentsContinue(options.continue, ownerUid) : undefined;
+    const limit = options.limit && options.limit > 0 ? options.limit : 500;
+    const page = await this.#rows.query({
+      index: 'byOwner',
+      partition: ownerUid,
+      range: after !== undefined ? { after } : {},
+      limit,
+      keysOnly: true,
+    });
+    const items = page.rows.map((r) => parseKey(r.sortKey));
+    const last = page.rows[page.rows.length - 1]?.sortKey;
+    return {
+      items,
+      resourceVersion: String(nextVersion(undefined, this.#clock.now())),
+      ...(!page.exhausted && last !== undefined ? { continue: encodeDependentsContinue(ownerUid, last) } : {}),
+    };
+  }
+
   async listRefs(query: Omit<ListQuery, 'labelSelector'>): Promise<ListPage<ObjectRef>> {
     const items: ObjectRef[] = [];
     const page = await this.#scan(query, true, (row) => {
@@ -251,6 +281,8 @@ export class RowObjectStore implements ObjectStore {
     const row: Row = { ...rowKeysOf(ref), version: Number(object.metadata.resourceVersion), body: bytes };
     const ttl = this.#ttlSeconds(ref);
     if (ttl !== undefined) row.expiresAt = Math.floor(this.#clock.now() / 1000) + ttl;
+    const owner = ownerKeyOf(object);
+    if (owner) row.ownerKey = owner;
     const size = rowBytes(row);
     if (size > this.#rows.maxRowBytes) throw new TooLargeError(ref, jsonBytes, size, this.#rows.maxRowBytes);
     return row;

@@ -15,6 +15,8 @@ export interface Row extends RowKeys {
    * at once, and the database deletes it later (DynamoDB within days; local mode by a sweep).
    */
   expiresAt?: number;
+  /** `byOwner` index partition: the uid of the object's controller (or first) owner, if any. */
+  ownerKey?: string;
 }
 
 /**
@@ -27,11 +29,14 @@ export type WriteCondition = { kind: 'absent'; expiredBefore?: number } | { kind
 export type WriteOutcome = { ok: true } | { ok: false; current: Row | undefined };
 
 /** Which secondary index to read. */
-export type IndexName = 'byKind' | 'byCluster';
+export type IndexName = 'byKind' | 'byCluster' | 'byOwner';
 
 export interface IndexQuery {
   index: IndexName;
-  /** `kindShard` for byKind, `clusterKey` for byCluster. */
+  /**
+   * `kindShard` for byKind, `clusterKey` for byCluster, the owner's uid for byOwner (whose rows are
+   * sorted by, and return as `sortKey`, the object key `pk`; always keys only).
+   */
   partition: string;
   range: SortKeyRange;
   limit: number;
@@ -81,6 +86,7 @@ export function rowBytes(row: Row): number {
     str('ks', row.kindShard) +
     str('sk', row.sortKey) +
     str('ck', row.clusterKey) +
+    str('ow', row.ownerKey) +
     2 +
     21 + // "v" + number
     1 +

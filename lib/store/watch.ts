@@ -7,7 +7,15 @@
  */
 import type { GroupKind, KubeObject, ObjectRef } from '../api/object.ts';
 import { groupKindOf } from '../api/object.ts';
-import type { DeleteOptions, DeleteResult, ListPage, ListQuery, ObjectStore, WriteOptions } from './port.ts';
+import type {
+  DeleteOptions,
+  DeleteResult,
+  DependentsQuery,
+  ListPage,
+  ListQuery,
+  ObjectStore,
+  WriteOptions,
+} from './port.ts';
 
 export type WatchEventType = 'ADDED' | 'MODIFIED' | 'DELETED';
 
@@ -136,6 +144,10 @@ export class WatchingStore implements ObjectStore {
 
   listRefs(query: Omit<ListQuery, 'labelSelector'>): Promise<ListPage<ObjectRef>> {
     return this.#inner.listRefs(query);
+  }
+
+  listDependents(ownerUid: string, query?: DependentsQuery): Promise<ListPage<ObjectRef>> {
+    return this.#inner.listDependents(ownerUid, query);
   }
 
   async update(obj: KubeObject, options?: WriteOptions): Promise<KubeObject> {

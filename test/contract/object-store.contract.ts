@@ -558,6 +558,58 @@ export function describeObjectStoreContract(backend: StoreBackend): void {
       });
     });
 
+    describe('dependents (the byOwner index)', () => {
+      const owned = (name: string, owners: { uid: string; controller?: boolean }[]) => {
+        const cm = configMap(name, {});
+        cm.metadata.ownerReferences = owners.map((o, i) => ({
+          apiVersion: 'apps/v1',
+          kind: 'Deployment',
+          name: `owner-${i}`,
+          uid: o.uid,
+          ...(o.controller ? { controller: true } : {}),
+        }));
+        return cm;
+      };
+
+      it('finds the objects an owner owns, across kinds, paged, and follows owner changes', async () => {
+        const store = await backend.newStore();
+        for (let i = 0; i < 7; i++) await store.create(owned(`cm-${i}`, [{ uid: 'owner-a' }]));
+        const d = deployment('child');
+        d.metadata.ownerReferences = [
+          { apiVersion: 'v1', kind: 'ConfigMap', name: 'x', uid: 'owner-b' },
+          { apiVersion: 'v1', kind: 'ConfigMap', name: 'y', uid: 'owner-a', controller: true },
+        ];
+        const child = await store.create(d);
+        await store.create(configMap('unowned', {}));
+        const seen: string[] = [];
+        let token: string | undefined;
+        let pages = 0;
+        do {
+          const page = await store.listDependents('owner-a', { limit: 3, ...(token ? { continue: token } : {}) });
+          seen.push(...page.items.map((r) => `${r.kind}/${r.name}`));
+          token = page.continue;
+          pages++;
+        } while (token);
+        assert.equal(seen.length, 8);
+        assert.ok(seen.includes('Deployment/child'), 'the controller reference wins over the first one');
+        assert.ok(pages >= 3);
+        assert.deepEqual((await store.listDependents('owner-b')).items, []);
+
+        await store.update({ ...child, metadata: { ...child.metadata, ownerReferences: [] } });
+        await store.delete({ ...CM, namespace: 'default', name: 'cm-0' });
+        const after = (await store.listDependents('owner-a')).items.map((r) => r.name);
+        assert.equal(after.length, 6);
+        assert.ok(!after.includes('child') && !after.includes('cm-0'));
+      });
+
+      it('refuses a continue token issued for another owner', async () => {
+        const store = await backend.newStore();
+        for (let i = 0; i < 3; i++) await store.create(owned(`cm-${i}`, [{ uid: 'owner-a' }]));
+        const page = await store.listDependents('owner-a', { limit: 1 });
+        await rejectsWith(store.listDependents('owner-b', { continue: page.continue! }), BadRequestError);
+      });
+    });
+
     describe('expiry (Events)', () => {
       const EVENT = { group: '', kind: 'Event' };
       const event = (name: string) => ({

@@ -46,7 +46,7 @@ for (const env of ['dev', 'prod'] as const) {
       assert.ok(stateful && stateless);
     });
 
-    it('keeps objects in one table: KMS (customer key, rotated), point-in-time recovery, on-demand, the two indexes', () => {
+    it('keeps objects in one table: KMS (customer key, rotated), point-in-time recovery, on-demand, the three indexes, Event TTL', () => {
       stateful.hasResourceProperties('AWS::KMS::Key', { EnableKeyRotation: true });
       stateful.hasResourceProperties('AWS::DynamoDB::Table', {
         TableName: `${config.prefix}-objects`,
@@ -70,7 +70,16 @@ for (const env of ['dev', 'prod'] as const) {
               { AttributeName: 'sk', KeyType: 'RANGE' },
             ],
           }),
+          Match.objectLike({
+            IndexName: 'byOwner',
+            KeySchema: [
+              { AttributeName: 'ow', KeyType: 'HASH' },
+              { AttributeName: 'pk', KeyType: 'RANGE' },
+            ],
+            Projection: { ProjectionType: 'KEYS_ONLY' },
+          }),
         ]),
+        TimeToLiveSpecification: { AttributeName: 'xa', Enabled: true },
       });
     });
 

@@ -53,6 +53,7 @@ export class DynamoRowStore implements RowStore {
     };
     if (row.clusterKey) item[ATTR.clusterKey] = { S: row.clusterKey };
     if (row.expiresAt !== undefined) item[ATTR.expiresAt] = { N: String(row.expiresAt) };
+    if (row.ownerKey) item[ATTR.ownerKey] = { S: row.ownerKey };
     return this.#conditional(
       new PutItemCommand({
         TableName: this.#table,
@@ -75,12 +76,13 @@ export class DynamoRowStore implements RowStore {
   }
 
   async query(q: IndexQuery): Promise<IndexPage> {
-    const partitionAttr = q.index === 'byKind' ? ATTR.kindShard : ATTR.clusterKey;
+    const partitionAttr = { byKind: ATTR.kindShard, byCluster: ATTR.clusterKey, byOwner: ATTR.ownerKey }[q.index];
+    const sortAttr = q.index === 'byOwner' ? ATTR.pk : ATTR.sortKey;
     const names: Record<string, string> = { '#p': partitionAttr };
     const values: Item = { ':p': { S: q.partition } };
     let condition = '#p = :p';
     const { prefix, after } = q.range;
-    if (prefix !== undefined || after !== undefined) names['#s'] = ATTR.sortKey;
+    if (prefix !== undefined || after !== undefined) names['#s'] = sortAttr;
     if (prefix !== undefined && after !== undefined) {
       // "Strictly after `after`, within `prefix`": an inclusive BETWEEN whose lower bound row (if any) is
       // dropped below. The upper bound is the prefix with its trailing '/' bumped to '0', the first string
@@ -95,26 +97,28 @@ export class DynamoRowStore implements RowStore {
       condition += ' AND #s > :after';
       values[':after'] = { S: after };
     }
-    if (q.keysOnly) {
-      names['#k'] = ATTR.sortKey;
-      names['#xa'] = ATTR.expiresAt;
+    const keysOnly = q.keysOnly || q.index === 'byOwner';
+    if (keysOnly) {
+      names['#k'] = sortAttr;
+      // Expiry matters for kind lists; dependents are keys only (their index projects nothing else).
+      if (q.index !== 'byOwner') names['#xa'] = ATTR.expiresAt;
     }
     const out = await this.#client.send(
       new QueryCommand({
         TableName: this.#table,
-        IndexName: q.index === 'byKind' ? INDEX.byKind : INDEX.byCluster,
+        IndexName: INDEX[q.index],
         KeyConditionExpression: condition,
         ExpressionAttributeNames: names,
         ExpressionAttributeValues: values,
         Limit: q.limit,
-        ...(q.keysOnly ? { ProjectionExpression: '#k, #xa' } : {}),
+        ...(keysOnly ? { ProjectionExpression: q.index === 'byOwner' ? '#k' : '#k, #xa' } : {}),
       }),
     );
     const rows: IndexRow[] = [];
     for (const item of out.Items ?? []) {
-      const sortKey = item[ATTR.sortKey]?.S ?? '';
+      const sortKey = item[sortAttr]?.S ?? '';
       if (!inRange(sortKey, q.range)) continue;
-      const row: IndexRow = q.keysOnly
+      const row: IndexRow = keysOnly
         ? { sortKey }
         : { sortKey, version: Number(item[ATTR.version]?.N), body: item[ATTR.body]?.B ?? new Uint8Array() };
       const expiresAt = item[ATTR.expiresAt]?.N;
@@ -171,5 +175,7 @@ function toRow(item: Item): Row {
   if (clusterKey) row.clusterKey = clusterKey;
   const expiresAt = item[ATTR.expiresAt]?.N;
   if (expiresAt !== undefined) row.expiresAt = Number(expiresAt);
+  const ownerKey = item[ATTR.ownerKey]?.S;
+  if (ownerKey) row.ownerKey = ownerKey;
   return row;
 }

@@ -20,11 +20,14 @@ export const ATTR = {
   body: 'b',
   /** Epoch seconds after which the item is dead: the table's TTL attribute (Events only). */
   expiresAt: 'xa',
+  /** byOwner partition: the uid of the object's controller (or first) owner (sparse). */
+  ownerKey: 'ow',
 } as const;
 
 export const INDEX = {
   byKind: 'byKind',
   byCluster: 'byCluster',
+  byOwner: 'byOwner',
 } as const;
 
 /** CreateTable input for local endpoints and tests (the CDK stack declares the same shape). */
@@ -37,6 +40,7 @@ export function createTableInput(tableName: string): CreateTableCommandInput {
       { AttributeName: ATTR.kindShard, AttributeType: 'S' },
       { AttributeName: ATTR.sortKey, AttributeType: 'S' },
       { AttributeName: ATTR.clusterKey, AttributeType: 'S' },
+      { AttributeName: ATTR.ownerKey, AttributeType: 'S' },
     ],
     KeySchema: [{ AttributeName: ATTR.pk, KeyType: 'HASH' }],
     GlobalSecondaryIndexes: [
@@ -55,6 +59,15 @@ export function createTableInput(tableName: string): CreateTableCommandInput {
           { AttributeName: ATTR.sortKey, KeyType: 'RANGE' },
         ],
         Projection: { ProjectionType: 'ALL' },
+      },
+      {
+        // The garbage collector's question: which objects does this uid own? Keys are enough.
+        IndexName: INDEX.byOwner,
+        KeySchema: [
+          { AttributeName: ATTR.ownerKey, KeyType: 'HASH' },
+          { AttributeName: ATTR.pk, KeyType: 'RANGE' },
+        ],
+        Projection: { ProjectionType: 'KEYS_ONLY' },
       },
     ],
   };
