@@ -5,7 +5,8 @@
  */
 import { type KubeObject, refOf } from '../api/object.ts';
 import type { Clock } from '../clock/clock.ts';
-import type { ControllerSpec } from '../controllers/specs.ts';
+import { enqueueGarbageCollection } from '../controllers/garbage-collector.ts';
+import { CONTROLLER_SPECS, type ControllerSpec } from '../controllers/specs.ts';
 import { establishCrd, validateCrd } from '../kube/crd.ts';
 import { ApiError, apiErrors } from '../kube/errors.ts';
 import type { KubeRequest } from '../kube/http.ts';
@@ -43,9 +44,14 @@ export class ControlPlaneBackend implements RestBackend {
   readonly changes: ChangeFeed | undefined;
   readonly #options: ControlPlaneBackendOptions;
   readonly #auth: TokenAuthenticator;
+  /** A garbage collector runs: Foreground and Orphan deletes get their finalizers. */
+  readonly garbageCollection: boolean;
+  readonly #collects: boolean;
 
   constructor(options: ControlPlaneBackendOptions) {
     this.#options = options;
+    this.#collects = (options.specs ?? CONTROLLER_SPECS).some((s) => s.triggers?.deletions);
+    this.garbageCollection = this.#collects;
     this.productVersion = options.productVersion;
     this.store = options.store;
     this.clock = options.clock;
@@ -99,6 +105,9 @@ export class ControlPlaneBackend implements RestBackend {
         `api-${operation.toLowerCase()}`,
         this.#options.specs,
       );
+      if (operation === 'DELETE' && this.#collects) {
+        await enqueueGarbageCollection(this.#options.workQueue, [object], 'api-delete');
+      }
     } catch (err) {
       // The write stands; the periodic resync will enqueue the key if this send was lost.
       this.#options.logger?.error('could not enqueue controllers for an accepted write; resync will catch up', {

@@ -6,6 +6,7 @@ import { StoredCrdCatalog, staticControlPlaneDefs } from '../apiserver/catalog.t
 import type { Controller } from '../reconcile/controller.ts';
 import { createResyncController, RESYNC_CONTROLLER } from '../reconcile/resync.ts';
 import type { Runtime } from '../wiring.ts';
+import { createGarbageCollector, GARBAGE_COLLECTOR } from './garbage-collector.ts';
 import { createNamespaceController, NAMESPACE_CONTROLLER } from './namespace.ts';
 import { resyncTargets } from './specs.ts';
 
@@ -21,8 +22,12 @@ export const namespaceFactory: ControllerFactory = (runtime) =>
     catalog: new StoredCrdCatalog(runtime.store, runtime.clock, staticControlPlaneDefs()),
   });
 
+export const garbageCollectorFactory: ControllerFactory = (runtime) =>
+  createGarbageCollector({ store: runtime.store, workQueue: runtime.workQueue });
+
 /** Every controller by name; must cover every entry of CONTROLLER_SPECS (a test checks). */
 export const CONTROLLER_FACTORIES: Readonly<Record<string, ControllerFactory>> = {
   [RESYNC_CONTROLLER]: resyncFactory,
   [NAMESPACE_CONTROLLER]: namespaceFactory,
+  [GARBAGE_COLLECTOR]: garbageCollectorFactory,
 };

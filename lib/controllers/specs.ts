@@ -11,6 +11,8 @@ import { RESYNC_CONTROLLER } from '../reconcile/resync.ts';
 
 /** Name of the namespace lifecycle controller (kept here so specs import no controller code). */
 export const NAMESPACE_CONTROLLER_NAME = 'namespace';
+/** Name of the garbage collector (lib/controllers/garbage-collector.ts). */
+export const GARBAGE_COLLECTOR_NAME = 'garbage-collector';
 
 export interface LaneTuning {
   /** Messages per invocation (1..10000; above 10 needs a batching window). */
@@ -33,9 +35,10 @@ export interface ControllerSpec {
   /**
    * Accepted API writes that enqueue the written object's key on this controller's priority queue:
    * the listed kinds, and with `templates` every resource template (a kind that is not Karmada's own
-   * nor a bookkeeping kind such as Event or Lease).
+   * nor a bookkeeping kind such as Event or Lease). With `deletions`, every accepted delete of any
+   * kind (the garbage collector, whose keys also carry the uid).
    */
-  triggers?: { templates?: boolean; kinds?: readonly GroupKind[] };
+  triggers?: { templates?: boolean; kinds?: readonly GroupKind[]; deletions?: boolean };
   timeoutSeconds: number;
   memoryMB: number;
   /** Receives before a message is moved to the lane's dead-letter queue. */
@@ -70,6 +73,20 @@ export const CONTROLLER_SPECS: readonly ControllerSpec[] = [
     // Deleting a namespace's content tells every controller its templates triggered.
     sendsTo: [],
     triggers: { kinds: [{ group: '', kind: 'Namespace' }] },
+    timeoutSeconds: 120,
+    memoryMB: 512,
+    maxReceiveCount: 8,
+    lanes: {
+      priority: { batchSize: 10, maximumBatchingWindowSeconds: 0, maxConcurrency: 2 },
+      standard: { batchSize: 10, maximumBatchingWindowSeconds: 0, maxConcurrency: 2 },
+    },
+  },
+  {
+    name: GARBAGE_COLLECTOR_NAME,
+    description: 'Garbage collector: deletes or orphans the dependents of deleted owners (ownerReferences)',
+    watches: [],
+    sendsTo: [],
+    triggers: { deletions: true },
     timeoutSeconds: 120,
     memoryMB: 512,
     maxReceiveCount: 8,

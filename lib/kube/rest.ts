@@ -96,6 +96,11 @@ export interface RestBackend {
   written?(event: WriteEvent): Promise<void>;
   /** Namespaced objects may only be created in an existing, non-terminating Namespace. */
   namespaceLifecycle: boolean;
+  /**
+   * A garbage collector acts on ownerReferences: Foreground and Orphan deletes mark the object with
+   * the `foregroundDeletion` / `orphan` finalizer for it. Without one they are refused with a warning.
+   */
+  garbageCollection?: boolean;
   /** Every write of this store, for watches; without it, watch requests are refused (405). */
   changes?: ChangeFeed;
 }
@@ -169,11 +174,11 @@ function isObject(v: unknown): v is Record<string, unknown> {
 }
 
 /**
- * Said on a Foreground delete: there is no garbage collector yet (docs/karmada-mapping.md), so
+ * Said on a Foreground delete to a server without a garbage collector (the member simulator):
  * dependents are kept and the owner goes at once, as with --cascade=orphan.
  */
 const NO_GARBAGE_COLLECTOR =
-  'foreground deletion is not supported yet: there is no garbage collector, so objects whose ownerReferences name this one are kept (as with --cascade=orphan) and this object is deleted now';
+  'foreground deletion is not supported by this server: it has no garbage collector, so objects whose ownerReferences name this one are kept (as with --cascade=orphan) and this object is deleted now';
 
 export class RestHandler {
   readonly #backend: RestBackend;
@@ -814,9 +819,10 @@ export class RestHandler {
     const { def } = ctx;
     if (ctx.subresource) throw apiErrors.methodNotAllowed('DELETE', ctx.req.path);
     const options = this.#deleteOptions(ctx);
-    if (options.propagationPolicy === 'Foreground') ctx.warnings.push(NO_GARBAGE_COLLECTOR);
+    if (options.propagationPolicy === 'Foreground' && !this.#backend.garbageCollection)
+      ctx.warnings.push(NO_GARBAGE_COLLECTOR);
     const result = await this.#deleteOne(ctx, ctx.name!, options);
-    if (!result.removed) return this.#respondObjects(ctx, 200, [result.object], undefined, false);
+    if (!result.removed) return this.#respondObjects(ctx, 200, [result.object], undefined, true);
     return jsonResponse(
       200,
       {
@@ -849,10 +855,28 @@ export class RestHandler {
         dryRun: ctx.dryRun,
       });
     }
+    let preconditions = options.preconditions;
+    const finalizer = { Foreground: 'foregroundDeletion', Orphan: 'orphan' }[options.propagationPolicy];
+    if (finalizer && this.#backend.garbageCollection && !ctx.dryRun && !current.metadata.deletionTimestamp) {
+      // Mark for the garbage collector, which deletes (or orphans) the dependents, then lets go.
+      if (preconditions?.resourceVersion && preconditions.resourceVersion !== current.metadata.resourceVersion) {
+        throw apiErrors.conflict(
+          def.plural,
+          def.group,
+          name,
+          `the ResourceVersion in the precondition (${preconditions.resourceVersion}) does not match the ResourceVersion in record (${current.metadata.resourceVersion}). The object might have been modified`,
+        );
+      }
+      if (!(current.metadata.finalizers ?? []).includes(finalizer)) {
+        const finalizers = [...(current.metadata.finalizers ?? []), finalizer];
+        await this.#store(def).update({ ...current, metadata: { ...current.metadata, finalizers } });
+      }
+      preconditions = current.metadata.uid ? { uid: current.metadata.uid } : undefined;
+    }
     try {
       const result = await this.#store(def).delete(ref, {
         dryRun: ctx.dryRun,
-        ...(options.preconditions ? { preconditions: options.preconditions } : {}),
+        ...(preconditions ? { preconditions } : {}),
       });
       if (!ctx.dryRun) {
         await this.#backend.written?.({

@@ -265,6 +265,39 @@ describe('kubectl: control-plane specifics', () => {
     }
   });
 
+  it('garbage-collects dependents: background, orphan and foreground cascades', async () => {
+    const ownerYaml = (name: string) =>
+      readFileSync(`${SAMPLES}nginx/deployment.yaml`, 'utf8')
+        .replaceAll('nginx', name)
+        .replace(/image: \S+/, 'image: nginx');
+    const childOf = async (owner: string, child: string) => {
+      await kubectl.ok(['apply', '-f', '-'], ownerYaml(owner));
+      const uid = await kubectl.ok(['get', 'deployment', owner, '-o', 'jsonpath={.metadata.uid}']);
+      await kubectl.ok(
+        ['apply', '-f', '-'],
+        `apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: ${child}\n  ownerReferences:\n  - apiVersion: apps/v1\n    kind: Deployment\n    name: ${owner}\n    uid: ${uid}\n    controller: true\n    blockOwnerDeletion: true\n`,
+      );
+    };
+
+    await childOf('gc-bg', 'gc-bg-child');
+    await kubectl.ok(['delete', 'deployment', 'gc-bg']);
+    await kubectl.ok(['wait', '--for=delete', 'configmap/gc-bg-child', '--timeout=20s']);
+
+    await childOf('gc-orphan', 'gc-orphan-child');
+    await kubectl.ok(['delete', 'deployment', 'gc-orphan', '--cascade=orphan']);
+    assert.equal((await kubectl.run(['get', 'deployment', 'gc-orphan'])).code, 1, 'the owner is gone');
+    assert.equal(
+      await kubectl.ok(['get', 'configmap', 'gc-orphan-child', '-o', 'jsonpath={.metadata.ownerReferences}']),
+      '',
+      'the dependent stays, without the reference',
+    );
+
+    await childOf('gc-fg', 'gc-fg-child');
+    await kubectl.ok(['delete', 'deployment', 'gc-fg', '--cascade=foreground', '--timeout=20s']);
+    assert.equal((await kubectl.run(['get', 'configmap', 'gc-fg-child'])).code, 1, 'the dependent went first');
+    assert.equal((await kubectl.run(['get', 'deployment', 'gc-fg'])).code, 1);
+  });
+
   it('shows the events controllers record in kubectl describe and kubectl get events', async () => {
     await kubectl.ok(['apply', '-f', `${SAMPLES}nginx/deployment.yaml`]);
     const nginx = await rt.runtime.store.get({

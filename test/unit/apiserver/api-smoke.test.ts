@@ -52,19 +52,33 @@ describe('control-plane API (in process) — smoke', () => {
 });
 
 describe('deletion propagation', () => {
-  it('warns that a Foreground delete cannot wait on dependents (no garbage collector yet)', async () => {
+  it('marks a Foreground or Orphan delete for the garbage collector and tells it', async () => {
     const h = await apiHarness();
-    await h.call('POST', '/apis/apps/v1/namespaces/default/deployments', { body: deployment('nginx') });
-    const res = await h.call('DELETE', '/apis/apps/v1/namespaces/default/deployments/nginx', {
-      body: { kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: 'Foreground' },
+    for (const [name, policy, finalizer] of [
+      ['fg', 'Foreground', 'foregroundDeletion'],
+      ['orphan', 'Orphan', 'orphan'],
+    ] as const) {
+      await h.call('POST', '/apis/apps/v1/namespaces/default/deployments', { body: deployment(name) });
+      const res = await h.call('DELETE', `/apis/apps/v1/namespaces/default/deployments/${name}`, {
+        body: { kind: 'DeleteOptions', apiVersion: 'v1', propagationPolicy: policy },
+      });
+      assert.equal(res.status, 200, res.body);
+      assert.equal(res.headers.warning, undefined);
+      assert.deepEqual(res.json.metadata.finalizers, [finalizer], 'returned marked, as kube-apiserver does');
+      assert.ok(res.json.metadata.deletionTimestamp);
+      assert.ok(
+        h.enqueued.some(
+          (e) => e.controller === 'garbage-collector' && e.key.startsWith(`Deployment.apps/default/${name}@`),
+        ),
+      );
+    }
+    const stale = await h.call('POST', '/apis/apps/v1/namespaces/default/deployments', { body: deployment('stale') });
+    const conflict = await h.call('DELETE', '/apis/apps/v1/namespaces/default/deployments/stale', {
+      body: { propagationPolicy: 'Foreground', preconditions: { resourceVersion: '1' } },
     });
-    assert.equal(res.status, 200, res.body);
-    assert.match(
-      res.headers.warning ?? '',
-      /^299 - "foreground deletion is not supported yet: there is no garbage collector/,
-    );
-    const background = await h.call('DELETE', '/api/v1/namespaces/default/configmaps/none');
-    assert.equal(background.headers.warning, undefined);
+    assert.equal(conflict.status, 409, conflict.body);
+    const untouched = await h.call('GET', '/apis/apps/v1/namespaces/default/deployments/stale');
+    assert.equal(untouched.json.metadata.resourceVersion, stale.json.metadata.resourceVersion, 'nothing was written');
   });
 });
 

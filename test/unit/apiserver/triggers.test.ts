@@ -49,11 +49,12 @@ describe('accepted writes enqueue the triggered controllers', () => {
     );
     assert.equal((await h.call('DELETE', '/apis/apps/v1/namespaces/default/deployments/web')).status, 200);
     assert.deepEqual(
-      h.enqueued.map((e) => [e.controller, e.lane, e.key, e.reason]),
+      h.enqueued.map((e) => [e.controller, e.lane, e.key.replace(/@[0-9a-f-]{36}$/, '@<uid>'), e.reason]),
       [
         ['detector', 'priority', 'Deployment.apps/default/web', 'api-create'],
         ['detector', 'priority', 'PropagationPolicy.policy.karmada.io/default/web', 'api-create'],
         ['detector', 'priority', 'Deployment.apps/default/web', 'api-delete'],
+        ['garbage-collector', 'priority', 'Deployment.apps/default/web@<uid>', 'api-delete'],
       ],
     );
   });

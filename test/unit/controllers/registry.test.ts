@@ -1,15 +1,15 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { CONTROLLER_FACTORIES } from '../../lib/controllers/factories.ts';
-import { CONTROLLER_SPECS, queueTargets, visibilityTimeoutSeconds } from '../../lib/controllers/specs.ts';
+import { CONTROLLER_FACTORIES } from '../../../lib/controllers/factories.ts';
+import { CONTROLLER_SPECS, queueTargets, visibilityTimeoutSeconds } from '../../../lib/controllers/specs.ts';
 
 describe('controller registry', () => {
   for (const spec of CONTROLLER_SPECS) {
     it(`${spec.name}: has a factory, a function entry point, and valid event-source tuning`, () => {
       assert.ok(CONTROLLER_FACTORIES[spec.name], 'lib/controllers/factories.ts builds it (local mode)');
       assert.ok(
-        existsSync(new URL(`../../functions/${spec.name}.ts`, import.meta.url)),
+        existsSync(new URL(`../../../functions/${spec.name}.ts`, import.meta.url)),
         `functions/${spec.name}.ts exists (AWS)`,
       );
       assert.match(spec.name, /^[a-z][a-z0-9-]{0,24}$/, 'usable in queue and function names');
