@@ -8,10 +8,14 @@ import { createBootstrapHandler } from '../lib/apiserver/bootstrap-resource.ts';
 import { loadRuntimeConfig } from '../lib/config/runtime.ts';
 import { observabilityFor, wireRuntime } from '../lib/wiring.ts';
 
-const runtime = wireRuntime(loadRuntimeConfig());
-const secretId = runtime.config.adminSecretId;
-if (!secretId) throw new Error('SK_ADMIN_SECRET_ID is not set: the stack passes the admin kubeconfig secret ARN');
-export const handler = createBootstrapHandler(runtime, {
-  logger: observabilityFor('bootstrap', runtime.config).logger,
-  secret: new SecretsManagerSecret(new SecretsManagerClient({ region: runtime.config.region }), secretId),
+// Built on first use inside the handler, so a configuration error still answers CloudFormation.
+export const handler = createBootstrapHandler(() => {
+  const runtime = wireRuntime(loadRuntimeConfig());
+  const secretId = runtime.config.adminSecretId;
+  if (!secretId) throw new Error('SK_ADMIN_SECRET_ID is not set: the stack passes the admin kubeconfig secret ARN');
+  return {
+    runtime,
+    logger: observabilityFor('bootstrap', runtime.config).logger,
+    secret: new SecretsManagerSecret(new SecretsManagerClient({ region: runtime.config.region }), secretId),
+  };
 });

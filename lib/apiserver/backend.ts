@@ -5,7 +5,7 @@
  */
 import { type KubeObject, refOf } from '../api/object.ts';
 import type { Clock } from '../clock/clock.ts';
-import { enqueueGarbageCollection } from '../controllers/garbage-collector.ts';
+import { enqueueGarbageCollection, enqueueOwnerCheck } from '../controllers/garbage-collector.ts';
 import { CONTROLLER_SPECS, type ControllerSpec } from '../controllers/specs.ts';
 import { establishCrd, validateCrd } from '../kube/crd.ts';
 import { ApiError, apiErrors } from '../kube/errors.ts';
@@ -105,8 +105,20 @@ export class ControlPlaneBackend implements RestBackend {
         `api-${operation.toLowerCase()}`,
         this.#options.specs,
       );
-      if (operation === 'DELETE' && this.#collects) {
-        await enqueueGarbageCollection(this.#options.workQueue, [object], 'api-delete');
+      if (this.#collects) {
+        const removed =
+          operation === 'UPDATE' &&
+          object.metadata.deletionTimestamp &&
+          (object.metadata.finalizers ?? []).length === 0;
+        if (operation === 'DELETE' || removed) {
+          await enqueueGarbageCollection(this.#options.workQueue, [object], `api-${operation.toLowerCase()}`);
+        } else if (
+          JSON.stringify(object.metadata.ownerReferences ?? []) !==
+          JSON.stringify(event.old?.metadata.ownerReferences ?? [])
+        ) {
+          // Its owners may be gone already: the collector checks.
+          await enqueueOwnerCheck(this.#options.workQueue, [object], `api-${operation.toLowerCase()}`);
+        }
       }
     } catch (err) {
       // The write stands; the periodic resync will enqueue the key if this send was lost.

@@ -46,40 +46,80 @@ export function sendCfnResponse(url: string, response: CfnResponse): Promise<voi
 
 export type BootstrapHandler = (event: CloudFormationCustomResourceEvent, context: Context) => Promise<void>;
 
+export interface BootstrapDependencies {
+  runtime: Runtime;
+  logger: Logger;
+  secret: SecretPort;
+}
+
+/**
+ * `init` builds the dependencies on first use, inside the handler, so that a broken configuration
+ * still answers CloudFormation (FAILED, with the reason) instead of leaving the stack waiting for an
+ * hour; a Delete is answered without building anything. If the work has not finished shortly before
+ * the function's timeout, FAILED is sent then.
+ */
 export function createBootstrapHandler(
-  runtime: Runtime,
-  deps: { logger: Logger; secret: SecretPort; send?: typeof sendCfnResponse },
+  init: () => BootstrapDependencies,
+  options: { send?: typeof sendCfnResponse; safetyMarginMs?: number } = {},
 ): BootstrapHandler {
-  const send = deps.send ?? sendCfnResponse;
-  return async (event) => {
+  const send = options.send ?? sendCfnResponse;
+  const margin = options.safetyMarginMs ?? 5_000;
+  let deps: BootstrapDependencies | undefined;
+  return async (event, context) => {
     const base = {
       PhysicalResourceId: BOOTSTRAP_RESOURCE_ID,
       StackId: event.StackId,
       RequestId: event.RequestId,
       LogicalResourceId: event.LogicalResourceId,
     };
-    try {
-      if (event.RequestType !== 'Delete') {
-        const apiUrl = String(event.ResourceProperties.ApiUrl ?? '');
-        if (!apiUrl.startsWith('https://'))
-          throw new Error(`ApiUrl must be an https:// URL, got ${JSON.stringify(apiUrl)}`);
-        const result = await bootstrapControlPlane({
-          store: runtime.store,
-          clock: runtime.clock,
-          apiUrl,
-          environment: runtime.config.environment,
-          secret: deps.secret,
+    let answered = false;
+    const answer = async (response: CfnResponse) => {
+      if (answered) return;
+      answered = true;
+      await send(event.ResponseURL, response);
+    };
+    const remaining = context.getRemainingTimeInMillis?.() ?? 60_000;
+    let timer: NodeJS.Timeout | undefined;
+    const timeout = new Promise<void>((resolve) => {
+      timer = setTimeout(
+        () => {
+          void answer({ ...base, Status: 'FAILED', Reason: 'bootstrap timed out (see the function logs)' }).then(
+            resolve,
+            resolve,
+          );
+        },
+        Math.max(0, remaining - margin),
+      );
+    });
+    const work = (async () => {
+      try {
+        if (event.RequestType !== 'Delete') {
+          deps ??= init();
+          const apiUrl = String(event.ResourceProperties.ApiUrl ?? '');
+          if (!apiUrl.startsWith('https://'))
+            throw new Error(`ApiUrl must be an https:// URL, got ${JSON.stringify(apiUrl)}`);
+          const result = await bootstrapControlPlane({
+            store: deps.runtime.store,
+            clock: deps.runtime.clock,
+            apiUrl,
+            environment: deps.runtime.config.environment,
+            secret: deps.secret,
+          });
+          deps.logger.info('control plane bootstrapped', { ...result, apiUrl });
+        }
+        await answer({ ...base, Status: 'SUCCESS' });
+      } catch (err) {
+        deps?.logger.error('bootstrap failed', { error: err as Error });
+        // Without dependencies there is no logger yet: stderr reaches CloudWatch Logs all the same.
+        if (!deps) console.error('bootstrap failed before it could start:', (err as Error).message);
+        await answer({
+          ...base,
+          Status: 'FAILED',
+          Reason: `bootstrap failed: ${(err as Error).message}`.slice(0, 1000),
         });
-        deps.logger.info('control plane bootstrapped', { ...result, apiUrl });
       }
-      await send(event.ResponseURL, { ...base, Status: 'SUCCESS' });
-    } catch (err) {
-      deps.logger.error('bootstrap failed', { error: err as Error });
-      await send(event.ResponseURL, {
-        ...base,
-        Status: 'FAILED',
-        Reason: `bootstrap failed: ${(err as Error).message}`.slice(0, 1000),
-      });
-    }
+    })();
+    await Promise.race([work, timeout]);
+    clearTimeout(timer);
   };
 }

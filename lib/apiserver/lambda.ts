@@ -19,8 +19,8 @@ export type ApiHandler = (
   context: Context,
 ) => Promise<APIGatewayProxyStructuredResultV2>;
 
-/** Responses API Gateway cannot carry (6 MB Lambda payload); lists must page with `limit`. */
-const MAX_RESPONSE_BYTES = 6 * 1024 * 1024 - 64 * 1024;
+/** Lambda's response payload limit (6 MB), less room for the envelope; lists must page with `limit`. */
+const MAX_RESPONSE_BYTES = 6 * 1024 * 1024 - 16 * 1024;
 
 export function createApiHandler(runtime: Runtime, deps: { logger: Logger; metrics: Metrics }): ApiHandler {
   const api: ControlPlaneApi = createControlPlaneApi({
@@ -36,7 +36,8 @@ export function createApiHandler(runtime: Runtime, deps: { logger: Logger; metri
       const started = runtime.clock.now();
       const request = requestFromApiGateway(event);
       let response = await api.handler.handle(request);
-      if (Buffer.byteLength(response.body) > MAX_RESPONSE_BYTES) {
+      // Lambda counts the whole serialised result, where the body is a JSON string (quotes escaped).
+      if (Buffer.byteLength(JSON.stringify(responseToApiGateway(response))) > MAX_RESPONSE_BYTES) {
         response = {
           status: 413,
           headers: { 'content-type': 'application/json' },

@@ -111,13 +111,14 @@ export function resyncTargets(specs: readonly ControllerSpec[] = CONTROLLER_SPEC
 
 /**
  * Every controller whose queues `spec` may send to: itself (requeues, re-armed timers), the ones it
- * names, and — for resync — every controller it resyncs.
+ * names, for resync every controller it resyncs, and for the namespace controller and the garbage
+ * collector (which delete objects as the API would) every controller a write can trigger.
  */
 export function queueTargets(spec: ControllerSpec, specs: readonly ControllerSpec[] = CONTROLLER_SPECS): string[] {
   const extra =
     spec.name === RESYNC_CONTROLLER
       ? resyncTargets(specs).map((t) => t.controller)
-      : spec.name === NAMESPACE_CONTROLLER_NAME
+      : spec.name === NAMESPACE_CONTROLLER_NAME || spec.name === GARBAGE_COLLECTOR_NAME
         ? triggeredControllers(specs)
         : [];
   return [...new Set([spec.name, ...spec.sendsTo, ...extra])];

@@ -10,6 +10,8 @@ import type { KubeObject, ObjectMeta, ObjectRef } from '../api/object.ts';
 import type { Clock } from '../clock/clock.ts';
 import type { Logger } from '../observability/logger.ts';
 import { AlreadyExistsError, ConflictError, NotFoundError, StoreError } from '../store/errors.ts';
+import type { DeleteResult } from '../store/port.ts';
+import { FOREGROUND_FINALIZER, ORPHAN_FINALIZER } from '../api/finalizers.ts';
 import type { ObjectStore } from '../store/port.ts';
 import { type ChangeEvent, type ChangeFeed, HistoryExpiredError, type Subscription } from '../store/watch.ts';
 import { formatKey, refOf } from '../api/object.ts';
@@ -839,7 +841,11 @@ export class RestHandler {
   async #deleteOne(
     ctx: Context,
     name: string,
-    options: { propagationPolicy: string; preconditions?: { resourceVersion?: string; uid?: string } },
+    options: {
+      propagationPolicy: string;
+      explicitPolicy?: boolean;
+      preconditions?: { resourceVersion?: string; uid?: string };
+    },
   ): Promise<{ object: KubeObject; removed: boolean }> {
     const { def } = ctx;
     const ref = this.#ref(ctx, name);
@@ -856,28 +862,35 @@ export class RestHandler {
       });
     }
     let preconditions = options.preconditions;
-    const finalizer = { Foreground: 'foregroundDeletion', Orphan: 'orphan' }[options.propagationPolicy];
-    if (finalizer && this.#backend.garbageCollection && !ctx.dryRun && !current.metadata.deletionTimestamp) {
-      // Mark for the garbage collector, which deletes (or orphans) the dependents, then lets go.
-      if (preconditions?.resourceVersion && preconditions.resourceVersion !== current.metadata.resourceVersion) {
-        throw apiErrors.conflict(
-          def.plural,
-          def.group,
-          name,
-          `the ResourceVersion in the precondition (${preconditions.resourceVersion}) does not match the ResourceVersion in record (${current.metadata.resourceVersion}). The object might have been modified`,
-        );
+    let marked = false;
+    if (this.#backend.garbageCollection && !ctx.dryRun && !current.metadata.deletionTimestamp) {
+      // Finalizers tell the garbage collector to delete (Foreground) or orphan the dependents first.
+      const uid = await this.#markForCollector(ctx, ref, name, current, options);
+      if (uid !== undefined) {
+        preconditions = { uid };
+        marked = true;
       }
-      if (!(current.metadata.finalizers ?? []).includes(finalizer)) {
-        const finalizers = [...(current.metadata.finalizers ?? []), finalizer];
-        await this.#store(def).update({ ...current, metadata: { ...current.metadata, finalizers } });
-      }
-      preconditions = current.metadata.uid ? { uid: current.metadata.uid } : undefined;
     }
     try {
-      const result = await this.#store(def).delete(ref, {
-        dryRun: ctx.dryRun,
-        ...(preconditions ? { preconditions } : {}),
-      });
+      let result: DeleteResult | undefined;
+      for (let attempt = 1; !result; attempt++) {
+        try {
+          result = await this.#store(def).delete(ref, {
+            dryRun: ctx.dryRun,
+            ...(preconditions ? { preconditions } : {}),
+          });
+        } catch (err) {
+          // Marking made the caller's resourceVersion moot; a writer racing between the mark and the
+          // delete is retried, as long as it is still the same object.
+          if (!(
+            marked &&
+            err instanceof ConflictError &&
+            err.current?.metadata.uid === preconditions?.uid &&
+            attempt < 5
+          ))
+            throw err;
+        }
+      }
       if (!ctx.dryRun) {
         await this.#backend.written?.({
           operation: 'DELETE',
@@ -939,8 +952,65 @@ export class RestHandler {
     });
   }
 
+  /**
+   * Sets the garbage collector's finalizers to what the delete asks for (`foregroundDeletion` or
+   * `orphan`; an explicit Background removes them), after checking the caller's preconditions.
+   * Returns the uid the delete must still find when it wrote (the caller's resourceVersion is then
+   * spent), undefined when nothing needed changing. Retries writers racing with it.
+   */
+  async #markForCollector(
+    ctx: Context,
+    ref: ObjectRef,
+    name: string,
+    first: KubeObject,
+    options: {
+      propagationPolicy: string;
+      explicitPolicy?: boolean;
+      preconditions?: { resourceVersion?: string; uid?: string };
+    },
+  ): Promise<string | undefined> {
+    const { def } = ctx;
+    const wanted = ({ Foreground: FOREGROUND_FINALIZER, Orphan: ORPHAN_FINALIZER } as Record<string, string>)[
+      options.propagationPolicy
+    ];
+    const conflict = (detail: string) => apiErrors.conflict(def.plural, def.group, name, detail);
+    for (let attempt = 1; attempt <= 5; attempt++) {
+      const current = attempt === 1 ? first : await this.#store(def).get(ref);
+      if (!current) throw apiErrors.notFound(def.plural, def.group, name);
+      const want = options.preconditions;
+      if (want?.uid && want.uid !== current.metadata.uid) {
+        throw conflict(
+          `the UID in the precondition (${want.uid}) does not match the UID in record (${current.metadata.uid}). The object might have been deleted and then recreated`,
+        );
+      }
+      if (want?.resourceVersion && want.resourceVersion !== current.metadata.resourceVersion) {
+        throw conflict(
+          `the ResourceVersion in the precondition (${want.resourceVersion}) does not match the ResourceVersion in record (${current.metadata.resourceVersion}). The object might have been modified`,
+        );
+      }
+      const uid = current.metadata.uid ?? '';
+      if (current.metadata.deletionTimestamp) return undefined;
+      const existing = current.metadata.finalizers ?? [];
+      const kept = options.explicitPolicy
+        ? existing.filter((f) => f === wanted || (f !== FOREGROUND_FINALIZER && f !== ORPHAN_FINALIZER))
+        : existing;
+      const finalizers = wanted && !kept.includes(wanted) ? [...kept, wanted] : kept;
+      if (finalizers.length === existing.length && finalizers.every((f, i) => f === existing[i])) return undefined;
+      try {
+        await this.#store(def).update({ ...current, metadata: { ...current.metadata, finalizers } });
+        return uid;
+      } catch (err) {
+        if (err instanceof NotFoundError) throw apiErrors.notFound(def.plural, def.group, name);
+        if (!(err instanceof ConflictError)) throw err;
+      }
+    }
+    throw conflict('the object kept changing while it was being marked for deletion; try again');
+  }
+
   #deleteOptions(ctx: Context): {
     propagationPolicy: string;
+    /** The request named a policy (rather than taking the default). */
+    explicitPolicy: boolean;
     preconditions?: { resourceVersion?: string; uid?: string };
   } {
     let body: Record<string, unknown> = {};
@@ -966,7 +1036,11 @@ export class RestHandler {
     const preconditions = isObject(body.preconditions)
       ? (body.preconditions as { resourceVersion?: string; uid?: string })
       : undefined;
-    return { propagationPolicy: policy, ...(preconditions ? { preconditions } : {}) };
+    const explicitPolicy =
+      body.propagationPolicy !== undefined ||
+      ctx.req.query.get('propagationPolicy') !== null ||
+      body.orphanDependents !== undefined;
+    return { propagationPolicy: policy, explicitPolicy, ...(preconditions ? { preconditions } : {}) };
   }
 
   // ------------------------------------------------------------------------------------- helpers

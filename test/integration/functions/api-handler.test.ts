@@ -129,9 +129,7 @@ describe('bootstrap custom resource', () => {
   const base = load<CloudFormationCustomResourceEvent>('cfn-bootstrap-create.json');
   async function run(event: CloudFormationCustomResourceEvent, secret: SecretPort): Promise<CfnResponse> {
     const sent: CfnResponse[] = [];
-    const handler = createBootstrapHandler(runtime, {
-      logger,
-      secret,
+    const handler = createBootstrapHandler(() => ({ runtime, logger, secret }), {
       send: async (url, response) => {
         assert.equal(url, event.ResponseURL);
         sent.push(response);
@@ -195,6 +193,47 @@ describe('bootstrap custom resource', () => {
     );
     assert.equal(deleted.Status, 'SUCCESS');
     assert.equal(secret.writes, 0);
+  });
+});
+
+describe('bootstrap custom resource failures', () => {
+  const base = load<CloudFormationCustomResourceEvent>('cfn-bootstrap-create.json');
+  it('answers FAILED with the reason when its configuration is broken, and SUCCESS to a Delete without any', async () => {
+    const sent: CfnResponse[] = [];
+    const handler = createBootstrapHandler(
+      () => {
+        throw new Error('SK_ADMIN_SECRET_ID is not set');
+      },
+      { send: async (_url, r) => void sent.push(r) },
+    );
+    await handler(base, lambdaContext('sk-test-bootstrap'));
+    await handler(
+      { ...base, RequestType: 'Delete', PhysicalResourceId: 'x' } as CloudFormationCustomResourceEvent,
+      lambdaContext('sk-test-bootstrap'),
+    );
+    assert.deepEqual(
+      sent.map((r) => [r.Status, r.Reason]),
+      [
+        ['FAILED', 'bootstrap failed: SK_ADMIN_SECRET_ID is not set'],
+        ['SUCCESS', undefined],
+      ],
+    );
+  });
+
+  it('answers FAILED before the function would time out, and only once', async () => {
+    const sent: CfnResponse[] = [];
+    const logger = createLogger({ format: 'json', level: 'SILENT', service: 'bootstrap', write: () => {} });
+    const stuck: SecretPort = { read: () => new Promise(() => {}), write: async () => {} };
+    const handler = createBootstrapHandler(() => ({ runtime, logger, secret: stuck }), {
+      send: async (_url, r) => void sent.push(r),
+      safetyMarginMs: 0,
+    });
+    await handler(base, { ...lambdaContext('sk-test-bootstrap'), getRemainingTimeInMillis: () => 50 });
+    assert.deepEqual(
+      sent.map((r) => r.Status),
+      ['FAILED'],
+    );
+    assert.match(sent[0]!.Reason!, /timed out/);
   });
 });
 

@@ -77,8 +77,25 @@ describe('deletion propagation', () => {
       body: { propagationPolicy: 'Foreground', preconditions: { resourceVersion: '1' } },
     });
     assert.equal(conflict.status, 409, conflict.body);
+    const wrongUid = await h.call('DELETE', '/apis/apps/v1/namespaces/default/deployments/stale', {
+      body: { propagationPolicy: 'Orphan', preconditions: { uid: 'someone-else' } },
+    });
+    assert.equal(wrongUid.status, 409, wrongUid.body);
+    assert.match(wrongUid.json.message, /the UID in the precondition \(someone-else\) does not match/);
     const untouched = await h.call('GET', '/apis/apps/v1/namespaces/default/deployments/stale');
     assert.equal(untouched.json.metadata.resourceVersion, stale.json.metadata.resourceVersion, 'nothing was written');
+    assert.equal(untouched.json.metadata.finalizers, undefined);
+
+    // A stale orphan finalizer (from a failed earlier attempt) yields to an explicit Background delete.
+    await h.call('PATCH', '/apis/apps/v1/namespaces/default/deployments/stale', {
+      contentType: 'application/merge-patch+json',
+      body: { metadata: { finalizers: ['orphan'] } },
+    });
+    const background = await h.call('DELETE', '/apis/apps/v1/namespaces/default/deployments/stale', {
+      body: { propagationPolicy: 'Background' },
+    });
+    assert.equal(background.status, 200, background.body);
+    assert.equal((await h.call('GET', '/apis/apps/v1/namespaces/default/deployments/stale')).status, 404);
   });
 });
 

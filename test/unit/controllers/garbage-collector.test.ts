@@ -27,23 +27,36 @@ function harness() {
     workQueue: { enqueue: async (items) => void queued.push(...items) },
   });
   const logger = createLogger({ format: 'json', level: 'SILENT', service: 'test', write: () => {} });
-  /** Reconciles queued keys (and `keys`) until the queue is empty; returns the requeues asked for. */
+  /**
+   * Reconciles queued keys (and `keys`) until only delayed ones are left; returns those (rechecks
+   * and waits), as `key reason`. `later` runs the delayed ones instead.
+   */
   async function drain(...keys: string[]): Promise<string[]> {
-    const requeued: string[] = [];
-    const pending = [...keys];
-    for (let i = 0; i < 100; i++) {
-      pending.push(...queued.splice(0).map((q) => q.key));
-      const key = pending.shift();
-      if (key === undefined) return requeued;
-      const result = await gc.reconcile(
-        { key, lane: 'priority', reasons: [] },
+    const delayed: string[] = [];
+    const pending: { key: string; reasons: string[] }[] = keys.map((key) => ({ key, reasons: [] }));
+    for (let i = 0; i < 200; i++) {
+      for (const q of queued.splice(0)) {
+        if (q.delayMs) delayed.push(`${q.key} ${q.reason}`);
+        else pending.push({ key: q.key, reasons: q.reason ? [q.reason] : [] });
+      }
+      const next = pending.shift();
+      if (!next) return delayed;
+      await gc.reconcile(
+        { key: next.key, lane: 'priority', reasons: next.reasons },
         { logger, reconcileId: 'r', now: clock.now() },
       );
-      if (result?.requeueAfterMs !== undefined) requeued.push(key);
     }
     throw new Error('the collector did not settle');
   }
-  return { clock, store, queued, drain };
+  /** Runs delayed items returned by `drain` (as if their delay had passed). */
+  async function later(delayed: string[]): Promise<string[]> {
+    for (const d of delayed) {
+      const [key, reason] = d.split(' ');
+      queued.push({ controller: GARBAGE_COLLECTOR, lane: 'standard', key: key!, reason: reason! });
+    }
+    return drain();
+  }
+  return { clock, store, queued, drain, later };
 }
 
 function ownedBy(
@@ -64,25 +77,64 @@ function ownedBy(
 const exists = async (store: RowObjectStore, gk: { group: string; kind: string }, name: string) =>
   (await store.get({ ...gk, namespace: 'default', name })) !== undefined;
 
+const hasReason = (delayed: string[], reason: string) => delayed.some((d) => d.endsWith(` ${reason}`));
+
 describe('garbage collector', () => {
-  it('keys carry the object key and uid', () => {
+  it('keys carry the object key and uid; a plain object key asks for an owner check', () => {
     const key = collectorKey({ ...deployment('web'), metadata: { name: 'web', namespace: 'default', uid: 'u-1' } });
     assert.equal(key, 'Deployment.apps/default/web@u-1');
     assert.deepEqual(parseCollectorKey(key), { ref: { ...DEPLOY, namespace: 'default', name: 'web' }, uid: 'u-1' });
-    assert.throws(() => parseCollectorKey('Deployment.apps/default/web'), /expected <object key>@<uid>/);
+    assert.deepEqual(parseCollectorKey('ConfigMap/default/child'), {
+      ref: { ...CM, namespace: 'default', name: 'child' },
+      uid: undefined,
+    });
+    assert.throws(() => parseCollectorKey('Deployment.apps/default/web@'), /empty uid/);
   });
 
-  it('background: once the owner is gone its dependents go, down the whole tree', async () => {
+  it('background: once the owner is gone its dependents go, down the whole tree, and it looks once more later', async () => {
     const h = harness();
     const web = await h.store.create(deployment('web'));
     const child = await h.store.create(ownedBy(configMap('child', {}), { owner: web, controller: true }));
     await h.store.create(ownedBy(configMap('grandchild', {}), { owner: child }));
     await h.store.create(configMap('unrelated', {}));
     await h.store.delete({ ...DEPLOY, namespace: 'default', name: 'web' });
-    assert.deepEqual(await h.drain(collectorKey(web)), []);
+    const delayed = await h.drain(collectorKey(web));
     assert.equal(await exists(h.store, CM, 'child'), false);
     assert.equal(await exists(h.store, CM, 'grandchild'), false, 'the cascade reached the grandchild');
     assert.equal(await exists(h.store, CM, 'unrelated'), true);
+    assert.ok(
+      delayed.includes(`${collectorKey(web)} gc-recheck`),
+      'a second look for dependents the index had not seen',
+    );
+    // The second look finds a dependent that reached the index late, and does not schedule a third.
+    await h.store.create(ownedBy(configMap('late', {}), { owner: web }));
+    const after = await h.later(delayed.filter((d) => d.startsWith(collectorKey(web))));
+    assert.equal(await exists(h.store, CM, 'late'), false);
+    assert.ok(!after.includes(`${collectorKey(web)} gc-recheck`));
+  });
+
+  it('collects an object written with owners that are already gone, and drops only the gone references', async () => {
+    const h = harness();
+    const live = await h.store.create(deployment('live'));
+    await h.store.create(
+      ownedBy(configMap('orphaned', {}), {
+        owner: { ...deployment('gone'), metadata: { name: 'gone', uid: 'gone-uid' } },
+      }),
+    );
+    await h.store.create(
+      ownedBy(
+        configMap('half', {}),
+        { owner: live },
+        { owner: { ...deployment('gone'), metadata: { name: 'gone', uid: 'gone-uid' } } },
+      ),
+    );
+    await h.drain('ConfigMap/default/orphaned', 'ConfigMap/default/half');
+    assert.equal(await exists(h.store, CM, 'orphaned'), false);
+    const half = await h.store.get({ ...CM, namespace: 'default', name: 'half' });
+    assert.deepEqual(
+      half?.metadata.ownerReferences?.map((r) => r.name),
+      ['live'],
+    );
   });
 
   it('keeps a dependent another owner still holds, dropping only the dangling reference', async () => {
@@ -99,6 +151,24 @@ describe('garbage collector', () => {
     );
   });
 
+  it('does not count an owner being deleted in the foreground as holding a shared dependent', async () => {
+    const h = harness();
+    const marked = (name: string) => ({
+      ...deployment(name),
+      metadata: { name, namespace: 'default', finalizers: [FOREGROUND_FINALIZER] },
+    });
+    const a = await h.store.create(marked('a'));
+    const b = await h.store.create(marked('b'));
+    await h.store.create(ownedBy(configMap('shared', {}), { owner: a, controller: true, block: true }, { owner: b }));
+    await h.store.delete({ ...DEPLOY, namespace: 'default', name: 'a' });
+    await h.store.delete({ ...DEPLOY, namespace: 'default', name: 'b' });
+    const delayed = await h.drain(collectorKey(a), collectorKey(b));
+    assert.equal(await exists(h.store, CM, 'shared'), false);
+    await h.later(delayed.filter((d) => d.includes(' gc-wait')));
+    assert.equal(await exists(h.store, DEPLOY, 'a'), false);
+    assert.equal(await exists(h.store, DEPLOY, 'b'), false);
+  });
+
   it('does nothing for a live owner, nor for a new object that took the deleted one’s name', async () => {
     const h = harness();
     const old = await h.store.create(deployment('web'));
@@ -113,7 +183,18 @@ describe('garbage collector', () => {
     assert.equal(await exists(h.store, CM, 'fresh-child'), true, 'the new incarnation’s stays');
   });
 
-  it('foreground: deletes the dependents first, waits for blocking ones, then lets the owner go', async () => {
+  it('leaves a deletion-protected dependent in place', async () => {
+    const h = harness();
+    const web = await h.store.create(deployment('web'));
+    const kept = configMap('kept', {});
+    kept.metadata.labels = { 'resourcetemplate.karmada.io/deletion-protected': 'Always' };
+    await h.store.create(ownedBy(kept, { owner: web }));
+    await h.store.delete({ ...DEPLOY, namespace: 'default', name: 'web' });
+    await h.drain(collectorKey(web));
+    assert.equal(await exists(h.store, CM, 'kept'), true);
+  });
+
+  it('foreground: deletes the dependents first (their own subtrees too), waits for blocking ones, then lets the owner go', async () => {
     const h = harness();
     const web = await h.store.create({
       ...deployment('web'),
@@ -129,17 +210,19 @@ describe('garbage collector', () => {
         { owner: web, block: true },
       ),
     );
-    await h.store.create(ownedBy(configMap('fast', {}), { owner: web, block: true }));
+    const fast = await h.store.create(ownedBy(configMap('fast', {}), { owner: web, block: true }));
+    await h.store.create(ownedBy(configMap('fast-child', {}), { owner: fast, block: true }));
     await h.store.delete({ ...DEPLOY, namespace: 'default', name: 'web' });
-    const requeued = await h.drain(collectorKey(web));
-    assert.ok(requeued.includes(collectorKey(web)), 'the owner waits');
+    const delayed = await h.drain(collectorKey(web));
+    assert.ok(hasReason(delayed, 'gc-wait-1'), 'the owner waits');
     assert.equal(await exists(h.store, CM, 'fast'), false);
+    assert.equal(await exists(h.store, CM, 'fast-child'), false, 'the subtree went in the foreground too');
     const owner = await h.store.get({ ...DEPLOY, namespace: 'default', name: 'web' });
     assert.deepEqual(owner?.metadata.finalizers, [FOREGROUND_FINALIZER]);
 
     const slow = await h.store.get({ ...CM, namespace: 'default', name: 'slow' });
     await h.store.update({ ...slow!, metadata: { ...slow!.metadata, finalizers: [] } });
-    assert.deepEqual(await h.drain(collectorKey(web)), []);
+    await h.later(delayed.filter((d) => d.startsWith(collectorKey(web))));
     assert.equal(await exists(h.store, DEPLOY, 'web'), false, 'gone once its dependents are');
   });
 
@@ -158,7 +241,7 @@ describe('garbage collector', () => {
     assert.deepEqual((await h.store.listDependents(web.metadata.uid!)).items, []);
   });
 
-  it('waits for an owner held by someone else’s finalizer, then collects', async () => {
+  it('waits, backing off, for an owner held by someone else’s finalizer, then collects', async () => {
     const h = harness();
     const web = await h.store.create({
       ...deployment('web'),
@@ -166,14 +249,17 @@ describe('garbage collector', () => {
     });
     await h.store.create(ownedBy(configMap('child', {}), { owner: web }));
     const marked = (await h.store.delete({ ...DEPLOY, namespace: 'default', name: 'web' })).object;
-    assert.deepEqual(await h.drain(collectorKey(web)), [collectorKey(web)]);
+    const first = await h.drain(collectorKey(web));
+    assert.deepEqual(first, [`${collectorKey(web)} gc-wait-1`]);
+    const second = await h.later(first);
+    assert.deepEqual(second, [`${collectorKey(web)} gc-wait-2`], 'each wait longer than the last');
     assert.equal(await exists(h.store, CM, 'child'), true, 'not while the owner still exists');
     await h.store.update({ ...marked, metadata: { ...marked.metadata, finalizers: [] } });
-    await h.drain(collectorKey(web));
+    await h.later(second);
     assert.equal(await exists(h.store, CM, 'child'), false);
   });
 
-  it('is enqueued on its own priority lane for the objects it deletes', async () => {
+  it('enqueues the objects it deletes, for itself and for the controllers their kind triggers', async () => {
     const h = harness();
     const web = await h.store.create(deployment('web'));
     const child = await h.store.create(ownedBy(configMap('child', {}), { owner: web }));
@@ -190,7 +276,7 @@ describe('garbage collector', () => {
       },
     );
     assert.deepEqual(
-      h.queued.map((q) => [q.controller, q.lane, q.key, q.reason]),
+      h.queued.filter((q) => !q.delayMs).map((q) => [q.controller, q.lane, q.key, q.reason]),
       [[GARBAGE_COLLECTOR, 'priority', collectorKey(child), 'owner-deleted']],
     );
   });
