@@ -123,6 +123,34 @@ export function parseTargets(positionals: string[]): Request[] {
   return resources.map((resource) => ({ resource, names }));
 }
 
+/**
+ * GETs `path`, following `continue` tokens for a collection (pages of 500, as kubectl does) and
+ * joining the pages' `rows` (Table) or `items` (list). A single object is one request.
+ */
+async function getPaged(
+  client: KubeClient,
+  path: string,
+  query: URLSearchParams,
+  accept: string,
+  field: 'rows' | 'items',
+): Promise<unknown> {
+  let first: Record<string, unknown> | undefined;
+  let token: string | undefined;
+  do {
+    const q = new URLSearchParams(query);
+    q.set('limit', '500');
+    if (token) q.set('continue', token);
+    const page = (await client.get(`${path}?${q}`, accept)) as Record<string, unknown> & {
+      metadata?: { continue?: string };
+    };
+    if (!Array.isArray(page[field])) return page; // a single object
+    if (first) (first[field] as unknown[]).push(...(page[field] as unknown[]));
+    else first = page;
+    token = page.metadata?.continue || undefined;
+  } while (token);
+  return first;
+}
+
 export async function runGet(
   args: string[],
   out: (line: string) => void,
@@ -154,7 +182,6 @@ export async function runGet(
   const query = new URLSearchParams();
   if (values.selector) query.set('labelSelector', String(values.selector));
   if (values['field-selector']) query.set('fieldSelector', String(values['field-selector']));
-  const qs = query.size ? `?${query}` : '';
 
   const objects: KubeObjectLike[] = [];
   const blocks: string[][] = [];
@@ -184,7 +211,7 @@ export async function runGet(
     for (const path of paths) {
       try {
         if (output === 'table' || output === 'wide') {
-          const table = (await client.get(`${path}${qs}`, TABLE_ACCEPT)) as Table;
+          const table = (await getPaged(client, path, query, TABLE_ACCEPT, 'rows')) as Table;
           found += table.rows.length;
           if (table.rows.length === 0) continue;
           blocks.push(
@@ -196,7 +223,9 @@ export async function runGet(
             }),
           );
         } else {
-          const answer = (await client.get(`${path}${qs}`)) as KubeObjectLike & { items?: KubeObjectLike[] };
+          const answer = (await getPaged(client, path, query, 'application/json', 'items')) as KubeObjectLike & {
+            items?: KubeObjectLike[];
+          };
           const items = answer.items
             ? answer.items.map((i) => ({ apiVersion: answer.apiVersion, kind: resource.kind, ...i }))
             : [answer];

@@ -41,13 +41,13 @@ export class UnreachableError extends Error {
 }
 
 /**
- * Which kubeconfig to use: `--kubeconfig`, then $KUBECONFIG, then the local control plane's
- * (`.skctl/kubeconfig`, when `skctl up` has run here), then ~/.kube/config.
+ * Which kubeconfig to use: `--kubeconfig`, then $KUBECONFIG (every file in it, merged, as kubectl
+ * does: `undefined` here), then the local control plane's (`.skctl/kubeconfig`, when `skctl up` has
+ * run here), then ~/.kube/config.
  */
-export function kubeconfigPath(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
+export function kubeconfigPath(flag: string | undefined, env: NodeJS.ProcessEnv = process.env): string | undefined {
   if (flag) return resolve(flag);
-  const fromEnv = env.KUBECONFIG?.split(':').find((p) => p);
-  if (fromEnv) return resolve(fromEnv);
+  if (env.KUBECONFIG?.split(':').some((p) => p)) return undefined;
   const local = resolve('.skctl', 'kubeconfig');
   if (existsSync(local)) return local;
   return join(homedir(), '.kube', 'config');
@@ -58,18 +58,21 @@ export class KubeClient {
   readonly server: URL;
   #discovery: Promise<DiscoveredResource[]> | undefined;
 
-  constructor(path: string, context?: string) {
-    if (!existsSync(path)) {
+  /** `path` undefined: the files of $KUBECONFIG, merged. */
+  constructor(path: string | undefined, context?: string) {
+    if (path !== undefined && !existsSync(path)) {
       throw new UsageError(
         `no kubeconfig at ${path}: start the local control plane with "npm start" (it writes .skctl/kubeconfig), or pass --kubeconfig`,
       );
     }
     const config = new KubeConfig();
     try {
-      config.loadFromFile(path);
+      if (path === undefined) config.loadFromDefault();
+      else config.loadFromFile(path);
     } catch (err) {
-      throw new UsageError(`cannot read kubeconfig ${path}: ${(err as Error).message}`);
+      throw new UsageError(`cannot read kubeconfig ${path ?? '$KUBECONFIG'}: ${(err as Error).message}`);
     }
+    path ??= '$KUBECONFIG';
     if (context) {
       if (!config.getContextObject(context)) {
         throw new UsageError(
@@ -92,7 +95,8 @@ export class KubeClient {
 
   /** GETs `path` (with query) and parses the JSON answer; a Status answer becomes a KubeApiError. */
   async get(path: string, accept = 'application/json'): Promise<unknown> {
-    const url = new URL(path, this.server);
+    // Relative to the server's own path (e.g. a proxy's /k8s/clusters/c-1), as kubectl does.
+    const url = new URL(`${this.server.pathname.replace(/\/$/, '')}${path}`, this.server);
     const options: RequestOptions = {
       method: 'GET',
       headers: { accept, 'user-agent': 'skctl' },
@@ -146,16 +150,18 @@ export class KubeClient {
       const groups = (await this.get('/apis')) as {
         groups: { name: string; preferredVersion: { version: string } }[];
       };
-      const lists = await Promise.all([
-        this.get('/api/v1').then((l) => ({ group: '', version: 'v1', list: l as List })),
-        ...groups.groups.map((g) =>
+      const core = { group: '', version: 'v1', list: (await this.get('/api/v1')) as List };
+      // One broken aggregated group (a common sight with metrics.k8s.io) must not hide the others.
+      const settled = await Promise.allSettled(
+        groups.groups.map((g) =>
           this.get(`/apis/${g.name}/${g.preferredVersion.version}`).then((l) => ({
             group: g.name,
             version: g.preferredVersion.version,
             list: l as List,
           })),
         ),
-      ]);
+      );
+      const lists = [core, ...settled.flatMap((r) => (r.status === 'fulfilled' ? [r.value] : []))];
       return lists.flatMap(({ group, version, list }) =>
         list.resources
           .filter((r) => !r.name.includes('/'))

@@ -142,7 +142,8 @@ export function eventName(
     )
     .digest('hex')
     .slice(0, 16);
-  return `${involved.name}.${digest}`;
+  // Names are at most 253 characters: a very long object name is shortened before the digest.
+  return `${involved.name.slice(0, 253 - digest.length - 1)}.${digest}`;
 }
 
 function timestamp(ms: number): string {

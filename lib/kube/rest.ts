@@ -1212,7 +1212,15 @@ export class RestHandler {
 
   #warningHeaders(ctx: Context): Record<string, string> {
     if (ctx.warnings.length === 0) return {};
-    return { warning: ctx.warnings.map((w) => `299 - ${JSON.stringify(w)}`).join(', ') };
+    // Header values must be Latin-1 (Node refuses more, API Gateway varies): control characters go,
+    // other characters outside printable ASCII are written as \uXXXX escapes.
+    const text = (w: string) =>
+      // eslint-disable-next-line no-control-regex -- removing control characters is the point
+      JSON.stringify(w.replace(/[\u0000-\u001f\u007f]/g, '')).replace(
+        /[^\u0020-\u007e]/g,
+        (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+      );
+    return { warning: ctx.warnings.map((w) => `299 - ${text(w)}`).join(', ') };
   }
 
   #respondList(

@@ -282,7 +282,10 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     const purgeExpiredEvents = async () => {
       if (!(wired.store instanceof RowObjectStore)) return;
       const removed = await wired.store.purgeExpired({ group: '', kind: 'Event' });
-      if (removed > 0) log.debug('expired events removed', { count: removed });
+      // As etcd's lease expiry does, an expired Event is a deletion watchers see.
+      for (const object of removed)
+        changes.publish({ type: 'DELETED', object, version: Number(object.metadata.resourceVersion) + 1 });
+      if (removed.length > 0) log.debug('expired events removed', { count: removed.length });
     };
     const timer: RunningTimer = startTimer({
       clock,

@@ -143,6 +143,7 @@ export class SimulatedMember {
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<void> | undefined;
   readonly #objects: RowObjectStore;
+  readonly #changes: ChangeFeed;
   #purgedAt = 0;
   #dirty = true;
   #stopped = false;
@@ -155,6 +156,7 @@ export class SimulatedMember {
     this.#rows = rows;
     this.#token = token;
     const changes = new ChangeFeed({ startVersion: options.clock.now() * 1000 });
+    this.#changes = changes;
     this.#objects = new RowObjectStore(rows, { clock: options.clock, ttlSeconds: eventTtl(EVENT_TTL_SECONDS) });
     this.store = new WatchingStore(this.#objects, changes);
     const catalog = new StoredCrdCatalog(this.store, options.clock, [...controlPlaneBuiltins(), nodeDef()]);
@@ -411,7 +413,8 @@ export class SimulatedMember {
         await this.#terminateNamespaces();
         if (this.#options.clock.now() - this.#purgedAt > 60_000) {
           this.#purgedAt = this.#options.clock.now();
-          await this.#objects.purgeExpired({ group: '', kind: 'Event' });
+          for (const object of await this.#objects.purgeExpired({ group: '', kind: 'Event' }))
+            this.#changes.publish({ type: 'DELETED', object, version: Number(object.metadata.resourceVersion) + 1 });
         }
       }
     } catch (err) {

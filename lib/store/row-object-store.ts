@@ -103,9 +103,9 @@ export class RowObjectStore implements ObjectStore {
 
   /**
    * Deletes the rows of a kind that have expired (DynamoDB's TTL does this in AWS, eventually; local
-   * mode and tests call it). Returns how many it removed.
+   * mode and tests call it). Returns the objects it removed (as they were), for watchers.
    */
-  async purgeExpired(gk: GroupKind): Promise<number> {
+  async purgeExpired(gk: GroupKind): Promise<KubeObject[]> {
     const expired: IndexRow[] = [];
     await this.#scan(
       { ...gk },
@@ -116,12 +116,12 @@ export class RowObjectStore implements ObjectStore {
       },
       true,
     );
-    let removed = 0;
+    const removed: KubeObject[] = [];
     for (const row of expired) {
       const pk = rowKeysOf(refFromSortKey(gk, row.sortKey)).pk;
       const current = await this.#rows.get(pk);
       if (current && isExpired(current, this.#clock.now()) && (await this.#rows.delete(pk, current.version)).ok)
-        removed++;
+        removed.push(decodeBody(current.body));
     }
     return removed;
   }

@@ -245,6 +245,7 @@ describe('kubectl: control-plane specifics', () => {
       /^Username\s+admin\nGroups\s+\[system:masters system:authenticated\]$/m,
     );
     assert.equal((await kubectl.ok(['auth', 'can-i', 'delete', 'propagationpolicies'])).trim(), 'yes');
+    assert.equal((await kubectl.ok(['auth', 'can-i', '*', '*'])).trim(), 'yes');
     const viewer = await issueToken(rt.runtime.store, { user: 'alice', groups: [VIEWER_GROUP] });
     const config = readFileSync(rt.kubeconfig, 'utf8').replace(/token: \S+/, `token: ${viewer.token}`);
     const dir = mkdtempSync(join(tmpdir(), 'viewer-'));

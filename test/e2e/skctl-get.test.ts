@@ -92,6 +92,24 @@ describe('skctl get', () => {
     assert.match(byField.out, /^default\s+Active\s+\d+s$/);
   });
 
+  it('pages through long lists, as kubectl does', async () => {
+    const store = rt.runtime.store;
+    await store.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'paged' } });
+    const names = Array.from({ length: 520 }, (_, i) => `cm-${String(i).padStart(3, '0')}`);
+    for (let i = 0; i < names.length; i += 40)
+      await Promise.all(
+        names
+          .slice(i, i + 40)
+          .map((name) =>
+            store.create({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'paged' }, data: {} }),
+          ),
+      );
+    const table = await get('cm', '-n', 'paged', '--no-headers');
+    assert.equal(table.out.split('\n').length, 520);
+    const list = JSON.parse((await get('cm', '-n', 'paged', '-o', 'json')).out);
+    assert.equal(list.items.length, 520);
+  });
+
   it('works against a simulated member with its kubeconfig, including wide columns', async () => {
     const r = await get('nodes', '-o', 'wide', '--kubeconfig', rt.members.get('member1')!.kubeconfig);
     assert.equal(r.code, 0, r.err);

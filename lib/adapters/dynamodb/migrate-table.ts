@@ -4,9 +4,11 @@
  * items are first written to a backup file, then the table is re-created with the current schema and
  * the items put back, with the index attributes this version derives from each body (the owner of
  * `byOwner`). A backup left by an interrupted upgrade is restored at the next start. Local mode only:
- * in AWS the stack adds indexes and DynamoDB back-fills them.
+ * in AWS the stack adds the index, and DynamoDB back-fills it only from items that already carry the
+ * attribute — items written before the attribute existed need a re-write (no deployment predates it
+ * yet; a table that does would need a one-off back-fill job).
  */
-import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import {
   type AttributeValue,
   BatchWriteItemCommand,
@@ -102,7 +104,17 @@ export async function ensureLocalTable(
 ): Promise<number> {
   if (backupPath && existsSync(backupPath)) {
     // An earlier upgrade stopped after taking its backup: finish it from the backup.
-    const items = (JSON.parse(readFileSync(backupPath, 'utf8')) as StoredItem[]).map(fromStored);
+    let backup: StoredItem[];
+    try {
+      backup = JSON.parse(readFileSync(backupPath, 'utf8')) as StoredItem[];
+    } catch (err) {
+      throw new Error(
+        `${backupPath} (left by an interrupted upgrade of the local table) cannot be read: ${(err as Error).message}. ` +
+          'It holds the objects of the table; keep it, and report this',
+        { cause: err },
+      );
+    }
+    const items = backup.map(fromStored);
     await recreate(client, tableName);
     await putAll(client, tableName, items);
     rmSync(backupPath);
@@ -119,9 +131,22 @@ export async function ensureLocalTable(
     stored.push(...(page.Items ?? []).map(toStored));
     start = page.LastEvaluatedKey;
   } while (start);
-  if (backupPath) writeFileSync(backupPath, JSON.stringify(stored), { mode: 0o600 });
+  // Everything that can fail on the items (decoding) happens before the table is touched.
+  const items = stored.map(fromStored);
+  if (backupPath) {
+    // Atomic: a crash leaves either no backup (table untouched) or a complete one.
+    const tmp = `${backupPath}.tmp`;
+    const fd = openSync(tmp, 'w', 0o600);
+    try {
+      writeSync(fd, JSON.stringify(stored));
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    renameSync(tmp, backupPath);
+  }
   await recreate(client, tableName);
-  await putAll(client, tableName, stored.map(fromStored));
+  await putAll(client, tableName, items);
   if (backupPath) rmSync(backupPath);
   return stored.length;
 }

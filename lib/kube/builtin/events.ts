@@ -164,7 +164,32 @@ export const coreEventStrategy: ResourceStrategy = {
   validate: (e) => legacyValidate(e, CORE, (f) => e[(CORE as unknown as Record<string, string>)[f] ?? f]),
 };
 
-const IMMUTABLE = ['regarding', 'reason', 'type', 'action', 'reportingController', 'reportingInstance', 'eventTime'];
+/** What an update through events.k8s.io/v1 may not change (kube-apiserver's ValidateEventUpdate). */
+const IMMUTABLE = [
+  'regarding',
+  'reason',
+  'note',
+  'deprecatedSource',
+  'deprecatedFirstTimestamp',
+  'deprecatedLastTimestamp',
+  'deprecatedCount',
+  'action',
+  'related',
+  'type',
+  'eventTime',
+  'reportingController',
+  'reportingInstance',
+];
+
+function seriesErrors(e: KubeObject): FieldError[] {
+  const series = e.series as Obj | undefined;
+  if (!series) return [];
+  const errors: FieldError[] = [];
+  if (typeof series.count !== 'number' || series.count < 2)
+    errors.push(fieldError.invalid('series.count', series.count ?? 0, 'should be at least 2'));
+  if (!present(series.lastObservedTime)) errors.push(fieldError.required('series.lastObservedTime'));
+  return errors;
+}
 
 export const eventsV1Strategy: ResourceStrategy = {
   validate(e, old) {
@@ -174,6 +199,8 @@ export const eventsV1Strategy: ResourceStrategy = {
         if (JSON.stringify(e[f] ?? null) !== JSON.stringify(old[f] ?? null))
           errors.push(fieldError.invalid(f, e[f] ?? '', 'field is immutable'));
       }
+      // The series is what an update is for: validated when it changes.
+      if (JSON.stringify(e.series ?? null) !== JSON.stringify(old.series ?? null)) errors.push(...seriesErrors(e));
       return errors;
     }
     // Strict checks for new events written through events.k8s.io/v1.
@@ -187,12 +214,7 @@ export const eventsV1Strategy: ResourceStrategy = {
       )
         errors.push(fieldError.invalid(f, '', 'needs to be unset: use eventTime and series on events.k8s.io/v1'));
     }
-    const series = e.series as Obj | undefined;
-    if (series) {
-      if (typeof series.count !== 'number' || series.count < 2)
-        errors.push(fieldError.invalid('series.count', series.count ?? 0, 'should be at least 2'));
-      if (!present(series.lastObservedTime)) errors.push(fieldError.required('series.lastObservedTime'));
-    }
+    errors.push(...seriesErrors(e));
     return errors;
   },
 };

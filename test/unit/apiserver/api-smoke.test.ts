@@ -154,3 +154,15 @@ describe('the other built-in kinds Karmada users propagate', () => {
     assert.deepEqual(table.json.rows[0].cells.slice(0, 5), ['fast', 'ebs.csi.aws.com', 'Delete', 'Immediate', false]);
   });
 });
+
+describe('warnings', () => {
+  it('escapes characters a header cannot carry, and the write still succeeds', async () => {
+    const h = await apiHarness();
+    const res = await h.call('POST', '/api/v1/namespaces/default/configmaps?fieldValidation=Warn', {
+      body: { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'w' }, 'a✓': 1 },
+    });
+    assert.equal(res.status, 201, res.body);
+    assert.match(res.headers.warning ?? '', /^299 - "unknown field \\"a\\u2713\\""$/);
+    assert.doesNotMatch(res.headers.warning ?? '', /[^\x20-\x7e]/);
+  });
+});
