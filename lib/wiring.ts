@@ -2,7 +2,13 @@
  * Builds the runtime dependencies from configuration — once per cold start (functions) or once per
  * process (local mode). The only place that picks adapters; everything else receives ports.
  */
+import { hostname } from 'node:os';
 import { createDynamoClient } from './adapters/dynamodb/client.ts';
+import { KmsEnvelopeCipher } from './adapters/kms/cipher.ts';
+import { createKmsClient } from './adapters/kms/client.ts';
+import { type CredentialCipher, SealError } from './crypto/cipher.ts';
+import { LocalKeyCipher } from './crypto/local-key.ts';
+import { type EventRecorder, StoreEventRecorder } from './events/recorder.ts';
 import { DynamoRowStore } from './adapters/dynamodb/row-store.ts';
 import { createSqsClient, SqsTransport } from './adapters/sqs/transport.ts';
 import { type Clock, systemClock } from './clock/clock.ts';
@@ -23,6 +29,8 @@ export interface Runtime {
   config: RuntimeConfig;
   clock: Clock;
   store: ObjectStore;
+  /** Seals and opens member-cluster credentials (KMS in AWS, a key file locally). */
+  cipher: CredentialCipher;
   transport: QueueTransport;
   workQueue: WorkQueue;
   /** The URL of a controller's queue. */
@@ -46,6 +54,7 @@ export function wireRuntime(config: RuntimeConfig, clock: Clock = systemClock): 
   return {
     config,
     clock,
+    cipher: credentialCipher(config),
     store: new RowObjectStore(new DynamoRowStore({ client: dynamo, tableName: config.tableName }), {
       clock,
       ttlSeconds: eventTtl(config.eventTtlSeconds),
@@ -58,6 +67,41 @@ export function wireRuntime(config: RuntimeConfig, clock: Clock = systemClock): 
       sqs.destroy();
     },
   };
+}
+
+/**
+ * The cipher for member-cluster credentials: KMS envelope encryption when a key is configured (AWS),
+ * else the local key file (created on first use), else one that refuses with what to configure.
+ */
+export function credentialCipher(config: RuntimeConfig): CredentialCipher {
+  if (config.credentialsKmsKey) {
+    return new KmsEnvelopeCipher(createKmsClient({ region: config.region }), config.credentialsKmsKey);
+  }
+  const file = config.credentialsKeyFile;
+  if (file) {
+    let local: Promise<LocalKeyCipher> | undefined;
+    const get = () => (local ??= LocalKeyCipher.fromKeyFile(file));
+    return {
+      seal: async (plaintext, context) => (await get()).seal(plaintext, context),
+      open: async (sealed, context) => (await get()).open(sealed, context),
+    };
+  }
+  const refuse = async (): Promise<never> => {
+    throw new SealError(
+      'no key for member-cluster credentials is configured: set SK_CREDENTIALS_KMS_KEY (AWS) or SK_CREDENTIALS_KEY_FILE (local)',
+    );
+  };
+  return { seal: refuse, open: refuse };
+}
+
+/** The event recorder a controller uses, reporting as `component`. */
+export function eventRecorder(runtime: Runtime, component: string): EventRecorder {
+  return new StoreEventRecorder({
+    store: runtime.store,
+    clock: runtime.clock,
+    component,
+    instance: process.env.AWS_LAMBDA_FUNCTION_NAME ?? hostname(),
+  });
 }
 
 export interface ObservabilityOptions {

@@ -85,6 +85,22 @@ export class StatelessStack extends Stack {
       }),
     });
 
+    // Controllers' own schedules (sweeps) → their standard queues.
+    for (const spec of CONTROLLER_SPECS) {
+      for (const schedule of spec.schedules ?? []) {
+        new scheduler.Schedule(this, `Schedule-${schedule.name}`, {
+          scheduleName: `${config.prefix}-${schedule.name}`,
+          description: `Sends ${schedule.key} to the ${spec.name} controller's standard queue`,
+          schedule: scheduler.ScheduleExpression.expression(schedule.expression),
+          target: new SqsSendMessage(this.functions[spec.name]!.queues.standard, {
+            input: scheduler.ScheduleTargetInput.fromObject({ key: schedule.key, reason: 'schedule' }),
+            retryAttempts: 3,
+            maxEventAge: Duration.minutes(2),
+          }),
+        });
+      }
+    }
+
     this.api = new ControlPlaneApi(this, 'Api', {
       config,
       table: props.table,

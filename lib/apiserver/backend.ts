@@ -7,7 +7,9 @@ import { type KubeObject, refOf } from '../api/object.ts';
 import type { Clock } from '../clock/clock.ts';
 import { enqueueGarbageCollection, enqueueOwnerCheck } from '../controllers/garbage-collector.ts';
 import { CONTROLLER_SPECS, type ControllerSpec } from '../controllers/specs.ts';
+import { type CredentialCipher, SealError } from '../crypto/cipher.ts';
 import { establishCrd, validateCrd } from '../kube/crd.ts';
+import { isCredentialSecret, sealCredentialSecret } from '../members/credentials.ts';
 import { ApiError, apiErrors } from '../kube/errors.ts';
 import type { KubeRequest } from '../kube/http.ts';
 import type { Catalog } from '../kube/resources.ts';
@@ -34,6 +36,8 @@ export interface ControlPlaneBackendOptions {
   logger?: Logger;
   /** Writes of this process, for watches (local mode); absent in AWS. */
   changes?: ChangeFeed;
+  /** Seals member-cluster credentials (Secrets in `karmada-cluster`); without it they are refused. */
+  cipher?: CredentialCipher;
 }
 
 export class ControlPlaneBackend implements RestBackend {
@@ -73,6 +77,24 @@ export class ControlPlaneBackend implements RestBackend {
 
   async admit(input: AdmissionInput): Promise<KubeObject> {
     const { def, object, operation } = input;
+    if (operation !== 'DELETE' && isCredentialSecret(object)) {
+      if (!this.#options.cipher) {
+        throw new ApiError(
+          503,
+          'ServiceUnavailable',
+          'member-cluster credentials cannot be stored: no key is configured',
+        );
+      }
+      try {
+        return await sealCredentialSecret(object, input.old, this.#options.cipher);
+      } catch (err) {
+        if (err instanceof SealError) {
+          this.#options.logger?.error('could not seal member-cluster credentials', { error: err });
+          throw new ApiError(500, 'InternalError', `the credentials could not be sealed: ${err.message}`);
+        }
+        throw err;
+      }
+    }
     if (def.group === CRD_GROUP && def.kind === CRD_KIND && operation !== 'DELETE') {
       const errors = validateCrd(object);
       if (errors.length) throw apiErrors.invalid(def.kind, def.group, object.metadata.name ?? '', errors);

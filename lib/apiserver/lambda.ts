@@ -28,6 +28,7 @@ export function createApiHandler(runtime: Runtime, deps: { logger: Logger; metri
     workQueue: runtime.workQueue,
     clock: runtime.clock,
     logger: deps.logger,
+    cipher: runtime.cipher,
   });
   return middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>()
     .use(injectLambdaContext(deps.logger, { resetKeys: true }))

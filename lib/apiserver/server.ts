@@ -3,6 +3,7 @@
  * runs (default namespaces, first admin token).
  */
 import type { Clock } from '../clock/clock.ts';
+import type { CredentialCipher } from '../crypto/cipher.ts';
 import type { ControllerSpec } from '../controllers/specs.ts';
 import { fieldManager, patchEngine } from '../kube/engines.ts';
 import type { ResourceStrategy } from '../kube/resources.ts';
@@ -40,6 +41,7 @@ export function createControlPlaneApi(options: {
   specs?: readonly ControllerSpec[];
   karmadaStrategy?: ResourceStrategy;
   changes?: ChangeFeed;
+  cipher?: CredentialCipher;
 }): ControlPlaneApi {
   const catalog = new StoredCrdCatalog(options.store, options.clock, staticControlPlaneDefs(options.karmadaStrategy));
   const backend = new ControlPlaneBackend({
@@ -51,6 +53,7 @@ export function createControlPlaneApi(options: {
     ...(options.specs ? { specs: options.specs } : {}),
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.changes ? { changes: options.changes } : {}),
+    ...(options.cipher ? { cipher: options.cipher } : {}),
   });
   const handler = new RestHandler(backend, {
     patch: patchEngine,

@@ -3,6 +3,9 @@
  * kubectl-style `--flag value` and `--flag=value`.
  */
 import { type ParseArgsConfig, parseArgs } from 'node:util';
+import { parseDuration } from '../util/duration.ts';
+
+export { parseDuration };
 
 export class UsageError extends Error {
   override readonly name = 'UsageError';
@@ -57,20 +60,6 @@ export function enumFlag<T extends string>(
     throw new UsageError(`skctl ${command}: --${name} must be one of ${allowed.join(', ')}, got ${JSON.stringify(v)}`);
   }
   return v as T;
-}
-
-const DURATION_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
-
-/**
- * A duration as Go and Karmada's flags write them (`500ms`, `5s`, `1m30s`, `1h0m0s`), in ms; a bare
- * number is seconds.
- */
-export function parseDuration(text: string): number | undefined {
-  const trimmed = text.trim();
-  if (/^\d+$/.test(trimmed)) return Number(trimmed) * 1000;
-  const parts = [...trimmed.matchAll(/(\d+(?:\.\d+)?)(ms|s|m|h)/g)];
-  if (parts.length === 0 || parts.map((p) => p[0]).join('') !== trimmed) return undefined;
-  return Math.round(parts.reduce((sum, p) => sum + Number(p[1]) * DURATION_UNITS[p[2]!]!, 0));
 }
 
 /** A duration flag in ms, or the default; refuses what is not a duration. */

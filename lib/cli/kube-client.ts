@@ -94,20 +94,40 @@ export class KubeClient {
   }
 
   /** GETs `path` (with query) and parses the JSON answer; a Status answer becomes a KubeApiError. */
-  async get(path: string, accept = 'application/json'): Promise<unknown> {
+  get(path: string, accept = 'application/json'): Promise<unknown> {
+    return this.send('GET', path, undefined, { accept });
+  }
+
+  /**
+   * Sends a request (JSON body unless `contentType` says otherwise) and parses the JSON answer; a
+   * Status answer becomes a KubeApiError carrying the server's message.
+   */
+  async send(
+    method: string,
+    path: string,
+    body?: unknown,
+    options: { accept?: string; contentType?: string } = {},
+  ): Promise<unknown> {
     // Relative to the server's own path (e.g. a proxy's /k8s/clusters/c-1), as kubectl does.
     const url = new URL(`${this.server.pathname.replace(/\/$/, '')}${path}`, this.server);
-    const options: RequestOptions = {
-      method: 'GET',
-      headers: { accept, 'user-agent': 'skctl' },
+    const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
+    const requestOptions: RequestOptions = {
+      method,
+      headers: {
+        accept: options.accept ?? 'application/json',
+        'user-agent': 'skctl',
+        ...(payload !== undefined
+          ? { 'content-type': options.contentType ?? 'application/json', 'content-length': Buffer.byteLength(payload) }
+          : {}),
+      },
     };
-    await this.#config.applyToHTTPSOptions(options);
-    const send = url.protocol === 'http:' ? httpRequest : httpsRequest;
-    const { status, body } = await new Promise<{ status: number; body: string }>((done, fail) => {
-      const req = send(url, options, (res) => {
+    await this.#config.applyToHTTPSOptions(requestOptions);
+    const transport = url.protocol === 'http:' ? httpRequest : httpsRequest;
+    const { status, text } = await new Promise<{ status: number; text: string }>((done, fail) => {
+      const req = transport(url, requestOptions, (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => done({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+        res.on('end', () => done({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') }));
         res.on('error', fail);
       });
       req.setTimeout(30_000, () => req.destroy(new Error('timed out after 30 s')));
@@ -120,17 +140,17 @@ export class KubeClient {
           );
         } else fail(new UnreachableError(`Unable to connect to the server ${url.host}: ${err.message}`));
       });
-      req.end();
+      req.end(payload);
     });
     let parsed: unknown;
     try {
-      parsed = JSON.parse(body);
+      parsed = JSON.parse(text);
     } catch {
       throw new KubeApiError(status, 'Unknown', `the server answered ${status} with a body that is not JSON`);
     }
     if (status >= 400) {
-      const s = parsed as { reason?: string; message?: string };
-      throw new KubeApiError(status, s.reason ?? 'Unknown', s.message ?? `HTTP ${status}`);
+      const st = parsed as { reason?: string; message?: string };
+      throw new KubeApiError(status, st.reason ?? 'Unknown', st.message ?? `HTTP ${status}`);
     }
     return parsed;
   }

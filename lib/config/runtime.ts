@@ -4,9 +4,49 @@
  * typo in the stack fails the first invocation loudly instead of silently using a default.
  */
 import * as z from 'zod/mini';
+import { formatDuration, parseDuration } from '../util/duration.ts';
 import { parseConfig } from './validate.ts';
 
 const LOG_LEVELS = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR', 'CRITICAL', 'SILENT'] as const;
+
+const goDuration = z
+  .string()
+  .check(z.refine((v) => parseDuration(v) !== undefined, 'must be a duration such as 500ms, 30s or 1m'));
+
+/** Karmada's cluster health flags, as `SK_*` variables (Go durations). */
+const CLUSTER_TIMING_ENV = {
+  SK_CLUSTER_STATUS_UPDATE_FREQUENCY: 'statusUpdateFrequencyMs',
+  SK_CLUSTER_SUCCESS_THRESHOLD: 'successThresholdMs',
+  SK_CLUSTER_FAILURE_THRESHOLD: 'failureThresholdMs',
+  SK_CLUSTER_MONITOR_GRACE_PERIOD: 'monitorGracePeriodMs',
+  SK_CLUSTER_STARTUP_GRACE_PERIOD: 'startupGracePeriodMs',
+  SK_CLUSTER_LEASE_DURATION: 'leaseDurationMs',
+} as const satisfies Record<string, keyof ClusterTimings>;
+
+/** Karmada's cluster health timings (flags of the same names, same defaults). */
+export interface ClusterTimings {
+  /** `--cluster-status-update-frequency`: how often each cluster is probed (10 s). */
+  statusUpdateFrequencyMs: number;
+  /** `--cluster-success-threshold` (30 s). */
+  successThresholdMs: number;
+  /** `--cluster-failure-threshold` (30 s). */
+  failureThresholdMs: number;
+  /** `--cluster-monitor-grace-period`: a Pull cluster silent this long goes Unknown (40 s). */
+  monitorGracePeriodMs: number;
+  /** `--cluster-startup-grace-period`: the same for a Pull cluster never heard from (60 s). */
+  startupGracePeriodMs: number;
+  /** `--cluster-lease-duration` of the agent's lease (40 s). */
+  leaseDurationMs: number;
+}
+
+export const DEFAULT_CLUSTER_TIMINGS: ClusterTimings = {
+  statusUpdateFrequencyMs: 10_000,
+  successThresholdMs: 30_000,
+  failureThresholdMs: 30_000,
+  monitorGracePeriodMs: 40_000,
+  startupGracePeriodMs: 60_000,
+  leaseDurationMs: 40_000,
+};
 
 const schema = z.strictObject({
   AWS_REGION: z.string().check(z.minLength(1)),
@@ -20,6 +60,9 @@ const schema = z.strictObject({
   SK_METRICS: z._default(z.enum(['emf', 'off']), 'emf'),
   SK_EVENT_TTL_SECONDS: z._default(z.coerce.number().check(z.int(), z.minimum(60), z.maximum(30 * 86400)), 3600),
   SK_ADMIN_SECRET_ID: z.optional(z.string().check(z.minLength(1))),
+  SK_CREDENTIALS_KEY_FILE: z.optional(z.string().check(z.minLength(1))),
+  SK_CREDENTIALS_KMS_KEY: z.optional(z.string().check(z.minLength(1))),
+  ...Object.fromEntries(Object.keys(CLUSTER_TIMING_ENV).map((k) => [k, z.optional(goDuration)])),
   LOG_FORMAT: z._default(z.enum(['json', 'text']), 'json'),
   LOG_LEVEL: z._default(z.enum(LOG_LEVELS), 'INFO'),
 });
@@ -37,6 +80,14 @@ const HINTS: Record<string, string> = {
   SK_EVENT_TTL_SECONDS:
     "how long an Event lives after its last update, like kube-apiserver's --event-ttl (default 3600)",
   SK_ADMIN_SECRET_ID: 'the Secrets Manager secret holding the admin kubeconfig (bootstrap function only)',
+  SK_CREDENTIALS_KEY_FILE: 'local mode: the key file sealing member-cluster credentials',
+  SK_CREDENTIALS_KMS_KEY: 'the KMS key sealing member-cluster credentials (envelope encryption)',
+  SK_CLUSTER_STATUS_UPDATE_FREQUENCY: "Karmada's --cluster-status-update-frequency, e.g. 10s",
+  SK_CLUSTER_SUCCESS_THRESHOLD: "Karmada's --cluster-success-threshold, e.g. 30s",
+  SK_CLUSTER_FAILURE_THRESHOLD: "Karmada's --cluster-failure-threshold, e.g. 30s",
+  SK_CLUSTER_MONITOR_GRACE_PERIOD: "Karmada's --cluster-monitor-grace-period, e.g. 40s",
+  SK_CLUSTER_STARTUP_GRACE_PERIOD: "Karmada's --cluster-startup-grace-period, e.g. 60s",
+  SK_CLUSTER_LEASE_DURATION: "Karmada's --cluster-lease-duration, e.g. 40s",
   LOG_FORMAT: "Karmada's --logging-format: json or text",
   LOG_LEVEL: 'the least severe level printed',
 };
@@ -55,6 +106,12 @@ export interface RuntimeConfig {
   eventTtlSeconds: number;
   /** The admin kubeconfig secret (the bootstrap function only). */
   adminSecretId?: string;
+  /** Local mode: the key file sealing member-cluster credentials. */
+  credentialsKeyFile?: string;
+  /** AWS: the KMS key (id, ARN or alias) sealing member-cluster credentials. */
+  credentialsKmsKey?: string;
+  /** Overrides of Karmada's cluster health timings (defaults: DEFAULT_CLUSTER_TIMINGS). */
+  clusterTimings?: Partial<ClusterTimings>;
   logFormat: 'json' | 'text';
   logLevel: (typeof LOG_LEVELS)[number];
 }
@@ -80,6 +137,9 @@ export function loadRuntimeConfig(env: Record<string, string | undefined> = proc
     metrics: c.SK_METRICS,
     eventTtlSeconds: c.SK_EVENT_TTL_SECONDS,
     ...(c.SK_ADMIN_SECRET_ID ? { adminSecretId: c.SK_ADMIN_SECRET_ID } : {}),
+    ...(c.SK_CREDENTIALS_KEY_FILE ? { credentialsKeyFile: c.SK_CREDENTIALS_KEY_FILE } : {}),
+    ...(c.SK_CREDENTIALS_KMS_KEY ? { credentialsKmsKey: c.SK_CREDENTIALS_KMS_KEY } : {}),
+    ...(timings(c as Record<string, unknown>) ?? {}),
     logFormat: c.LOG_FORMAT,
     logLevel: c.LOG_LEVEL,
   };
@@ -101,5 +161,25 @@ export function runtimeEnvironment(config: Omit<RuntimeConfig, 'region'>): Recor
   if (config.dynamodbEndpoint) env.SK_DYNAMODB_ENDPOINT = config.dynamodbEndpoint;
   if (config.sqsEndpoint) env.SK_SQS_ENDPOINT = config.sqsEndpoint;
   if (config.adminSecretId) env.SK_ADMIN_SECRET_ID = config.adminSecretId;
+  if (config.credentialsKeyFile) env.SK_CREDENTIALS_KEY_FILE = config.credentialsKeyFile;
+  if (config.credentialsKmsKey) env.SK_CREDENTIALS_KMS_KEY = config.credentialsKmsKey;
+  for (const [name, field] of Object.entries(CLUSTER_TIMING_ENV)) {
+    const ms = config.clusterTimings?.[field];
+    if (ms !== undefined) env[name] = formatDuration(ms);
+  }
   return env;
+}
+
+function timings(c: Record<string, unknown>): { clusterTimings: Partial<ClusterTimings> } | undefined {
+  const out: Partial<ClusterTimings> = {};
+  for (const [name, field] of Object.entries(CLUSTER_TIMING_ENV)) {
+    const text = c[name];
+    if (typeof text === 'string') out[field] = parseDuration(text)!;
+  }
+  return Object.keys(out).length ? { clusterTimings: out } : undefined;
+}
+
+/** The cluster health timings of a runtime: its overrides over Karmada's defaults. */
+export function clusterTimings(config: Pick<RuntimeConfig, 'clusterTimings'>): ClusterTimings {
+  return { ...DEFAULT_CLUSTER_TIMINGS, ...config.clusterTimings };
 }

@@ -5,7 +5,10 @@
 import { StoredCrdCatalog, staticControlPlaneDefs } from '../apiserver/catalog.ts';
 import type { Controller } from '../reconcile/controller.ts';
 import { createResyncController, RESYNC_CONTROLLER } from '../reconcile/resync.ts';
-import type { Runtime } from '../wiring.ts';
+import { clusterTimings } from '../config/runtime.ts';
+import { eventRecorder, type Runtime } from '../wiring.ts';
+import { CLUSTER_CONTROLLER, createClusterController } from './cluster.ts';
+import { CLUSTER_STATUS_CONTROLLER, createClusterStatusController } from './cluster-status.ts';
 import { createGarbageCollector, GARBAGE_COLLECTOR } from './garbage-collector.ts';
 import { createNamespaceController, NAMESPACE_CONTROLLER } from './namespace.ts';
 import { resyncTargets } from './specs.ts';
@@ -25,9 +28,23 @@ export const namespaceFactory: ControllerFactory = (runtime) =>
 export const garbageCollectorFactory: ControllerFactory = (runtime) =>
   createGarbageCollector({ store: runtime.store, workQueue: runtime.workQueue });
 
+export const clusterFactory: ControllerFactory = (runtime) =>
+  createClusterController({ store: runtime.store, workQueue: runtime.workQueue });
+
+export const clusterStatusFactory: ControllerFactory = (runtime) =>
+  createClusterStatusController({
+    store: runtime.store,
+    workQueue: runtime.workQueue,
+    cipher: runtime.cipher,
+    timings: clusterTimings(runtime.config),
+    events: eventRecorder(runtime, 'cluster-controller'),
+  });
+
 /** Every controller by name; must cover every entry of CONTROLLER_SPECS (a test checks). */
 export const CONTROLLER_FACTORIES: Readonly<Record<string, ControllerFactory>> = {
   [RESYNC_CONTROLLER]: resyncFactory,
   [NAMESPACE_CONTROLLER]: namespaceFactory,
   [GARBAGE_COLLECTOR]: garbageCollectorFactory,
+  [CLUSTER_CONTROLLER]: clusterFactory,
+  [CLUSTER_STATUS_CONTROLLER]: clusterStatusFactory,
 };

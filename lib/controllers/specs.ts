@@ -13,6 +13,12 @@ import { RESYNC_CONTROLLER } from '../reconcile/resync.ts';
 export const NAMESPACE_CONTROLLER_NAME = 'namespace';
 /** Name of the garbage collector (lib/controllers/garbage-collector.ts). */
 export const GARBAGE_COLLECTOR_NAME = 'garbage-collector';
+/** Name of the cluster lifecycle controller (lib/controllers/cluster.ts). */
+export const CLUSTER_CONTROLLER_NAME = 'cluster';
+/** Name of the cluster health and status controller (lib/controllers/cluster-status.ts). */
+export const CLUSTER_STATUS_CONTROLLER_NAME = 'cluster-status';
+/** The key a schedule sends to fan a controller out over all its objects. */
+export const SWEEP_KEY = '*';
 
 export interface LaneTuning {
   /** Messages per invocation (1..10000; above 10 needs a batching window). */
@@ -39,6 +45,11 @@ export interface ControllerSpec {
    * kind (the garbage collector, whose keys also carry the uid).
    */
   triggers?: { templates?: boolean; kinds?: readonly GroupKind[]; deletions?: boolean };
+  /**
+   * EventBridge schedules that send `key` to the controller's standard queue (a sweep), besides the
+   * environment's resync schedule.
+   */
+  schedules?: readonly { name: string; expression: string; key: string }[];
   timeoutSeconds: number;
   memoryMB: number;
   /** Receives before a message is moved to the lane's dead-letter queue. */
@@ -79,6 +90,38 @@ export const CONTROLLER_SPECS: readonly ControllerSpec[] = [
     lanes: {
       priority: { batchSize: 10, maximumBatchingWindowSeconds: 0, maxConcurrency: 2 },
       standard: { batchSize: 10, maximumBatchingWindowSeconds: 0, maxConcurrency: 2 },
+    },
+  },
+  {
+    name: CLUSTER_CONTROLLER_NAME,
+    description: 'Cluster lifecycle: finalizer and execution namespace; on deletion, waits for them to empty',
+    watches: [{ group: 'cluster.karmada.io', kind: 'Cluster' }],
+    sendsTo: [NAMESPACE_CONTROLLER_NAME],
+    triggers: { kinds: [{ group: 'cluster.karmada.io', kind: 'Cluster' }] },
+    timeoutSeconds: 60,
+    memoryMB: 512,
+    maxReceiveCount: 8,
+    lanes: {
+      priority: { batchSize: 10, maximumBatchingWindowSeconds: 0, maxConcurrency: 2 },
+      standard: { batchSize: 10, maximumBatchingWindowSeconds: 0, maxConcurrency: 2 },
+    },
+  },
+  {
+    name: CLUSTER_STATUS_CONTROLLER_NAME,
+    description:
+      "Cluster health and status: probes Push clusters, watches Pull clusters' leases, Ready condition, taints, resource summary and models",
+    watches: [],
+    sendsTo: [],
+    triggers: { kinds: [{ group: 'cluster.karmada.io', kind: 'Cluster' }] },
+    // Every minute the sweep spreads one probe per cluster per --cluster-status-update-frequency.
+    schedules: [{ name: 'cluster-sweep', expression: 'rate(1 minute)', key: SWEEP_KEY }],
+    // Probes wait on unreachable members (10 s timeouts), so a batch is small and concurrency higher.
+    timeoutSeconds: 60,
+    memoryMB: 512,
+    maxReceiveCount: 3,
+    lanes: {
+      priority: { batchSize: 5, maximumBatchingWindowSeconds: 0, maxConcurrency: 4 },
+      standard: { batchSize: 5, maximumBatchingWindowSeconds: 0, maxConcurrency: 4 },
     },
   },
   {

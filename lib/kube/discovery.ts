@@ -23,11 +23,16 @@ export interface ServerVersion {
 }
 
 /** What `/version` answers: Kubernetes 1.32 compatible, naming this implementation. */
+/**
+ * `/version`. `productVersion` is this product's (`0.1.0`, served as `v1.32.0+serverless-karmada.0.1.0`)
+ * or, for a simulated member, the Kubernetes version it plays (`v1.31.0`).
+ */
 export function serverVersion(productVersion: string): ServerVersion {
+  const k8s = /^v(\d+)\.(\d+)\.\d+$/.exec(productVersion);
   return {
-    major: '1',
-    minor: '32',
-    gitVersion: `v1.32.0+serverless-karmada.${productVersion}`,
+    major: k8s ? k8s[1]! : '1',
+    minor: k8s ? k8s[2]! : '32',
+    gitVersion: k8s ? productVersion : `v1.32.0+serverless-karmada.${productVersion}`,
     gitCommit: 'serverless-karmada',
     gitTreeState: 'clean',
     buildDate: '2026-11-21T00:00:00Z',

@@ -214,6 +214,7 @@ function walk(
   unknown: string[],
 ): unknown {
   if (!schema) return value;
+  if (value === null && schema.nullable) return null;
   if (!typeMatches(value, schema)) {
     const expected = schema['x-kubernetes-int-or-string'] ? 'integer or string' : schema.type;
     errors.push(

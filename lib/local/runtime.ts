@@ -7,7 +7,10 @@
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { parse as parseYaml } from 'yaml';
 import { ensureAdminKubeconfig } from '../apiserver/bootstrap.ts';
+import { MemberClient } from '../members/client.ts';
+import { joinPushCluster } from '../members/join.ts';
 import { createControlPlaneApi, ensureDefaultNamespaces } from '../apiserver/server.ts';
 import { startKubeServer, type RunningKubeServer } from '../kube/node-server.ts';
 import { ChangeFeed, WatchingStore } from '../store/watch.ts';
@@ -19,7 +22,7 @@ import { createDynamoClient } from '../adapters/dynamodb/client.ts';
 import { ensureLocalTable } from '../adapters/dynamodb/migrate-table.ts';
 import { createSqsClient } from '../adapters/sqs/transport.ts';
 import { type Clock, systemClock } from '../clock/clock.ts';
-import type { RuntimeConfig } from '../config/runtime.ts';
+import type { ClusterTimings, RuntimeConfig } from '../config/runtime.ts';
 import { ConfigError } from '../config/validate.ts';
 import { CONTROLLER_FACTORIES } from '../controllers/factories.ts';
 import { CONTROLLER_SPECS, visibilityTimeoutSeconds } from '../controllers/specs.ts';
@@ -63,6 +66,8 @@ export interface LocalRuntimeOptions {
   simulation?: SimulationConfig;
   /** Seconds an Event lives after its last write (default 3600, like kube-apiserver). */
   eventTtlSeconds?: number;
+  /** Karmada's cluster health timings (`--cluster-failure-threshold`, ...), overriding the defaults. */
+  clusterTimings?: Partial<ClusterTimings>;
   clock?: Clock;
   /** Where log lines go (default stderr). */
   logWrite?: (line: string) => void;
@@ -144,6 +149,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     sqsClient.destroy();
     const urlBase = queueUrlBase(queues);
 
+    const secretsDir = dataDir ?? mkdtempSync(join(tmpdir(), 'skctl-'));
+    if (!dataDir) cleanups.push(() => rmSync(secretsDir, { recursive: true, force: true }));
     const config: RuntimeConfig = {
       region: LOCAL_REGION,
       environment: LOCAL_ENVIRONMENT,
@@ -155,6 +162,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       reconcileConcurrency: 8,
       metrics: 'off',
       eventTtlSeconds: options.eventTtlSeconds ?? 3600,
+      credentialsKeyFile: join(secretsDir, 'pki', 'credentials.key'),
+      ...(options.clusterTimings ? { clusterTimings: options.clusterTimings } : {}),
       logFormat,
       logLevel,
     };
@@ -172,8 +181,6 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
 
     // The Kubernetes-compatible API over HTTPS (kubectl sends bearer tokens only over TLS).
     await ensureDefaultNamespaces(runtime.store);
-    const secretsDir = dataDir ?? mkdtempSync(join(tmpdir(), 'skctl-'));
-    if (!dataDir) cleanups.push(() => rmSync(secretsDir, { recursive: true, force: true }));
     const pki = await ensureLocalPki(join(secretsDir, 'pki'), { now: clock.now() });
     const api = createControlPlaneApi({
       store: runtime.store,
@@ -181,6 +188,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       clock,
       logger: log,
       changes,
+      cipher: runtime.cipher,
     });
     const apiServer: RunningKubeServer = await startKubeServer({
       handler: (req) => api.handler.handle(req),
@@ -225,6 +233,22 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       });
       members.set(config.name, member);
       cleanups.push(() => member.stop());
+    }
+    // Join them as Push clusters through the API, as `skctl join` does (re-joining on every start
+    // keeps their endpoints current when ports change).
+    const adminToken = (parseYaml(readFileSync(kubeconfig, 'utf8')) as { users: { user: { token: string } }[] })
+      .users[0]!.user.token;
+    const controlPlane = new MemberClient({ server: apiServer.url, caPem: pki.ca.certPem, token: adminToken });
+    cleanups.push(() => controlPlane.close());
+    for (const member of members.values()) {
+      await joinPushCluster(controlPlane, {
+        name: member.name,
+        member: { server: member.url, caPem: pki.ca.certPem, token: member.token },
+        provider: member.config.provider,
+        region: member.config.region,
+        zones: member.config.zones,
+        update: true,
+      });
     }
     const controlSocket = join(secretsDir, 'skctl.sock');
     const control = await startControlServer(controlSocket, members);
@@ -279,6 +303,20 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       const message = encodeMessage({ key: RESYNC_ALL, lane: 'standard', reason: 'schedule' }, clock.now());
       await runtime.transport.send(resyncQueue, [{ body: message.body }]);
     };
+    // Controllers' own schedules (sweeps), as EventBridge Scheduler sends them in AWS.
+    const controllerSchedules = CONTROLLER_SPECS.flatMap((spec) =>
+      (spec.schedules ?? []).map((schedule) => {
+        const target = runtime.queueUrl(spec.name, 'standard');
+        return {
+          ...schedule,
+          target: queueName(LOCAL_QUEUE_PREFIX, spec.name, 'standard'),
+          fire: async () => {
+            const message = encodeMessage({ key: schedule.key, lane: 'standard', reason: 'schedule' }, clock.now());
+            await runtime.transport.send(target, [{ body: message.body }]);
+          },
+        };
+      }),
+    );
     const purgeExpiredEvents = async () => {
       if (!(wired.store instanceof RowObjectStore)) return;
       const removed = await wired.store.purgeExpired({ group: '', kind: 'Event' });
@@ -291,6 +329,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       clock,
       rules: [
         { name: 'resync', expression: resyncSchedule, fire: resyncTick },
+        ...controllerSchedules.map((r) => ({ name: r.name, expression: r.expression, fire: r.fire })),
         // DynamoDB deletes expired Events itself (the table's TTL); dynalite does not, so sweep here.
         { name: 'expire-events', expression: 'rate(1 minute)', fire: purgeExpiredEvents },
       ],
@@ -348,6 +387,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
           expression: resyncSchedule,
           target: queueName(LOCAL_QUEUE_PREFIX, RESYNC_CONTROLLER, 'standard'),
         },
+        ...controllerSchedules.map(({ name, expression, target }) => ({ name, expression, target })),
       ],
       restoredMessages,
       stats: () => ({ ...stats }),

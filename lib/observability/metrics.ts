@@ -57,10 +57,24 @@ export class SinkMetrics extends Metrics {
   }
 }
 
+const SERVICES = new WeakMap<Metrics, string>();
+
 /** Metrics for one function. With a `sink`, EMF documents go there instead of stdout. */
 export function createMetrics(options: { service: string; sink?: (doc: EmfDocument) => void }): Metrics {
   const base = { namespace: METRICS_NAMESPACE, serviceName: options.service };
-  return options.sink ? new SinkMetrics(base, options.sink) : new Metrics(base);
+  const metrics = options.sink ? new SinkMetrics(base, options.sink) : new Metrics(base);
+  SERVICES.set(metrics, options.service);
+  return metrics;
+}
+
+/**
+ * Replaces the default dimensions (keeping `service`) without Powertools' "has already been added"
+ * warning, which it prints whenever a default dimension is set again — every batch.
+ */
+export function resetDefaultDimensions(metrics: Metrics, dimensions: Record<string, string>): void {
+  const service = SERVICES.get(metrics);
+  metrics.clearDefaultDimensions();
+  metrics.setDefaultDimensions({ ...(service ? { service } : {}), ...dimensions });
 }
 
 export type { Metrics };

@@ -10,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import type { SQSBatchItemFailure, SQSBatchResponse, SQSRecord } from 'aws-lambda';
 import type { Clock } from '../clock/clock.ts';
 import type { Logger } from '../observability/logger.ts';
-import { METRIC, type Metrics, MetricUnit } from '../observability/metrics.ts';
+import { METRIC, type Metrics, MetricUnit, resetDefaultDimensions } from '../observability/metrics.ts';
 import { type ControllerMessage, decodeMessage, timerDue } from '../queue/messages.ts';
 import { laneOfQueue } from '../queue/naming.ts';
 import type { Lane, WorkQueue } from '../queue/port.ts';
@@ -71,7 +71,7 @@ export async function processBatch(
   const batchLane = records.length > 0 ? laneOf(records[0]!) : 'standard';
   // Default dimensions, not plain ones: Powertools flushes a metric early once it holds 100 values
   // and clears plain dimensions when it does, which would drop them from a large batch's latencies.
-  metrics.setDefaultDimensions({ controller: controller.name, queue: batchLane });
+  resetDefaultDimensions(metrics, { controller: controller.name, queue: batchLane });
   metrics.addMetric(METRIC.messages, MetricUnit.Count, records.length);
 
   // 1. Decode; re-arm early timers; group the rest by key.

@@ -67,7 +67,8 @@ const EVENT_TTL_SECONDS = 3600;
 const MEMBER_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
 
 class MemberBackend implements RestBackend {
-  readonly productVersion = PRODUCT_VERSION;
+  /** The Kubernetes version the member plays (its `/version`). */
+  productVersion = PRODUCT_VERSION;
   readonly namespaceLifecycle = true;
   readonly store: ObjectStore;
   readonly clock: Clock;
@@ -160,7 +161,9 @@ export class SimulatedMember {
     this.#objects = new RowObjectStore(rows, { clock: options.clock, ttlSeconds: eventTtl(EVENT_TTL_SECONDS) });
     this.store = new WatchingStore(this.#objects, changes);
     const catalog = new StoredCrdCatalog(this.store, options.clock, [...controlPlaneBuiltins(), nodeDef()]);
-    this.#handler = new RestHandler(new MemberBackend(this.store, options.clock, changes, catalog, token), {
+    const backend = new MemberBackend(this.store, options.clock, changes, catalog, token);
+    backend.productVersion = options.config.kubernetesVersion;
+    this.#handler = new RestHandler(backend, {
       patch: patchEngine,
       fields: fieldManager,
       ...(options.logger ? { logger: options.logger } : {}),

@@ -328,7 +328,14 @@ describe('kubectl: control-plane specifics', () => {
     const events = await kubectl.ok(['get', 'events', '--field-selector', 'type=Warning']);
     assert.match(events, /^LAST SEEN\s+TYPE\s+REASON\s+OBJECT\s+MESSAGE\n/);
     assert.match(events, /^\d+s\s+Warning\s+ScheduleBindingFailed\s+deployment\/nginx\s+0\/3 clusters are available$/m);
-    const v1 = await kubectl.ok(['get', 'events.v1.events.k8s.io', '-o', 'jsonpath={.items[*].reason}']);
+    const v1 = await kubectl.ok([
+      'get',
+      'events.v1.events.k8s.io',
+      '--field-selector',
+      'regarding.name=nginx',
+      '-o',
+      'jsonpath={.items[*].reason}',
+    ]);
     assert.deepEqual(v1.split(' ').sort(), ['ApplyPolicySucceed', 'ScheduleBindingFailed']);
   });
 });

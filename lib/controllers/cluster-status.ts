@@ -1,0 +1,293 @@
+/**
+ * The cluster status controller (Karmada's cluster-status controller for Push clusters, and the
+ * cluster controller's health monitor and taints): one reconcile per probe.
+ *
+ * - Push: probe `/readyz` (fallback `/healthz`) with the cluster's sealed credentials; smooth the
+ *   observed Ready condition with the success/failure thresholds (the per-cluster threshold state
+ *   Karmada keeps in memory is persisted in an internal ClusterHealth object); while Ready, collect
+ *   version, API enablements, node and resource summaries and model counts (at most once a minute).
+ * - Pull: the agent posts its own status; here only its silence is judged — when the lease the
+ *   agent renews is older than the grace period, Ready becomes Unknown.
+ * - Both: the not-ready / unreachable NoSchedule taints follow the Ready condition.
+ *
+ * It writes only when something changed. The sweep key `*` (an EventBridge schedule, every minute)
+ * fans out one probe per cluster per `--cluster-status-update-frequency`.
+ */
+import { createHash } from 'node:crypto';
+import { CLUSTER_GROUP } from '../api/karmada-names.ts';
+import type { KubeObject, ObjectRef } from '../api/object.ts';
+import { parseKey } from '../api/object.ts';
+import {
+  type Condition,
+  findCondition,
+  type HealthSettings,
+  observedReady,
+  type ObservedCondition,
+  pullClusterStaleness,
+  READY_CONDITION,
+  rfc3339,
+  setCondition,
+  statusCollectionFailed,
+  type Taint,
+  taintsForReady,
+  type ThresholdState,
+  thresholdAdjustedReady,
+} from '../clusters/health.ts';
+import type { ClusterTimings } from '../config/runtime.ts';
+import type { CredentialCipher } from '../crypto/cipher.ts';
+import { SealError } from '../crypto/cipher.ts';
+import { type EventRecorder, NO_EVENTS } from '../events/recorder.ts';
+import { MemberApiError, MemberClient, type MemberConnection, MemberUnreachableError } from '../members/client.ts';
+import { CREDENTIALS_NAMESPACE, CredentialsError, memberConnection } from '../members/credentials.ts';
+import { collectStatus, resourceModelsOf } from '../members/status.ts';
+import type { WorkQueue } from '../queue/port.ts';
+import type { Controller, ReconcileContext, ReconcileRequest, ReconcileResult } from '../reconcile/controller.ts';
+import { AlreadyExistsError, ConflictError, NotFoundError } from '../store/errors.ts';
+import type { ObjectStore } from '../store/port.ts';
+import { CLUSTER_STATUS_CONTROLLER_NAME, SWEEP_KEY } from './specs.ts';
+
+export const CLUSTER_STATUS_CONTROLLER = CLUSTER_STATUS_CONTROLLER_NAME;
+const CLUSTER = { group: CLUSTER_GROUP, kind: 'Cluster' };
+/** Internal bookkeeping per cluster (not served by the API). */
+export const CLUSTER_HEALTH = { group: 'cluster.serverless-karmada.io', kind: 'ClusterHealth' };
+/** Summaries are collected at most this often (probes stay at the update frequency). */
+const COLLECT_EVERY_MS = 60_000;
+
+export interface ClusterStatusOptions {
+  store: ObjectStore;
+  workQueue: WorkQueue;
+  cipher: CredentialCipher;
+  timings: ClusterTimings;
+  /** Records TaintClusterSucceed/Failed, as Karmada's cluster controller does. */
+  events?: EventRecorder;
+  /** How to reach a member (tests inject one); default: a cached {@link MemberClient}. */
+  connect?: (conn: MemberConnection) => MemberClient;
+}
+
+interface HealthState {
+  threshold?: ThresholdState;
+  lastCollectedMs?: number;
+}
+
+export function createClusterStatusController(options: ClusterStatusOptions): Controller {
+  const { store, timings } = options;
+  const settings: HealthSettings = {
+    successThresholdMs: timings.successThresholdMs,
+    failureThresholdMs: timings.failureThresholdMs,
+    monitorGracePeriodMs: timings.monitorGracePeriodMs,
+    startupGracePeriodMs: timings.startupGracePeriodMs,
+  };
+  const events = options.events ?? NO_EVENTS;
+  const connect = options.connect ?? cachedClient;
+
+  return {
+    name: CLUSTER_STATUS_CONTROLLER,
+    async reconcile(request: ReconcileRequest, context: ReconcileContext): Promise<ReconcileResult | undefined> {
+      if (request.key === SWEEP_KEY) {
+        await sweep(options, context);
+        return undefined;
+      }
+      const ref = parseKey(request.key);
+      const cluster = await store.get(ref);
+      if (!cluster || cluster.metadata.deletionTimestamp) return undefined;
+      const now = context.now;
+      const nowText = rfc3339(now);
+      const status = (cluster.status ?? {}) as Record<string, unknown>;
+      const conditions = (status.conditions ?? []) as Condition[];
+      const mode = (cluster.spec as { syncMode?: string } | undefined)?.syncMode;
+      let nextStatus: Record<string, unknown> = status;
+
+      if (mode === 'Pull') {
+        const stale = await pullStaleness(store, cluster, conditions, now, settings);
+        if (stale)
+          nextStatus = {
+            ...status,
+            conditions: setCondition(conditions, { type: READY_CONDITION, ...stale }, nowText),
+          };
+      } else {
+        const health = await readHealth(store, cluster);
+        let observed: ObservedCondition;
+        let client: MemberClient | undefined;
+        try {
+          client = connect(await memberConnection(store, options.cipher, cluster));
+          observed = observedReady(await client.probe());
+        } catch (err) {
+          if (!(err instanceof CredentialsError || err instanceof SealError)) throw err;
+          observed = statusCollectionFailed(err.message);
+        }
+        const current = findCondition(conditions, READY_CONDITION);
+        const { ready, state } = thresholdAdjustedReady(current, observed, health.threshold, now, settings);
+        let nextConditions = setCondition(conditions, { type: READY_CONDITION, ...ready }, nowText);
+        const nextHealth: HealthState = { ...health, threshold: state };
+        const becameReady = ready.status === 'True' && current?.status !== 'True';
+        const due = health.lastCollectedMs === undefined || now - health.lastCollectedMs >= COLLECT_EVERY_MS;
+        let collected: Record<string, unknown> = {};
+        if (client && ready.status === 'True' && observed.status === 'True' && (becameReady || due)) {
+          try {
+            const c = await collectStatus(client, resourceModelsOf(cluster));
+            nextConditions = setCondition(nextConditions, c.apiEnablementsCondition, nowText);
+            collected = {
+              kubernetesVersion: c.kubernetesVersion,
+              apiEnablements: c.apiEnablements,
+              nodeSummary: c.nodeSummary,
+              resourceSummary: c.resourceSummary,
+            };
+            nextHealth.lastCollectedMs = now;
+          } catch (err) {
+            if (!(err instanceof MemberApiError || err instanceof MemberUnreachableError)) throw err;
+            context.logger.warn('could not collect the cluster status; keeping the last one', { error: err.message });
+          }
+        }
+        nextStatus = { ...status, ...collected, conditions: nextConditions };
+        await writeHealth(store, cluster, health, nextHealth);
+      }
+
+      if (JSON.stringify(nextStatus) !== JSON.stringify(status)) {
+        try {
+          await store.updateStatus({ ...cluster, status: nextStatus });
+          context.logger.debug('cluster status updated', {
+            ready: findCondition(nextStatus.conditions as Condition[], READY_CONDITION)?.status,
+          });
+        } catch (err) {
+          if (err instanceof ConflictError) return { requeueAfterMs: 0 };
+          if (err instanceof NotFoundError) return undefined;
+          throw err;
+        }
+      }
+      return syncTaints(
+        options,
+        ref,
+        events,
+        findCondition(nextStatus.conditions as Condition[], READY_CONDITION),
+        nowText,
+        context,
+      );
+    },
+  };
+}
+
+/** The agent's silence, for a Pull cluster: the Unknown condition to set, or undefined. */
+async function pullStaleness(
+  store: ObjectStore,
+  cluster: KubeObject,
+  conditions: Condition[],
+  now: number,
+  settings: HealthSettings,
+): Promise<ReturnType<typeof pullClusterStaleness>> {
+  const lease = await store.get({
+    group: 'coordination.k8s.io',
+    kind: 'Lease',
+    namespace: CREDENTIALS_NAMESPACE,
+    name: cluster.metadata.name!,
+  });
+  const renewTime = (lease?.spec as { renewTime?: string } | undefined)?.renewTime;
+  const renewed = renewTime ? Date.parse(renewTime) : Number.NaN;
+  return pullClusterStaleness({
+    createdMs: Date.parse(cluster.metadata.creationTimestamp ?? '') || now,
+    ready: findCondition(conditions, READY_CONDITION),
+    lastHeardMs: Number.isNaN(renewed) ? undefined : renewed,
+    nowMs: now,
+    settings,
+  });
+}
+
+/** Taints follow the Ready condition (Karmada's taintClusterByCondition); writes only on change. */
+async function syncTaints(
+  options: ClusterStatusOptions,
+  ref: ObjectRef,
+  events: EventRecorder,
+  ready: Condition | undefined,
+  nowText: string,
+  context: ReconcileContext,
+): Promise<ReconcileResult | undefined> {
+  const cluster = await options.store.get(ref);
+  if (!cluster) return undefined;
+  const spec = (cluster.spec ?? {}) as { taints?: Taint[] };
+  const taints = taintsForReady(spec.taints, ready, nowText);
+  if (taints === spec.taints) return undefined;
+  try {
+    await options.store.update({ ...cluster, spec: { ...spec, taints } });
+  } catch (err) {
+    if (err instanceof ConflictError) return { requeueAfterMs: 0 };
+    if (err instanceof NotFoundError) return undefined;
+    await events.record(cluster, 'Warning', 'TaintClusterFailed', `Taint cluster failed: ${(err as Error).message}`);
+    throw err;
+  }
+  const keys = taints.map((t) => `${t.key}:${t.effect}`).join(', ') || 'none';
+  context.logger.info('cluster taints changed', { taints: keys });
+  await events.record(cluster, 'Normal', 'TaintClusterSucceed', `Taint cluster succeed: taints now ${keys}.`);
+  return undefined;
+}
+
+/** Enqueues one probe per cluster per update-frequency slot of the coming minute. */
+async function sweep(options: ClusterStatusOptions, context: ReconcileContext): Promise<void> {
+  const slots = Math.max(1, Math.floor(60_000 / Math.max(1_000, options.timings.statusUpdateFrequencyMs)));
+  let token: string | undefined;
+  let clusters = 0;
+  do {
+    const page = await options.store.listRefs({ ...CLUSTER, limit: 500, ...(token ? { continue: token } : {}) });
+    await options.workQueue.enqueue(
+      page.items.flatMap((ref) =>
+        Array.from({ length: slots }, (_, i) => ({
+          controller: CLUSTER_STATUS_CONTROLLER,
+          lane: 'standard' as const,
+          key: `Cluster.${CLUSTER_GROUP}/${ref.name}`,
+          delayMs: i * options.timings.statusUpdateFrequencyMs,
+          reason: 'sweep',
+        })),
+      ),
+    );
+    clusters += page.items.length;
+    token = page.continue;
+  } while (token);
+  context.logger.debug('cluster sweep scheduled', { clusters, probesEach: slots });
+}
+
+async function readHealth(store: ObjectStore, cluster: KubeObject): Promise<HealthState> {
+  const obj = await store.get({ ...CLUSTER_HEALTH, name: cluster.metadata.name! });
+  // A ClusterHealth left from an earlier cluster of the same name does not carry over.
+  if (!obj || (obj.spec as { clusterUid?: string } | undefined)?.clusterUid !== cluster.metadata.uid) return {};
+  return ((obj.spec as { state?: HealthState } | undefined)?.state ?? {}) as HealthState;
+}
+
+async function writeHealth(
+  store: ObjectStore,
+  cluster: KubeObject,
+  before: HealthState,
+  after: HealthState,
+): Promise<void> {
+  if (JSON.stringify(before) === JSON.stringify(after)) return;
+  const ref = { ...CLUSTER_HEALTH, name: cluster.metadata.name! };
+  const spec = { clusterUid: cluster.metadata.uid, state: after };
+  const current = await store.get(ref);
+  try {
+    if (current) await store.update({ ...current, spec });
+    else
+      await store.create({
+        apiVersion: `${CLUSTER_HEALTH.group}/v1`,
+        kind: CLUSTER_HEALTH.kind,
+        metadata: { name: cluster.metadata.name! },
+        spec,
+      });
+  } catch (err) {
+    // Another probe of the same cluster won; its state is as good as ours.
+    if (!(err instanceof ConflictError || err instanceof AlreadyExistsError)) throw err;
+  }
+}
+
+/** Member clients by connection, reused across invocations of a warm function (connection reuse). */
+const clients = new Map<string, MemberClient>();
+
+function cachedClient(conn: MemberConnection): MemberClient {
+  const key = createHash('sha256').update(JSON.stringify(conn)).digest('hex');
+  let client = clients.get(key);
+  if (!client) {
+    if (clients.size > 200) {
+      for (const c of clients.values()) c.close();
+      clients.clear();
+    }
+    client = new MemberClient({ timeoutMs: 5_000, ...conn });
+    clients.set(key, client);
+  }
+  return client;
+}

@@ -1,0 +1,158 @@
+/**
+ * The cluster controller (Karmada's `cluster` controller, lifecycle half): a new Cluster gets the
+ * `karmada.io/cluster-controller` finalizer and its execution namespace `karmada-es-<name>`
+ * (labelled `karmada.io/system: "true"`), where its Works live. A deleted Cluster has that namespace
+ * deleted (the namespace controller empties it), and keeps its finalizer until the namespace is gone
+ * and no ResourceBinding or ClusterResourceBinding still places workload on it. Health, status and
+ * taints are the cluster-status controller's.
+ */
+import { CLUSTER_GROUP, executionNamespace, WORK_GROUP } from '../api/karmada-names.ts';
+import type { KubeObject, ObjectRef } from '../api/object.ts';
+import { parseKey } from '../api/object.ts';
+import { enqueueTriggered } from '../apiserver/triggers.ts';
+import type { WorkQueue } from '../queue/port.ts';
+import type { Controller, ReconcileContext, ReconcileRequest, ReconcileResult } from '../reconcile/controller.ts';
+import { AlreadyExistsError, ConflictError, NotFoundError } from '../store/errors.ts';
+import type { ObjectStore } from '../store/port.ts';
+import { CLUSTER_CONTROLLER_NAME } from './specs.ts';
+
+export const CLUSTER_CONTROLLER = CLUSTER_CONTROLLER_NAME;
+export const CLUSTER_FINALIZER = 'karmada.io/cluster-controller';
+/** How soon to look again while a deleted cluster's namespace or bindings remain (Karmada: 10 s). */
+const DELETION_RECHECK_MS = 10_000;
+
+export interface ClusterControllerOptions {
+  store: ObjectStore;
+  workQueue: WorkQueue;
+}
+
+export function createClusterController(options: ClusterControllerOptions): Controller {
+  const { store } = options;
+  return {
+    name: CLUSTER_CONTROLLER,
+    async reconcile(request: ReconcileRequest, context: ReconcileContext): Promise<ReconcileResult | undefined> {
+      const ref = parseKey(request.key);
+      const cluster = await store.get(ref);
+      if (!cluster) return undefined;
+      const name = cluster.metadata.name!;
+      const finalizers = cluster.metadata.finalizers ?? [];
+      if (cluster.metadata.deletionTimestamp) {
+        if (!finalizers.includes(CLUSTER_FINALIZER)) return undefined;
+        const remaining = await cleanUp(options, name, context);
+        if (remaining) {
+          context.logger.info('cluster deletion waits', { waitingFor: remaining });
+          return { requeueAfterMs: DELETION_RECHECK_MS };
+        }
+        return (await setFinalizers(
+          store,
+          ref,
+          finalizers.filter((f) => f !== CLUSTER_FINALIZER),
+        ))
+          ? undefined
+          : { requeueAfterMs: 0 };
+      }
+      if (!finalizers.includes(CLUSTER_FINALIZER)) {
+        if (!(await setFinalizers(store, ref, [...finalizers, CLUSTER_FINALIZER]))) return { requeueAfterMs: 0 };
+      }
+      await ensureExecutionNamespace(options, name, context);
+      return undefined;
+    },
+  };
+}
+
+async function ensureExecutionNamespace(
+  options: ClusterControllerOptions,
+  cluster: string,
+  context: ReconcileContext,
+): Promise<void> {
+  const name = executionNamespace(cluster);
+  const ns = await options.store.get({ group: '', kind: 'Namespace', name });
+  if (ns && !ns.metadata.deletionTimestamp) return;
+  if (ns) return; // still terminating from an earlier incarnation: the next resync creates it
+  try {
+    const created = await options.store.create({
+      apiVersion: 'v1',
+      kind: 'Namespace',
+      metadata: { name, labels: { 'karmada.io/system': 'true' }, finalizers: ['kubernetes'] },
+      spec: { finalizers: ['kubernetes'] },
+    });
+    await enqueueTriggered(options.workQueue, { group: '', kind: 'Namespace' }, [refOfNs(created)], 'cluster-joined');
+    context.logger.info('created the execution namespace', { namespace: name });
+  } catch (err) {
+    if (!(err instanceof AlreadyExistsError)) throw err;
+  }
+}
+
+function refOfNs(ns: KubeObject): ObjectRef {
+  return { group: '', kind: 'Namespace', name: ns.metadata.name! };
+}
+
+/** Deletes the execution namespace; returns what is still in the way, or undefined when done. */
+async function cleanUp(
+  options: ClusterControllerOptions,
+  cluster: string,
+  context: ReconcileContext,
+): Promise<string | undefined> {
+  const { store } = options;
+  const nsRef: ObjectRef = { group: '', kind: 'Namespace', name: executionNamespace(cluster) };
+  const ns = await store.get(nsRef);
+  if (ns) {
+    if (!ns.metadata.deletionTimestamp) {
+      try {
+        await store.delete(nsRef);
+        await enqueueTriggered(options.workQueue, nsRef, [nsRef], 'cluster-deleted');
+        context.logger.info('deleting the execution namespace', { namespace: nsRef.name });
+      } catch (err) {
+        if (!(err instanceof NotFoundError)) throw err;
+      }
+    }
+    return `namespace ${nsRef.name}`;
+  }
+  const binding = await bindingOn(store, cluster);
+  return binding ? `${binding} still places workload on it` : undefined;
+}
+
+/** A (Cluster)ResourceBinding whose `spec.clusters` names the cluster, if any. */
+async function bindingOn(store: ObjectStore, cluster: string): Promise<string | undefined> {
+  for (const kind of ['ResourceBinding', 'ClusterResourceBinding']) {
+    let token: string | undefined;
+    do {
+      const page = await store.list({ group: WORK_GROUP, kind, limit: 500, ...(token ? { continue: token } : {}) });
+      for (const b of page.items) {
+        const targets = ((b.spec as { clusters?: { name?: string }[] } | undefined)?.clusters ?? []).map((c) => c.name);
+        if (targets.includes(cluster)) {
+          return `${kind} ${b.metadata.namespace ? `${b.metadata.namespace}/` : ''}${b.metadata.name}`;
+        }
+      }
+      token = page.continue;
+    } while (token);
+  }
+  return undefined;
+}
+
+/** Sets the Cluster's finalizers; false when it kept changing under us. */
+async function setFinalizers(store: ObjectStore, ref: ObjectRef, finalizers: string[]): Promise<boolean> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const current = await store.get(ref);
+    if (!current) return true;
+    try {
+      // Re-apply our one change to what is there now (others may have changed the list meanwhile).
+      const wanted = adjust(current.metadata.finalizers ?? [], finalizers);
+      await store.update({ ...current, metadata: { ...current.metadata, finalizers: wanted } });
+      return true;
+    } catch (err) {
+      if (err instanceof NotFoundError) return true;
+      if (!(err instanceof ConflictError)) throw err;
+    }
+  }
+  return false;
+}
+
+/** Re-applies our one change (adding or removing the cluster finalizer) to a newer list. */
+function adjust(current: string[], wanted: string[]): string[] {
+  const add = wanted.includes(CLUSTER_FINALIZER);
+  const rest = current.filter((f) => f !== CLUSTER_FINALIZER);
+  return add ? [...rest, CLUSTER_FINALIZER] : rest;
+}
+
+export const CLUSTER_KIND = { group: CLUSTER_GROUP, kind: 'Cluster' };

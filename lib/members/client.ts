@@ -1,0 +1,283 @@
+/**
+ * A small HTTPS client for member clusters' Kubernetes APIs, used by the controllers (in Lambda)
+ * and the pull agent: health probes, discovery, reads with paging, server-side apply, deletes.
+ * Plain `node:https` rather than @kubernetes/client-node, whose bundle (~1.2 MB) would triple a
+ * function's cold start for the dozen calls made here (docs/decisions/0006-member-clusters.md).
+ */
+import { Agent, request } from 'node:https';
+import type { KubeObject } from '../api/object.ts';
+
+/** How to reach one member cluster's API. */
+export interface MemberConnection {
+  server: string;
+  /** PEM of the CA that signed the server's certificate; absent: the system's trust store. */
+  caPem?: string;
+  token?: string;
+  certPem?: string;
+  keyPem?: string;
+  insecureSkipTLSVerify?: boolean;
+  /** Per request (default 10 s). */
+  timeoutMs?: number;
+}
+
+/** The member answered with an error status. */
+export class MemberApiError extends Error {
+  override readonly name = 'MemberApiError';
+  readonly status: number;
+  readonly reason: string;
+  constructor(status: number, reason: string, message: string) {
+    super(message);
+    this.status = status;
+    this.reason = reason;
+  }
+
+  /** The HTTP status, under the name skctl's client uses. */
+  get code(): number {
+    return this.status;
+  }
+}
+
+/** The member could not be reached (connection refused, TLS failure, timeout). */
+export class MemberUnreachableError extends Error {
+  override readonly name = 'MemberUnreachableError';
+}
+
+export interface ProbeResult {
+  online: boolean;
+  healthy: boolean;
+}
+
+export interface DiscoveredResource {
+  group: string;
+  version: string;
+  name: string;
+  kind: string;
+  namespaced: boolean;
+  verbs: string[];
+}
+
+interface Raw {
+  status: number;
+  body: string;
+}
+
+export class MemberClient {
+  readonly #conn: MemberConnection;
+  readonly #agent: Agent;
+  readonly #base: URL;
+  #discovery: Promise<DiscoveredResource[]> | undefined;
+
+  constructor(conn: MemberConnection) {
+    this.#conn = conn;
+    this.#base = new URL(conn.server);
+    if (this.#base.protocol !== 'https:') {
+      throw new Error(`member API endpoint must be https://, got ${JSON.stringify(conn.server)}`);
+    }
+    this.#agent = new Agent({
+      keepAlive: true,
+      maxSockets: 8,
+      ...(conn.caPem ? { ca: conn.caPem } : {}),
+      ...(conn.certPem && conn.keyPem ? { cert: conn.certPem, key: conn.keyPem } : {}),
+      rejectUnauthorized: !conn.insecureSkipTLSVerify,
+    });
+  }
+
+  close(): void {
+    this.#agent.destroy();
+  }
+
+  /** One request; network failures become MemberUnreachableError. */
+  async raw(
+    method: string,
+    path: string,
+    options: { body?: string; contentType?: string; accept?: string } = {},
+  ): Promise<Raw> {
+    const url = new URL(`${this.#base.pathname.replace(/\/$/, '')}${path}`, this.#base);
+    const headers: Record<string, string> = {
+      accept: options.accept ?? 'application/json',
+      'user-agent': 'serverless-karmada',
+    };
+    if (this.#conn.token) headers.authorization = `Bearer ${this.#conn.token}`;
+    if (options.body !== undefined) {
+      headers['content-type'] = options.contentType ?? 'application/json';
+      headers['content-length'] = String(Buffer.byteLength(options.body));
+    }
+    const timeoutMs = this.#conn.timeoutMs ?? 10_000;
+    return new Promise<Raw>((resolve, reject) => {
+      const req = request(url, { method, headers, agent: this.#agent }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+        res.on('error', (err) => reject(new MemberUnreachableError(`${url.host}: ${err.message}`)));
+      });
+      req.setTimeout(timeoutMs, () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));
+      req.on('error', (err) => reject(new MemberUnreachableError(`${url.host}: ${err.message}`)));
+      req.end(options.body);
+    });
+  }
+
+  /**
+   * Karmada's health probe: `GET /readyz`, then `/healthz` when that is 404. Any failure or non-2xx
+   * answer: offline; a 2xx other than 200: online but unhealthy; 200: healthy.
+   */
+  async probe(): Promise<ProbeResult> {
+    try {
+      let res = await this.raw('GET', '/readyz', { accept: 'text/plain' });
+      if (res.status === 404) res = await this.raw('GET', '/healthz', { accept: 'text/plain' });
+      if (res.status < 200 || res.status > 299) return { online: false, healthy: false };
+      return { online: true, healthy: res.status === 200 };
+    } catch (err) {
+      if (err instanceof MemberUnreachableError) return { online: false, healthy: false };
+      throw err;
+    }
+  }
+
+  /** A request with a JSON (or `contentType`) body, answering parsed JSON; errors as {@link getJson}. */
+  async send(method: string, path: string, body?: unknown, options: { contentType?: string } = {}): Promise<unknown> {
+    const payload = body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body);
+    return this.#json(
+      await this.raw(method, path, {
+        ...(payload !== undefined ? { body: payload } : {}),
+        ...(options.contentType ? { contentType: options.contentType } : {}),
+      }),
+    );
+  }
+
+  /** GET returning parsed JSON; an error status becomes MemberApiError with the member's message. */
+  async getJson<T = unknown>(path: string): Promise<T> {
+    return this.#json<T>(await this.raw('GET', path));
+  }
+
+  async #json<T>(res: Raw): Promise<T> {
+    let parsed: unknown;
+    try {
+      parsed = res.body ? JSON.parse(res.body) : {};
+    } catch {
+      throw new MemberApiError(res.status, 'Unknown', `the member answered ${res.status} with a body that is not JSON`);
+    }
+    if (res.status >= 400) {
+      const s = parsed as { reason?: string; message?: string };
+      throw new MemberApiError(res.status, s.reason ?? 'Unknown', s.message ?? `HTTP ${res.status}`);
+    }
+    return parsed as T;
+  }
+
+  /** Every item of a collection, paging by 500. */
+  async listAll(path: string): Promise<KubeObject[]> {
+    const items: KubeObject[] = [];
+    let token: string | undefined;
+    do {
+      const sep = path.includes('?') ? '&' : '?';
+      const page = await this.getJson<{ items?: KubeObject[]; metadata?: { continue?: string } }>(
+        `${path}${sep}limit=500${token ? `&continue=${encodeURIComponent(token)}` : ''}`,
+      );
+      items.push(...(page.items ?? []));
+      token = page.metadata?.continue || undefined;
+    } while (token);
+    return items;
+  }
+
+  /** `gitVersion` of `/version`. */
+  async kubernetesVersion(): Promise<string> {
+    return (await this.getJson<{ gitVersion?: string }>('/version')).gitVersion ?? '';
+  }
+
+  /** Every served resource of every served group version (not only preferred ones), subresources left out. */
+  discover(): Promise<DiscoveredResource[]> {
+    this.#discovery ??= (async () => {
+      type List = {
+        groupVersion?: string;
+        resources?: { name: string; kind: string; namespaced: boolean; verbs?: string[] }[];
+      };
+      const groups = await this.getJson<{ groups?: { name: string; versions: { version: string }[] }[] }>('/apis');
+      const gvs: [string, string, string][] = [['', 'v1', '/api/v1']];
+      for (const g of groups.groups ?? [])
+        for (const v of g.versions) gvs.push([g.name, v.version, `/apis/${g.name}/${v.version}`]);
+      const lists = await Promise.allSettled(gvs.map(([, , path]) => this.getJson<List>(path)));
+      const out: DiscoveredResource[] = [];
+      lists.forEach((r, i) => {
+        if (r.status !== 'fulfilled') return;
+        const [group, version] = gvs[i]!;
+        for (const res of r.value.resources ?? []) {
+          if (res.name.includes('/')) continue;
+          out.push({
+            group,
+            version,
+            name: res.name,
+            kind: res.kind,
+            namespaced: res.namespaced,
+            verbs: res.verbs ?? [],
+          });
+        }
+      });
+      return out;
+    })();
+    return this.#discovery;
+  }
+
+  /** Karmada's `status.apiEnablements`: every group version with its resources, sorted. */
+  async apiEnablements(): Promise<{ groupVersion: string; resources: { name: string; kind: string }[] }[]> {
+    const byGv = new Map<string, { name: string; kind: string }[]>();
+    for (const r of await this.discover()) {
+      const gv = r.group ? `${r.group}/${r.version}` : r.version;
+      let list = byGv.get(gv);
+      if (!list) byGv.set(gv, (list = []));
+      list.push({ name: r.name, kind: r.kind });
+    }
+    return [...byGv.entries()]
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+      .map(([groupVersion, resources]) => ({
+        groupVersion,
+        resources: resources.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
+      }));
+  }
+
+  /** The URL path of an object (or its collection when `name` is undefined), from discovery. */
+  async pathOf(apiVersion: string, kind: string, namespace: string | undefined, name?: string): Promise<string> {
+    const slash = apiVersion.indexOf('/');
+    const group = slash < 0 ? '' : apiVersion.slice(0, slash);
+    const version = slash < 0 ? apiVersion : apiVersion.slice(slash + 1);
+    const resource = (await this.discover()).find((r) => r.group === group && r.version === version && r.kind === kind);
+    if (!resource) throw new MemberApiError(404, 'NotFound', `the member does not serve ${kind} in ${apiVersion}`);
+    const base = group ? `/apis/${group}/${version}` : `/api/${version}`;
+    const ns = resource.namespaced ? `/namespaces/${encodeURIComponent(namespace ?? 'default')}` : '';
+    return `${base}${ns}/${resource.name}${name !== undefined ? `/${encodeURIComponent(name)}` : ''}`;
+  }
+
+  /** Server-side apply of a whole manifest (creates or updates it), as `fieldManager`. */
+  async apply(manifest: KubeObject, fieldManager: string, force = true): Promise<KubeObject> {
+    const path = await this.pathOf(
+      manifest.apiVersion,
+      manifest.kind,
+      manifest.metadata.namespace,
+      manifest.metadata.name ?? '',
+    );
+    const query = `?fieldManager=${encodeURIComponent(fieldManager)}${force ? '&force=true' : ''}`;
+    return this.#json<KubeObject>(
+      await this.raw('PATCH', path + query, {
+        body: JSON.stringify(manifest),
+        contentType: 'application/apply-patch+yaml',
+      }),
+    );
+  }
+
+  /** Deletes an object; a missing one is not an error. */
+  async deleteObject(apiVersion: string, kind: string, namespace: string | undefined, name: string): Promise<void> {
+    const path = await this.pathOf(apiVersion, kind, namespace, name);
+    const res = await this.raw('DELETE', path);
+    if (res.status === 404) return;
+    await this.#json(res);
+  }
+
+  async getObject(
+    apiVersion: string,
+    kind: string,
+    namespace: string | undefined,
+    name: string,
+  ): Promise<KubeObject | undefined> {
+    const path = await this.pathOf(apiVersion, kind, namespace, name);
+    const res = await this.raw('GET', path);
+    if (res.status === 404) return undefined;
+    return this.#json<KubeObject>(res);
+  }
+}

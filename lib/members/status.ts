@@ -1,0 +1,61 @@
+/**
+ * What Karmada's cluster status controller collects from a healthy member — Kubernetes version, API
+ * enablements, node and resource summaries with the resource models' counts — through a
+ * {@link MemberClient}. Used for Push clusters by the cluster-status controller and for Pull
+ * clusters by the agent, so both report the same shape.
+ */
+import type { KubeObject } from '../api/object.ts';
+import { allocatableModelings, nodeSummary, type ResourceModel, resourceSummary } from '../clusters/resources.ts';
+import type { MemberClient } from './client.ts';
+
+export interface CollectedStatus {
+  kubernetesVersion: string;
+  apiEnablements: { groupVersion: string; resources: { name: string; kind: string }[] }[];
+  /** Karmada's `CompleteAPIEnablements` condition (without its transition time). */
+  apiEnablementsCondition: {
+    type: 'CompleteAPIEnablements';
+    status: 'True' | 'False';
+    reason: string;
+    message: string;
+  };
+  nodeSummary: { totalNum: number; readyNum: number };
+  resourceSummary: ReturnType<typeof resourceSummary> & { allocatableModelings?: { grade: number; count: number }[] };
+}
+
+/** Collects the status of a member; `models` from `Cluster.spec.resourceModels` (empty: no modelings). */
+export async function collectStatus(client: MemberClient, models: readonly ResourceModel[]): Promise<CollectedStatus> {
+  const [kubernetesVersion, apiEnablements, nodes, pods] = await Promise.all([
+    client.kubernetesVersion(),
+    client.apiEnablements(),
+    client.listAll('/api/v1/nodes'),
+    client.listAll('/api/v1/pods'),
+  ]);
+  const summary: CollectedStatus['resourceSummary'] = resourceSummary(nodes, pods);
+  if (models.length > 0) summary.allocatableModelings = allocatableModelings(models, nodes, pods);
+  return {
+    kubernetesVersion,
+    apiEnablements,
+    apiEnablementsCondition: apiEnablements.length
+      ? {
+          type: 'CompleteAPIEnablements',
+          status: 'True',
+          reason: 'Complete',
+          message: 'collected complete APIs from member cluster',
+        }
+      : {
+          type: 'CompleteAPIEnablements',
+          status: 'False',
+          reason: 'Empty',
+          message: 'collected empty APIs from member cluster',
+        },
+    nodeSummary: nodeSummary(nodes),
+    resourceSummary: summary,
+  };
+}
+
+/** The resource models of a Cluster's spec. */
+export function resourceModelsOf(cluster: KubeObject): ResourceModel[] {
+  return ((cluster.spec as { resourceModels?: ResourceModel[] } | undefined)?.resourceModels ?? []).filter((m) =>
+    Array.isArray(m.ranges),
+  );
+}
