@@ -51,6 +51,8 @@ export class ControlPlaneApi extends Construct {
       timeoutSeconds: 29,
       table: props.table,
       dataKey: props.dataKey,
+      // Seals member credentials written through the API; opens Pull agents' webhook credentials.
+      credentials: 'seal',
     });
     this.function = api.function;
     // An accepted write enqueues its key on the priority queue of each controller its kind triggers.

@@ -63,6 +63,7 @@ export class ControllerFunction extends Construct {
       table: props.table,
       dataKey: props.dataKey,
       ...(config.reservedConcurrency !== undefined ? { reservedConcurrency: config.reservedConcurrency } : {}),
+      ...(spec.opensCredentials ? { credentials: 'open' as const } : {}),
     });
     this.function = service.function;
     service.role.addToPolicy(

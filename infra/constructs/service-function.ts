@@ -25,6 +25,11 @@ export interface ServiceFunctionProps {
   dataKey: kms.IKey;
   /** The admin kubeconfig secret (the bootstrap function only). */
   adminSecretId?: string;
+  /**
+   * Member-cluster credentials: `open` (controllers that call members) or `seal` (also seal them:
+   * the API). Grants the data key directly, only with the credentials' encryption context.
+   */
+  credentials?: 'open' | 'seal';
   reservedConcurrency?: number;
 }
 
@@ -90,6 +95,17 @@ export function addServiceFunction(scope: Construct, props: ServiceFunctionProps
     }),
   );
 
+  if (props.credentials) {
+    role.addToPolicy(
+      new iam.PolicyStatement({
+        sid: 'DataKeyForClusterCredentials',
+        actions: props.credentials === 'seal' ? ['kms:GenerateDataKey', 'kms:Decrypt'] : ['kms:Decrypt'],
+        resources: [props.dataKey.keyArn],
+        conditions: { StringEquals: { 'kms:EncryptionContext:purpose': 'cluster-credential' } },
+      }),
+    );
+  }
+
   const fn = new NodejsFunction(scope, 'Function', {
     functionName: functionName,
     description: props.description,
@@ -116,6 +132,7 @@ export function addServiceFunction(scope: Construct, props: ServiceFunctionProps
         logFormat: 'json',
         logLevel: config.logLevel,
         ...(props.adminSecretId ? { adminSecretId: props.adminSecretId } : {}),
+        ...(props.credentials ? { credentialsKmsKey: props.dataKey.keyArn } : {}),
       }),
       NODE_OPTIONS: '--enable-source-maps',
     },

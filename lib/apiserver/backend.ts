@@ -20,7 +20,11 @@ import type { ObjectStore } from '../store/port.ts';
 import type { ChangeFeed } from '../store/watch.ts';
 import { authorize, TokenAuthenticator } from './auth.ts';
 import { CRD_GROUP, CRD_KIND, type CatalogProvider } from './catalog.ts';
+import { CLUSTER_INFO_REF, isBootstrapTokenSecret, refreshClusterInfo } from './cluster-info.ts';
 import { enqueueTriggered } from './triggers.ts';
+
+const CLUSTER_INFO_PATH = `/api/v1/namespaces/${CLUSTER_INFO_REF.namespace}/configmaps/${CLUSTER_INFO_REF.name}`;
+const ANONYMOUS: UserInfo = { name: 'system:anonymous', groups: ['system:unauthenticated'] };
 
 /** Karmada's opt-out from deletion (karmada-webhook `resourcedeletionprotection`). */
 export const DELETION_PROTECTED_LABEL = 'resourcetemplate.karmada.io/deletion-protected';
@@ -68,10 +72,22 @@ export class ControlPlaneBackend implements RestBackend {
   }
 
   authenticate(req: KubeRequest): Promise<UserInfo | undefined> {
+    // Token discovery reads cluster-info before it has any credential (kubeadm's public ConfigMap).
+    if (!req.headers.authorization && req.method === 'GET' && req.path === CLUSTER_INFO_PATH) {
+      return Promise.resolve(ANONYMOUS);
+    }
     return this.#auth.authenticate(req);
   }
 
   async authorize(user: UserInfo, attrs: RequestAttributes): Promise<true | string> {
+    if (user.name === ANONYMOUS.name) {
+      const clusterInfo =
+        attrs.verb === 'get' &&
+        attrs.resource === 'configmaps' &&
+        attrs.namespace === CLUSTER_INFO_REF.namespace &&
+        attrs.name === CLUSTER_INFO_REF.name;
+      return clusterInfo ? true : 'anonymous users may only read kube-public/cluster-info';
+    }
     return authorize(user, attrs);
   }
 
@@ -119,6 +135,15 @@ export class ControlPlaneBackend implements RestBackend {
     }
     // Status writes are the controllers' own; they trigger nothing.
     if (event.subresource === 'status') return;
+    if (isBootstrapTokenSecret(object)) {
+      try {
+        await refreshClusterInfo(this.store, this.clock);
+      } catch (err) {
+        this.#options.logger?.error('could not re-sign cluster-info after a bootstrap token change', {
+          error: err as Error,
+        });
+      }
+    }
     try {
       await enqueueTriggered(
         this.#options.workQueue,

@@ -11,6 +11,7 @@ import type { Clock } from '../clock/clock.ts';
 import { kubeconfigYaml } from '../pki/kubeconfig.ts';
 import type { ObjectStore } from '../store/port.ts';
 import { ADMIN_GROUP, TokenAuthenticator } from './auth.ts';
+import { refreshClusterInfo } from './cluster-info.ts';
 import { ensureDefaultNamespaces, issueAdminToken } from './server.ts';
 
 export interface AdminKubeconfigOptions {
@@ -69,6 +70,8 @@ export async function bootstrapControlPlane(options: {
   secret: SecretPort;
 }): Promise<{ issued: boolean; changed: boolean }> {
   await ensureDefaultNamespaces(options.store);
+  // Pull registration discovers the API from here (API Gateway's certificate is public: no CA).
+  await refreshClusterInfo(options.store, options.clock, { server: options.apiUrl });
   const result = await ensureAdminKubeconfig({
     store: options.store,
     clock: options.clock,

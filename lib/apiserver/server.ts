@@ -7,6 +7,7 @@ import type { CredentialCipher } from '../crypto/cipher.ts';
 import type { ControllerSpec } from '../controllers/specs.ts';
 import { fieldManager, patchEngine } from '../kube/engines.ts';
 import type { ResourceStrategy } from '../kube/resources.ts';
+import type { KubeRequest, KubeResponse } from '../kube/http.ts';
 import { RestHandler } from '../kube/rest.ts';
 import type { Logger } from '../observability/logger.ts';
 import type { WorkQueue } from '../queue/port.ts';
@@ -17,6 +18,7 @@ import { PRODUCT_VERSION } from '../version.ts';
 import { ADMIN_GROUP, type IssuedToken, issueToken, TOKEN_GROUP, TOKEN_KIND } from './auth.ts';
 import { ControlPlaneBackend } from './backend.ts';
 import { StoredCrdCatalog, staticControlPlaneDefs } from './catalog.ts';
+import { WebhookHandler } from './webhooks.ts';
 
 /** Namespaces that exist from the start, as on a fresh Karmada control plane. */
 export const DEFAULT_NAMESPACES = [
@@ -29,7 +31,9 @@ export const DEFAULT_NAMESPACES = [
 ];
 
 export interface ControlPlaneApi {
-  handler: RestHandler;
+  /** Every request: member-cluster webhooks, and the Kubernetes API. */
+  handler: { handle(req: KubeRequest): Promise<KubeResponse> };
+  rest: RestHandler;
   backend: ControlPlaneBackend;
 }
 
@@ -55,12 +59,22 @@ export function createControlPlaneApi(options: {
     ...(options.changes ? { changes: options.changes } : {}),
     ...(options.cipher ? { cipher: options.cipher } : {}),
   });
-  const handler = new RestHandler(backend, {
+  const rest = new RestHandler(backend, {
     patch: patchEngine,
     fields: fieldManager,
     ...(options.logger ? { logger: options.logger } : {}),
   });
-  return { handler, backend };
+  const webhooks = new WebhookHandler({
+    store: options.store,
+    clock: options.clock,
+    cipher: options.cipher,
+    workQueue: options.workQueue,
+    ...(options.logger ? { logger: options.logger } : {}),
+  });
+  const handler = {
+    handle: (req: KubeRequest) => (WebhookHandler.matches(req.path) ? webhooks.handle(req) : rest.handle(req)),
+  };
+  return { handler, rest, backend };
 }
 
 /** Creates the default namespaces if missing (idempotent, safe to run at every start). */

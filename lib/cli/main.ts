@@ -16,6 +16,11 @@ Usage: skctl <command> [flags]
 Commands:
   up        run the local control plane until Ctrl-C (npm start)
   get       display resources as kubectl get does (tables, -o yaml|json|name|wide)
+  join      join a member cluster in Push mode (from its kubeconfig)
+  unjoin    remove a member cluster
+  token     create, list and delete bootstrap tokens for Pull registration
+  register  register a member cluster in Pull mode and run its agent
+  agent     run the Pull-mode agent of a registered member cluster
   sim       make a simulated member cluster fail or recover (list, fail, recover)
   version   print the version
   help      show help for a command
@@ -54,6 +59,8 @@ function stopSignal(err: (line: string) => void): Promise<void> {
   });
 }
 
+const CLUSTER_COMMANDS = ['join', 'unjoin', 'token', 'register', 'agent'];
+
 export async function main(argv: string[]): Promise<number> {
   const out = (line: string) => process.stdout.write(`${line}\n`);
   const err = (line: string) => process.stderr.write(`${line}\n`);
@@ -67,7 +74,18 @@ export async function main(argv: string[]): Promise<number> {
         if (rest[0] === 'up') out(UP_HELP);
         else if (rest[0] === 'sim') out(SIM_HELP);
         else if (rest[0] === 'get') out((await import('./get.ts')).GET_HELP);
-        else out(HELP);
+        else if (rest[0] && CLUSTER_COMMANDS.includes(rest[0])) {
+          const m = await import('./clusters.ts');
+          out(
+            {
+              join: m.JOIN_HELP,
+              unjoin: m.UNJOIN_HELP,
+              token: m.TOKEN_HELP,
+              register: m.REGISTER_HELP,
+              agent: m.AGENT_HELP,
+            }[rest[0]]!,
+          );
+        } else out(HELP);
         return 0;
       case 'version':
       case '--version':
@@ -80,6 +98,22 @@ export async function main(argv: string[]): Promise<number> {
       case 'get':
         // Loaded on demand: @kubernetes/client-node takes ~120 ms to import, which skctl up does not need.
         return await (await import('./get.ts')).runGet(rest, out, err);
+      case 'join':
+      case 'unjoin':
+      case 'token':
+      case 'register':
+      case 'agent': {
+        const m = await import('./clusters.ts');
+        const io = { out, err, stopRequested: stopSignal(err) };
+        const run = {
+          join: m.runJoin,
+          unjoin: m.runUnjoin,
+          token: m.runToken,
+          register: m.runRegister,
+          agent: m.runAgent,
+        }[command];
+        return await run(rest, io);
+      }
       default:
         err(`skctl: unknown command ${JSON.stringify(command)}\n\n${HELP}`);
         return 2;

@@ -2,6 +2,7 @@
  * `skctl up`: runs the local control plane until Ctrl-C (what `npm start` runs).
  */
 import { relative } from 'node:path';
+import type { ClusterTimings } from '../config/runtime.ts';
 import { CONTROLLER_SPECS } from '../controllers/specs.ts';
 import { DEFAULT_RESYNC_SCHEDULE, type LocalRuntime, startLocalRuntime } from '../local/runtime.ts';
 import type { LogLevelName } from '../observability/logger.ts';
@@ -24,10 +25,27 @@ Flags:
   --members <n>             simulated member clusters member1..n, in distinct regions (default 3; 0 for none)
   --members-config <file>   YAML describing the simulated members (names, regions, zones, nodes, capacity)
   --event-ttl <duration>    how long Events are kept after their last update, as kube-apiserver's (default 1h0m0s)
+
+Karmada's cluster health flags (same names and defaults):
+  --cluster-status-update-frequency <duration>   how often each cluster is probed (10s)
+  --cluster-success-threshold <duration>         healthy this long before Ready=True again (30s)
+  --cluster-failure-threshold <duration>         unhealthy this long before Ready≠True (30s)
+  --cluster-monitor-grace-period <duration>      a silent Pull cluster goes Unknown after this (40s)
+  --cluster-startup-grace-period <duration>      the same for a Pull cluster never heard from (60s)
+  --cluster-lease-duration <duration>            the Pull agent's lease duration (40s)
   --dynamodb-port <port>    port of the local DynamoDB endpoint (default: any free port)
   --sqs-port <port>         port of the local SQS endpoint (default: any free port)
   -h, --help                show this help
 `;
+
+const TIMING_FLAGS: Record<string, keyof ClusterTimings> = {
+  'cluster-status-update-frequency': 'statusUpdateFrequencyMs',
+  'cluster-success-threshold': 'successThresholdMs',
+  'cluster-failure-threshold': 'failureThresholdMs',
+  'cluster-monitor-grace-period': 'monitorGracePeriodMs',
+  'cluster-startup-grace-period': 'startupGracePeriodMs',
+  'cluster-lease-duration': 'leaseDurationMs',
+};
 
 const LOG_LEVELS: readonly LogLevelName[] = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR', 'CRITICAL', 'SILENT'];
 
@@ -89,6 +107,7 @@ export async function runUp(args: string[], io: UpIo): Promise<number> {
     members: { type: 'string' },
     'members-config': { type: 'string' },
     'event-ttl': { type: 'string' },
+    ...Object.fromEntries(Object.keys(TIMING_FLAGS).map((f) => [f, { type: 'string' as const }])),
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) {
@@ -102,6 +121,11 @@ export async function runUp(args: string[], io: UpIo): Promise<number> {
   const eventTtlMs = durationFlag('up', 'event-ttl', values['event-ttl']);
   if (eventTtlMs !== undefined && (eventTtlMs < 60_000 || eventTtlMs > 30 * 86_400_000)) {
     throw new UsageError('skctl up: --event-ttl must be between 1m and 720h');
+  }
+  const clusterTimings: Partial<ClusterTimings> = {};
+  for (const [flag, field] of Object.entries(TIMING_FLAGS)) {
+    const ms = durationFlag('up', flag, values[flag]);
+    if (ms !== undefined) clusterTimings[field] = ms;
   }
   const rt = await startLocalRuntime({
     inMemory: Boolean(values['in-memory']),
@@ -126,6 +150,7 @@ export async function runUp(args: string[], io: UpIo): Promise<number> {
     ...(apiPort !== undefined ? { apiPort } : {}),
     simulation,
     ...(eventTtlMs !== undefined ? { eventTtlSeconds: Math.round(eventTtlMs / 1000) } : {}),
+    ...(Object.keys(clusterTimings).length ? { clusterTimings } : {}),
   });
   for (const line of describeRuntime(rt)) io.out(line);
   await io.stopRequested;

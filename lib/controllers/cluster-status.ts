@@ -90,6 +90,8 @@ export function createClusterStatusController(options: ClusterStatusOptions): Co
       const ref = parseKey(request.key);
       const cluster = await store.get(ref);
       if (!cluster || cluster.metadata.deletionTimestamp) return undefined;
+      // A new cluster joins the probe rotation now rather than at the next minute's sweep.
+      if (request.reasons.some((r) => NEW_CLUSTER_REASONS.has(r))) await scheduleProbes(options, [ref.name], 1);
       const now = context.now;
       const nowText = rfc3339(now);
       const status = (cluster.status ?? {}) as Record<string, unknown>;
@@ -219,28 +221,44 @@ async function syncTaints(
   return undefined;
 }
 
+/** Keys enqueued for these reasons are new clusters (API create, Pull registration). */
+const NEW_CLUSTER_REASONS = new Set(['api-create', 'cluster-registered']);
+
+/** Probe slots in a minute: one per `--cluster-status-update-frequency` (at least 1 s apart). */
+function slotsPerMinute(options: ClusterStatusOptions): number {
+  return Math.max(1, Math.floor(60_000 / Math.max(1_000, options.timings.statusUpdateFrequencyMs)));
+}
+
+/** Enqueues probes of `clusters` for the update-frequency slots of the coming minute, from slot `first`. */
+async function scheduleProbes(options: ClusterStatusOptions, clusters: readonly string[], first = 0): Promise<void> {
+  const slots = slotsPerMinute(options);
+  await options.workQueue.enqueue(
+    clusters.flatMap((name) =>
+      Array.from({ length: Math.max(0, slots - first) }, (_, i) => ({
+        controller: CLUSTER_STATUS_CONTROLLER,
+        lane: 'standard' as const,
+        key: `Cluster.${CLUSTER_GROUP}/${name}`,
+        delayMs: (i + first) * Math.max(1_000, options.timings.statusUpdateFrequencyMs),
+        reason: 'sweep',
+      })),
+    ),
+  );
+}
+
 /** Enqueues one probe per cluster per update-frequency slot of the coming minute. */
 async function sweep(options: ClusterStatusOptions, context: ReconcileContext): Promise<void> {
-  const slots = Math.max(1, Math.floor(60_000 / Math.max(1_000, options.timings.statusUpdateFrequencyMs)));
   let token: string | undefined;
   let clusters = 0;
   do {
     const page = await options.store.listRefs({ ...CLUSTER, limit: 500, ...(token ? { continue: token } : {}) });
-    await options.workQueue.enqueue(
-      page.items.flatMap((ref) =>
-        Array.from({ length: slots }, (_, i) => ({
-          controller: CLUSTER_STATUS_CONTROLLER,
-          lane: 'standard' as const,
-          key: `Cluster.${CLUSTER_GROUP}/${ref.name}`,
-          delayMs: i * options.timings.statusUpdateFrequencyMs,
-          reason: 'sweep',
-        })),
-      ),
+    await scheduleProbes(
+      options,
+      page.items.map((ref) => ref.name),
     );
     clusters += page.items.length;
     token = page.continue;
   } while (token);
-  context.logger.debug('cluster sweep scheduled', { clusters, probesEach: slots });
+  context.logger.debug('cluster sweep scheduled', { clusters, probesEach: slotsPerMinute(options) });
 }
 
 async function readHealth(store: ObjectStore, cluster: KubeObject): Promise<HealthState> {

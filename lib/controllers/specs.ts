@@ -50,6 +50,8 @@ export interface ControllerSpec {
    * environment's resync schedule.
    */
   schedules?: readonly { name: string; expression: string; key: string }[];
+  /** Opens member-cluster credentials (calls members): its function may decrypt them. */
+  opensCredentials?: boolean;
   timeoutSeconds: number;
   memoryMB: number;
   /** Receives before a message is moved to the lane's dead-letter queue. */
@@ -115,6 +117,7 @@ export const CONTROLLER_SPECS: readonly ControllerSpec[] = [
     triggers: { kinds: [{ group: 'cluster.karmada.io', kind: 'Cluster' }] },
     // Every minute the sweep spreads one probe per cluster per --cluster-status-update-frequency.
     schedules: [{ name: 'cluster-sweep', expression: 'rate(1 minute)', key: SWEEP_KEY }],
+    opensCredentials: true,
     // Probes wait on unreachable members (10 s timeouts), so a batch is small and concurrency higher.
     timeoutSeconds: 60,
     memoryMB: 512,

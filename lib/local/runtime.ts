@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { ensureAdminKubeconfig } from '../apiserver/bootstrap.ts';
+import { refreshClusterInfo } from '../apiserver/cluster-info.ts';
 import { MemberClient } from '../members/client.ts';
 import { joinPushCluster } from '../members/join.ts';
 import { createControlPlaneApi, ensureDefaultNamespaces } from '../apiserver/server.ts';
@@ -207,6 +208,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     cleanups.push(() => apiServer.close());
     const kubeconfig = join(secretsDir, 'kubeconfig');
     await writeAdminKubeconfig(runtime, kubeconfig, apiServer.url, pki.ca.certPem, clock);
+    // What `skctl register` discovers this control plane from (address, CA, token signatures).
+    await refreshClusterInfo(runtime.store, clock, { server: apiServer.url, caPem: pki.ca.certPem });
 
     // Simulated member clusters, each on its own loopback port (next to the API's when it is fixed).
     const members = new Map<string, SimulatedMember>();
@@ -342,6 +345,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     });
     // Like controllers relisting at start: whatever a crash lost, a resync re-enqueues.
     await resyncTick();
+    // The sweeps too, so member clusters are probed from the start, not from the first full minute.
+    for (const schedule of controllerSchedules) await schedule.fire();
     restore.commit();
 
     if (dataDir) {

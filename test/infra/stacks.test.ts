@@ -162,7 +162,7 @@ for (const env of ['dev', 'prod'] as const) {
       });
     }
 
-    it('grants least privilege: no managed policies, no wildcard actions or resources, KMS only via DynamoDB', () => {
+    it('grants least privilege: no managed policies, no wildcard actions or resources, KMS only via a service or for credentials', () => {
       const roles = stateless.findResources('AWS::IAM::Role', {
         Properties: {
           AssumeRolePolicyDocument: {
@@ -184,8 +184,17 @@ for (const env of ['dev', 'prod'] as const) {
           const resources = ([] as unknown[]).concat(st.Resource);
           assert.ok(!resources.includes('*'), `${id} grants on every resource`);
           if (actions.some((a) => a.startsWith('kms:'))) {
+            // The data key only through a service, or directly for member credentials only.
             const condition = st.Condition as { StringEquals?: Record<string, unknown> } | undefined;
-            assert.deepEqual(Object.keys(condition?.StringEquals ?? {}), ['kms:ViaService']);
+            const keys = Object.keys(condition?.StringEquals ?? {});
+            assert.ok(
+              (keys.length === 1 && keys[0] === 'kms:ViaService') ||
+                (keys.length === 1 &&
+                  keys[0] === 'kms:EncryptionContext:purpose' &&
+                  condition!.StringEquals!['kms:EncryptionContext:purpose'] === 'cluster-credential' &&
+                  actions.every((a) => a === 'kms:Decrypt' || a === 'kms:GenerateDataKey')),
+              `${id}: KMS granted too broadly: ${JSON.stringify(st)}`,
+            );
           }
         }
       }
@@ -229,6 +238,29 @@ for (const env of ['dev', 'prod'] as const) {
         Timeout: 29,
         Environment: { Variables: Match.objectLike({ SK_EVENT_TTL_SECONDS: String(config.eventTtlSeconds) }) },
       });
+    });
+
+    it('lets only the api seal member credentials and only the cluster-status controller open them', () => {
+      const policies = stateless.findResources('AWS::IAM::Policy') as Record<
+        string,
+        { Properties: { PolicyDocument: { Statement: { Sid?: string; Action: string | string[] }[] } } }
+      >;
+      const holders = Object.entries(policies)
+        .filter(([, p]) =>
+          p.Properties.PolicyDocument.Statement.some((st) => st.Sid === 'DataKeyForClusterCredentials'),
+        )
+        .map(([id, p]) => [
+          id.replace(/[0-9A-F]{8}$/, ''),
+          ([] as string[])
+            .concat(
+              p.Properties.PolicyDocument.Statement.find((st) => st.Sid === 'DataKeyForClusterCredentials')!.Action,
+            )
+            .sort(),
+        ]);
+      assert.deepEqual(holders.sort(), [
+        ['ApiRoleDefaultPolicy', ['kms:Decrypt', 'kms:GenerateDataKey']],
+        ['ControllerclusterstatusRoleDefaultPolicy', ['kms:Decrypt']],
+      ]);
     });
 
     it('lets the api function send only to the priority queues of triggered controllers', () => {

@@ -1,0 +1,353 @@
+/**
+ * Member-cluster webhooks (DESIGN.md §2.3), served next to the Kubernetes API:
+ *
+ * - `POST /webhooks/v1/register`, with a bootstrap token as bearer: a Pull cluster registers
+ *   (`skctl register`). The Cluster is created with `syncMode: Pull` and a per-cluster credential is
+ *   issued — returned once, stored only sealed (Secret `karmada-cluster/<name>-agent`).
+ * - `POST /webhooks/v1/clusters/{name}/{heartbeat|status|works|workstatus}`: the agent renews its
+ *   lease, reports status, pulls its Works and reports their status. Each request is signed with
+ *   the cluster's credential over method, path, body, timestamp and nonce; stale timestamps, replays
+ *   (a nonce seen in the last 10 minutes), unknown clusters and one cluster posting for another are
+ *   refused (401/403) and change nothing. Retrying with a fresh signature is harmless: every
+ *   action is a level-triggered write.
+ */
+import { randomUUID, timingSafeEqual } from 'node:crypto';
+import { CLUSTER_GROUP, executionNamespace, WORK_GROUP } from '../api/karmada-names.ts';
+import type { KubeObject } from '../api/object.ts';
+import type { Clock } from '../clock/clock.ts';
+import type { CredentialCipher } from '../crypto/cipher.ts';
+import { defaultCluster, validateClusterName } from '../karmada/validation/index.ts';
+import { ApiError, apiErrors } from '../kube/errors.ts';
+import { jsonResponse, type KubeRequest, type KubeResponse, MAX_REQUEST_BYTES } from '../kube/http.ts';
+import { CREDENTIALS_NAMESPACE, openCredentialSecret, sealCredentialSecret } from '../members/credentials.ts';
+import type { Logger } from '../observability/logger.ts';
+import type { WorkQueue } from '../queue/port.ts';
+import {
+  BOOTSTRAP_TOKEN_NAMESPACE,
+  bootstrapTokenSecretName,
+  parseBootstrapToken,
+  readBootstrapTokenSecret,
+} from '../registration/bootstrap-token.ts';
+import { generateClusterCredential, verifyWebhookRequest } from '../registration/webhook-signing.ts';
+import { AlreadyExistsError, ConflictError } from '../store/errors.ts';
+import type { ObjectStore } from '../store/port.ts';
+import { enqueueTriggered } from './triggers.ts';
+
+export const WEBHOOK_PREFIX = '/webhooks/v1/';
+/** Replay protection: nonces are remembered this long (longer than the accepted clock skew both ways). */
+export const NONCE_TTL_SECONDS = 600;
+export const NONCE_KIND = { group: 'auth.serverless-karmada.io', kind: 'WebhookNonce' };
+/** The Lease a Pull cluster's agent renews (Karmada: `karmada-cluster/<cluster>`). */
+const LEASE_NAMESPACE = CREDENTIALS_NAMESPACE;
+const LEASE_DURATION_SECONDS = 40;
+const CLUSTER = { group: CLUSTER_GROUP, kind: 'Cluster' };
+const ACTIONS = new Set(['heartbeat', 'status', 'works', 'workstatus']);
+
+/** The Secret holding a Pull cluster's webhook credential (sealed). */
+export function agentCredentialSecretName(cluster: string): string {
+  return `${cluster}-agent`;
+}
+
+export interface WebhookHandlerOptions {
+  store: ObjectStore;
+  clock: Clock;
+  cipher: CredentialCipher | undefined;
+  workQueue: WorkQueue;
+  logger?: Logger;
+}
+
+export class WebhookHandler {
+  readonly #o: WebhookHandlerOptions;
+
+  constructor(options: WebhookHandlerOptions) {
+    this.#o = options;
+  }
+
+  static matches(path: string): boolean {
+    return path.startsWith(WEBHOOK_PREFIX);
+  }
+
+  async handle(req: KubeRequest): Promise<KubeResponse> {
+    try {
+      if (req.method !== 'POST') throw apiErrors.methodNotAllowed(req.method, req.path);
+      if (req.body.length > MAX_REQUEST_BYTES) {
+        throw new ApiError(413, 'RequestEntityTooLarge', `the request body is larger than ${MAX_REQUEST_BYTES} bytes`);
+      }
+      if (!this.#o.cipher)
+        throw new ApiError(503, 'ServiceUnavailable', 'member-cluster credentials are not configured');
+      const rest = req.path.slice(WEBHOOK_PREFIX.length);
+      if (rest === 'register') return await this.#register(req);
+      const m = /^clusters\/([^/]+)\/([a-z]+)$/.exec(rest);
+      if (!m || !ACTIONS.has(m[2]!)) throw apiErrors.routeNotFound(req.path);
+      return await this.#clusterAction(req, m[1]!, m[2]!);
+    } catch (err) {
+      if (err instanceof ApiError) return jsonResponse(err.code, err.toStatus());
+      this.#o.logger?.error('webhook failed', { path: req.path, error: err as Error });
+      return jsonResponse(500, apiErrors.internal('the webhook failed; see the server logs').toStatus());
+    }
+  }
+
+  // ---------------------------------------------------------------------------------- register
+
+  async #register(req: KubeRequest): Promise<KubeResponse> {
+    const { store, clock } = this.#o;
+    const header = req.headers.authorization ?? '';
+    const parsed = header.startsWith('Bearer ') ? parseBootstrapToken(header.slice(7).trim()) : undefined;
+    const unauthorized = () =>
+      new ApiError(401, 'Unauthorized', 'the bootstrap token is unknown, expired or not allowed to authenticate');
+    if (!parsed) throw unauthorized();
+    const secret = await store.get({
+      group: '',
+      kind: 'Secret',
+      namespace: BOOTSTRAP_TOKEN_NAMESPACE,
+      name: bootstrapTokenSecretName(parsed.id),
+    });
+    const info = secret ? readBootstrapTokenSecret(secret, clock.now()) : undefined;
+    const matches =
+      info !== undefined &&
+      info.secret.length === parsed.secret.length &&
+      timingSafeEqual(Buffer.from(info.secret), Buffer.from(parsed.secret));
+    if (!info || !matches || info.expired || !info.usages.includes('authentication')) throw unauthorized();
+
+    const body = parseBody(req) as {
+      clusterName?: unknown;
+      provider?: unknown;
+      region?: unknown;
+      zones?: unknown;
+    };
+    const name = typeof body.clusterName === 'string' ? body.clusterName : '';
+    const nameErrors = validateClusterName(name);
+    if (nameErrors.length) {
+      throw new ApiError(422, 'Invalid', `clusterName ${JSON.stringify(name)} is invalid: ${nameErrors.join('; ')}`);
+    }
+    if (await store.get({ ...CLUSTER, name })) {
+      throw new ApiError(
+        409,
+        'AlreadyExists',
+        `cluster ${name} already exists: unregister it (skctl unjoin ${name}) or pass another --cluster-name`,
+      );
+    }
+    const credential = generateClusterCredential();
+    const credentialSecret = await sealCredentialSecret(
+      {
+        apiVersion: 'v1',
+        kind: 'Secret',
+        metadata: {
+          name: agentCredentialSecretName(name),
+          namespace: CREDENTIALS_NAMESPACE,
+          labels: { 'cluster.karmada.io/name': name },
+        },
+        type: 'Opaque',
+        data: { 'webhook-secret': Buffer.from(credential, 'utf8').toString('base64') },
+      },
+      undefined,
+      this.#o.cipher!,
+    );
+    const existingCredential = await store.get({
+      group: '',
+      kind: 'Secret',
+      namespace: CREDENTIALS_NAMESPACE,
+      name: agentCredentialSecretName(name),
+    });
+    if (existingCredential)
+      await store.update({
+        ...credentialSecret,
+        metadata: { ...credentialSecret.metadata, resourceVersion: existingCredential.metadata.resourceVersion },
+      });
+    else await store.create(credentialSecret);
+
+    const spec: Record<string, unknown> = { syncMode: 'Pull' };
+    if (typeof body.provider === 'string' && body.provider) spec.provider = body.provider;
+    if (typeof body.region === 'string' && body.region) spec.region = body.region;
+    if (Array.isArray(body.zones) && body.zones.every((z) => typeof z === 'string') && body.zones.length)
+      spec.zones = body.zones;
+    const cluster = defaultCluster(
+      { apiVersion: `${CLUSTER_GROUP}/v1alpha1`, kind: 'Cluster', metadata: { name }, spec },
+      { operation: 'CREATE', now: new Date(clock.now()).toISOString(), newUid: randomUUID },
+    );
+    let created: KubeObject;
+    try {
+      created = await store.create(cluster);
+    } catch (err) {
+      if (err instanceof AlreadyExistsError) throw new ApiError(409, 'AlreadyExists', `cluster ${name} already exists`);
+      throw err;
+    }
+    await enqueueTriggered(this.#o.workQueue, CLUSTER, [{ ...CLUSTER, name }], 'cluster-registered');
+    this.#o.logger?.info('pull cluster registered', { cluster: name, tokenId: parsed.id });
+    return jsonResponse(201, { kind: 'ClusterRegistration', cluster: name, uid: created.metadata.uid, credential });
+  }
+
+  // ------------------------------------------------------------------------------ cluster actions
+
+  async #clusterAction(req: KubeRequest, name: string, action: string): Promise<KubeResponse> {
+    const { store, clock } = this.#o;
+    const verdict = await verifyWebhookRequest({
+      method: req.method,
+      path: req.path + (req.query.toString() ? `?${req.query.toString()}` : ''),
+      pathCluster: name,
+      body: req.body,
+      headers: req.headers,
+      nowMs: clock.now(),
+      secretFor: (cluster) => this.#credentialOf(cluster),
+    });
+    if (!verdict.ok)
+      throw new ApiError(verdict.status, verdict.status === 401 ? 'Unauthorized' : 'Forbidden', verdict.reason);
+    // Replays: the nonce can be used once.
+    try {
+      await store.create({
+        apiVersion: `${NONCE_KIND.group}/v1`,
+        kind: NONCE_KIND.kind,
+        metadata: { name: `${name}.${verdict.nonce}` },
+      });
+    } catch (err) {
+      if (err instanceof AlreadyExistsError)
+        throw new ApiError(401, 'Unauthorized', 'replayed request: this nonce was already used');
+      throw err;
+    }
+    const cluster = await store.get({ ...CLUSTER, name });
+    if (!cluster) throw new ApiError(401, 'Unauthorized', `cluster ${name} is not registered`);
+    if ((cluster.spec as { syncMode?: string } | undefined)?.syncMode !== 'Pull') {
+      throw new ApiError(
+        403,
+        'Forbidden',
+        `cluster ${name} is a Push cluster: only Pull clusters report through webhooks`,
+      );
+    }
+    const body = req.body.length ? parseBody(req) : {};
+    switch (action) {
+      case 'heartbeat':
+        await this.#renewLease(cluster);
+        return jsonResponse(200, {
+          kind: 'Heartbeat',
+          renewTime: new Date(clock.now()).toISOString(),
+          resourceModels: (cluster.spec as { resourceModels?: unknown } | undefined)?.resourceModels ?? [],
+        });
+      case 'status':
+        return this.#status(cluster, body);
+      case 'works':
+        return this.#works(name);
+      default:
+        return this.#workStatus(name, body);
+    }
+  }
+
+  async #credentialOf(cluster: string): Promise<string | undefined> {
+    const secret = await this.#o.store.get({
+      group: '',
+      kind: 'Secret',
+      namespace: CREDENTIALS_NAMESPACE,
+      name: agentCredentialSecretName(cluster),
+    });
+    if (!secret) return undefined;
+    const values = await openCredentialSecret(secret, this.#o.cipher!);
+    return values['webhook-secret']?.toString('utf8');
+  }
+
+  async #renewLease(cluster: KubeObject): Promise<void> {
+    const { store, clock } = this.#o;
+    const name = cluster.metadata.name!;
+    const ref = { group: 'coordination.k8s.io', kind: 'Lease', namespace: LEASE_NAMESPACE, name };
+    const renewTime = new Date(clock.now()).toISOString().replace('Z', '000Z');
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const current = await store.get(ref);
+      try {
+        if (current) {
+          await store.update({ ...current, spec: { ...(current.spec as object), renewTime } });
+        } else {
+          await store.create({
+            apiVersion: 'coordination.k8s.io/v1',
+            kind: 'Lease',
+            metadata: {
+              name,
+              namespace: LEASE_NAMESPACE,
+              ownerReferences: [{ apiVersion: cluster.apiVersion, kind: 'Cluster', name, uid: cluster.metadata.uid! }],
+            },
+            spec: { holderIdentity: name, leaseDurationSeconds: LEASE_DURATION_SECONDS, renewTime },
+          });
+        }
+        return;
+      } catch (err) {
+        if (!(err instanceof ConflictError || err instanceof AlreadyExistsError)) throw err;
+      }
+    }
+  }
+
+  /** The agent's status report: the fields Karmada's agent writes, nothing else. */
+  async #status(cluster: KubeObject, body: Record<string, unknown>): Promise<KubeResponse> {
+    const allowed = ['conditions', 'kubernetesVersion', 'apiEnablements', 'nodeSummary', 'resourceSummary'];
+    const report: Record<string, unknown> = {};
+    for (const key of allowed) if (body[key] !== undefined) report[key] = body[key];
+    if (report.conditions !== undefined && !Array.isArray(report.conditions)) {
+      throw apiErrors.badRequest('status.conditions must be a list of conditions');
+    }
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const current = attempt === 0 ? cluster : await this.#o.store.get(refOf(cluster));
+      if (!current) throw new ApiError(401, 'Unauthorized', `cluster ${cluster.metadata.name} is not registered`);
+      const status = { ...((current.status as object) ?? {}), ...report };
+      if (JSON.stringify(status) === JSON.stringify(current.status ?? {})) break;
+      try {
+        await this.#o.store.updateStatus({ ...current, status });
+        // The Ready condition may have changed: taints follow (cluster-status controller).
+        await enqueueTriggered(this.#o.workQueue, CLUSTER, [refOf(cluster)], 'agent-status');
+        break;
+      } catch (err) {
+        if (!(err instanceof ConflictError)) throw err;
+      }
+    }
+    return jsonResponse(200, { kind: 'StatusAccepted' });
+  }
+
+  async #works(cluster: string): Promise<KubeResponse> {
+    const items: KubeObject[] = [];
+    let token: string | undefined;
+    do {
+      const page = await this.#o.store.list({
+        group: WORK_GROUP,
+        kind: 'Work',
+        cluster,
+        limit: 500,
+        ...(token ? { continue: token } : {}),
+      });
+      items.push(...page.items);
+      token = page.continue;
+    } while (token);
+    return jsonResponse(200, { kind: 'WorkList', apiVersion: `${WORK_GROUP}/v1alpha1`, metadata: {}, items });
+  }
+
+  async #workStatus(cluster: string, body: Record<string, unknown>): Promise<KubeResponse> {
+    const name = typeof body.name === 'string' ? body.name : '';
+    const status = body.status;
+    if (!name || typeof status !== 'object' || status === null) {
+      throw apiErrors.badRequest('a work status report needs the Work name and its status');
+    }
+    const ref = { group: WORK_GROUP, kind: 'Work', namespace: executionNamespace(cluster), name };
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const work = await this.#o.store.get(ref);
+      if (!work) throw apiErrors.notFound('works', WORK_GROUP, name);
+      if (JSON.stringify(work.status ?? {}) === JSON.stringify(status)) break;
+      try {
+        await this.#o.store.updateStatus({ ...work, status });
+        break;
+      } catch (err) {
+        if (!(err instanceof ConflictError)) throw err;
+      }
+    }
+    return jsonResponse(200, { kind: 'StatusAccepted' });
+  }
+}
+
+function refOf(cluster: KubeObject) {
+  return { ...CLUSTER, name: cluster.metadata.name! };
+}
+
+function parseBody(req: KubeRequest): Record<string, unknown> {
+  let value: unknown;
+  try {
+    value = JSON.parse(req.body.toString('utf8'));
+  } catch (err) {
+    throw apiErrors.badRequest(`the body is not JSON: ${(err as Error).message}`);
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    throw apiErrors.badRequest('the body must be a JSON object');
+  return value as Record<string, unknown>;
+}
