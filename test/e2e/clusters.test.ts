@@ -6,7 +6,7 @@
  * the agent stops. Timings are shortened with Karmada's flags, as a user would.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -15,7 +15,7 @@ import { RegistrationError, registerPullCluster } from '../../lib/agent/register
 import type { KubeObject } from '../../lib/api/object.ts';
 import { systemClock } from '../../lib/clock/clock.ts';
 import { runGet } from '../../lib/cli/get.ts';
-import { runToken } from '../../lib/cli/clusters.ts';
+import { runJoin, runToken, runUnjoin } from '../../lib/cli/clusters.ts';
 import { type LocalRuntime, startLocalRuntime } from '../../lib/local/runtime.ts';
 import { MemberClient } from '../../lib/members/client.ts';
 import { createLogger } from '../../lib/observability/logger.ts';
@@ -148,6 +148,68 @@ describe('Push members', () => {
     assert.doesNotMatch(JSON.stringify(res), new RegExp(memberToken));
     assert.ok(logs.length > 0);
     assert.ok(!logs.some((l) => l.includes(memberToken)), 'no log line carries a member token');
+  });
+});
+
+describe('skctl join and unjoin', () => {
+  it('joins a member from its kubeconfig, refuses to join it twice, and unjoins it', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'extra-'));
+    const pki = await ensureLocalPki(join(dir, 'pki'), { now: Date.now() });
+    const extra = await SimulatedMember.start({
+      config: { ...defaultSimulation(1).members[0]!, name: 'extra', region: 'sa-east-1', zones: ['sa-east-1a'] },
+      timings: { podStartupMs: 50, jobDurationMs: 100 },
+      clock: systemClock,
+      tls: tlsServerOptions(pki),
+      caCertPem: pki.ca.certPem,
+      port: 0,
+      kubeconfigPath: join(dir, 'extra.kubeconfig'),
+    });
+    try {
+      const out: string[] = [];
+      const io = { out: (l: string) => void out.push(l), err: (l: string) => void out.push(l) };
+      const args = [
+        'extra',
+        '--kubeconfig',
+        extra.kubeconfig,
+        '--karmada-kubeconfig',
+        rt.kubeconfig,
+        '--cluster-region',
+        'sa-east-1',
+      ];
+      assert.equal(await runJoin(args, io), 0, out.join('\n'));
+      assert.deepEqual(out, ['cluster(extra) is joined successfully']);
+      const c = await eventually('extra Ready', async () => {
+        const c = await cluster('extra');
+        return ready(c)?.status === 'True' ? c : undefined;
+      });
+      assert.equal((c.spec as { region: string }).region, 'sa-east-1');
+      out.length = 0;
+      assert.equal(await runJoin(args, io), 1);
+      assert.match(out.join('\n'), /cluster extra is already joined: run "skctl unjoin extra" first/);
+
+      out.length = 0;
+      assert.equal(await runUnjoin(['extra', '--karmada-kubeconfig', rt.kubeconfig], io), 0, out.join('\n'));
+      await eventually('the Cluster gone (after its namespace)', async () => (await cluster('extra')) === undefined);
+      assert.equal(await rt.runtime.store.get({ group: '', kind: 'Namespace', name: 'karmada-es-extra' }), undefined);
+      assert.equal(
+        await rt.runtime.store.get({ group: '', kind: 'Secret', namespace: 'karmada-cluster', name: 'extra' }),
+        undefined,
+      );
+    } finally {
+      await extra.stop();
+    }
+  });
+
+  it('refuses a member it cannot reach with the kubeconfig’s credentials', async () => {
+    const out: string[] = [];
+    const io = { out: (l: string) => void out.push(l), err: (l: string) => void out.push(l) };
+    const member1 = rt.members.get('member1')!;
+    const dir = mkdtempSync(join(tmpdir(), 'bad-'));
+    const bad = join(dir, 'kubeconfig');
+    writeFileSync(bad, readFileSync(member1.kubeconfig, 'utf8').replace(/token: \S+/, 'token: wrong'));
+    assert.equal(await runJoin(['impostor', '--kubeconfig', bad, '--karmada-kubeconfig', rt.kubeconfig], io), 1);
+    assert.match(out.join('\n'), /the member cluster refused the credentials in the kubeconfig \(401/);
+    assert.equal(await cluster('impostor'), undefined);
   });
 });
 
