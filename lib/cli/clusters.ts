@@ -460,6 +460,8 @@ export async function runAgent(args: string[], io: Io): Promise<number> {
   if (!stored.server || !stored.cluster || !stored.credential) {
     throw new UsageError(`skctl agent: ${String(values.config)} is not an agent config (written by skctl register)`);
   }
-  const member = agentMember({ ...values, kubeconfig: values.kubeconfig ?? stored.kubeconfig });
+  // The kubeconfig recorded at registration, if it exists here (not inside a pod, where the service account is used).
+  const recorded = stored.kubeconfig && existsSync(stored.kubeconfig) ? stored.kubeconfig : undefined;
+  const member = agentMember({ ...values, kubeconfig: values.kubeconfig ?? recorded });
   return runAgentLoop(stored, member, values, io);
 }

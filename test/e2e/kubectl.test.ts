@@ -347,6 +347,12 @@ describe('kubectl: simulated member specifics', () => {
   });
   after(() => kubectl.cleanup());
 
+  it('accepts the agent manifest of examples/agent (server-side dry run)', async () => {
+    await kubectl.ok(['create', 'namespace', 'karmada-system']);
+    const out = await kubectl.ok(['apply', '--dry-run=server', '-f', `${EXAMPLES}agent/agent.yaml`]);
+    assert.match(out, /deployment\.apps\/karmada-agent created \(server dry run\)/);
+  });
+
   it('has nodes in its region and zones', async () => {
     const nodes = await kubectl.ok(['get', 'nodes', '-L', 'topology.kubernetes.io/zone']);
     assert.match(nodes, /^member1-node-1\s+Ready\s+<none>\s+\S+\s+v1\.31\.0\s+us-east-1a$/m);
