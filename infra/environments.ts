@@ -9,6 +9,8 @@
 import * as z from 'zod/mini';
 import { ConfigError, parseConfig } from '../lib/config/validate.ts';
 import { parseSchedule, ScheduleExpressionError } from '../lib/schedule/expression.ts';
+import { CLUSTER_TIMING_FLAGS } from '../lib/config/runtime.ts';
+import { parseDuration } from '../lib/util/duration.ts';
 
 /** CloudWatch Logs accepts only these retention periods. */
 const RETENTION_DAYS = [
@@ -42,6 +44,17 @@ const schema = z.strictObject({
   bootstrapNonce: z.optional(z.string().check(z.maxLength(64))),
   /** Seconds an Event lives after its last update (kube-apiserver's --event-ttl). */
   eventTtlSeconds: z.number().check(z.int(), z.minimum(60), z.maximum(30 * 86400)),
+  /**
+   * Karmada's cluster health flags for the deployed functions, as Go durations (e.g. `30s`):
+   * cluster-status-update-frequency, cluster-success-threshold, cluster-failure-threshold,
+   * cluster-monitor-grace-period, cluster-startup-grace-period, cluster-lease-duration. Unset: defaults.
+   */
+  clusterFlags: z.optional(
+    z.partialRecord(
+      z.enum(Object.keys(CLUSTER_TIMING_FLAGS) as [keyof typeof CLUSTER_TIMING_FLAGS]),
+      z.string().check(z.refine((v) => parseDuration(v) !== undefined, 'must be a duration such as 30s or 1m')),
+    ),
+  ),
   /** API Gateway stage throttling of the Kubernetes API (requests per second, burst). */
   apiThrottle: z.strictObject({
     rate: z.number().check(z.int(), z.minimum(1)),

@@ -9,7 +9,7 @@ import { NodejsFunction, OutputFormat } from 'aws-cdk-lib/aws-lambda-nodejs';
 import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { INDEX } from '../../lib/adapters/dynamodb/table.ts';
-import { runtimeEnvironment } from '../../lib/config/runtime.ts';
+import { clusterTimingsFromFlags, runtimeEnvironment } from '../../lib/config/runtime.ts';
 import type { EnvironmentConfig } from '../environments.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -133,6 +133,7 @@ export function addServiceFunction(scope: Construct, props: ServiceFunctionProps
         logLevel: config.logLevel,
         ...(props.adminSecretId ? { adminSecretId: props.adminSecretId } : {}),
         ...(props.credentials ? { credentialsKmsKey: props.dataKey.keyArn } : {}),
+        ...(config.clusterFlags ? { clusterTimings: clusterTimingsFromFlags(config.clusterFlags) } : {}),
       }),
       NODE_OPTIONS: '--enable-source-maps',
     },

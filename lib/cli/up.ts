@@ -2,7 +2,7 @@
  * `skctl up`: runs the local control plane until Ctrl-C (what `npm start` runs).
  */
 import { relative } from 'node:path';
-import type { ClusterTimings } from '../config/runtime.ts';
+import { CLUSTER_TIMING_FLAGS, type ClusterTimings } from '../config/runtime.ts';
 import { CONTROLLER_SPECS } from '../controllers/specs.ts';
 import { DEFAULT_RESYNC_SCHEDULE, type LocalRuntime, startLocalRuntime } from '../local/runtime.ts';
 import type { LogLevelName } from '../observability/logger.ts';
@@ -37,15 +37,6 @@ Karmada's cluster health flags (same names and defaults):
   --sqs-port <port>         port of the local SQS endpoint (default: any free port)
   -h, --help                show this help
 `;
-
-const TIMING_FLAGS: Record<string, keyof ClusterTimings> = {
-  'cluster-status-update-frequency': 'statusUpdateFrequencyMs',
-  'cluster-success-threshold': 'successThresholdMs',
-  'cluster-failure-threshold': 'failureThresholdMs',
-  'cluster-monitor-grace-period': 'monitorGracePeriodMs',
-  'cluster-startup-grace-period': 'startupGracePeriodMs',
-  'cluster-lease-duration': 'leaseDurationMs',
-};
 
 const LOG_LEVELS: readonly LogLevelName[] = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR', 'CRITICAL', 'SILENT'];
 
@@ -107,7 +98,7 @@ export async function runUp(args: string[], io: UpIo): Promise<number> {
     members: { type: 'string' },
     'members-config': { type: 'string' },
     'event-ttl': { type: 'string' },
-    ...Object.fromEntries(Object.keys(TIMING_FLAGS).map((f) => [f, { type: 'string' as const }])),
+    ...Object.fromEntries(Object.keys(CLUSTER_TIMING_FLAGS).map((f) => [f, { type: 'string' as const }])),
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) {
@@ -123,7 +114,7 @@ export async function runUp(args: string[], io: UpIo): Promise<number> {
     throw new UsageError('skctl up: --event-ttl must be between 1m and 720h');
   }
   const clusterTimings: Partial<ClusterTimings> = {};
-  for (const [flag, field] of Object.entries(TIMING_FLAGS)) {
+  for (const [flag, field] of Object.entries(CLUSTER_TIMING_FLAGS)) {
     const ms = durationFlag('up', flag, values[flag]);
     if (ms !== undefined) clusterTimings[field] = ms;
   }

@@ -39,6 +39,26 @@ export interface ClusterTimings {
   leaseDurationMs: number;
 }
 
+/** Karmada's flag names for the cluster timings (skctl up flags, CDK environment settings). */
+export const CLUSTER_TIMING_FLAGS = {
+  'cluster-status-update-frequency': 'statusUpdateFrequencyMs',
+  'cluster-success-threshold': 'successThresholdMs',
+  'cluster-failure-threshold': 'failureThresholdMs',
+  'cluster-monitor-grace-period': 'monitorGracePeriodMs',
+  'cluster-startup-grace-period': 'startupGracePeriodMs',
+  'cluster-lease-duration': 'leaseDurationMs',
+} as const satisfies Record<string, keyof ClusterTimings>;
+
+/** Timings from Karmada-named flags with Go durations (`{'cluster-failure-threshold': '5s'}`); invalid ones are skipped. */
+export function clusterTimingsFromFlags(flags: Partial<Record<string, string>>): Partial<ClusterTimings> {
+  const out: Partial<ClusterTimings> = {};
+  for (const [flag, field] of Object.entries(CLUSTER_TIMING_FLAGS)) {
+    const ms = flags[flag] !== undefined ? parseDuration(flags[flag]) : undefined;
+    if (ms !== undefined) out[field] = ms;
+  }
+  return out;
+}
+
 export const DEFAULT_CLUSTER_TIMINGS: ClusterTimings = {
   statusUpdateFrequencyMs: 10_000,
   successThresholdMs: 30_000,

@@ -378,3 +378,25 @@ describe('function bundles', () => {
     }
   });
 });
+
+describe('cluster health flags in an environment', () => {
+  it('reach the functions as SK_CLUSTER_* settings; a bad duration fails with the setting named', () => {
+    const config = { ...ENVIRONMENTS.dev!, clusterFlags: { 'cluster-failure-threshold': '1m30s' } };
+    const { stateless } = synth(config);
+    stateless.hasResourceProperties('AWS::Lambda::Function', {
+      FunctionName: `${config.prefix}-cluster-status`,
+      Environment: { Variables: Match.objectLike({ SK_CLUSTER_FAILURE_THRESHOLD: '1m30s' }) },
+    });
+    const saved = ENVIRONMENTS.dev!;
+    ENVIRONMENTS.dev = { ...saved, clusterFlags: { 'cluster-failure-threshold': 'soon' } };
+    try {
+      assert.throws(
+        () => loadEnvironment((k) => ({ env: 'dev' })[k]),
+        (e: Error) =>
+          e instanceof ConfigError && /clusterFlags.*cluster-failure-threshold.*must be a duration/s.test(e.message),
+      );
+    } finally {
+      ENVIRONMENTS.dev = saved;
+    }
+  });
+});
