@@ -61,6 +61,9 @@ interface Snapshot {
   rows: ReturnType<MemoryRowStore['exportRows']>;
 }
 
+/** How often the member's controllers run a pass with nothing announced (their resync). */
+const RESYNC_MS = 5_000;
+
 /** Events live an hour after their last update, as with kube-apiserver's default `--event-ttl`. */
 const EVENT_TTL_SECONDS = 3600;
 
@@ -401,8 +404,13 @@ export class SimulatedMember {
     this.#running ??= this.#passes().finally(() => {
       this.#running = undefined;
       const due = this.#controllers.nextDue;
-      if (!this.#stopped && (this.#dirty || due !== undefined)) {
+      if (this.#stopped) return;
+      if (this.#dirty || due !== undefined) {
         this.#wake(this.#dirty ? 200 : Math.max(10, (due ?? 0) - this.#options.clock.now()));
+      } else {
+        // A resync, as controllers' informers do: picks up what no change announced (a CRD the
+        // cached catalog did not know yet, a write made straight to the store).
+        this.#wake(RESYNC_MS);
       }
     });
     return this.#running;
