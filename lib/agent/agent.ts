@@ -22,7 +22,7 @@ import {
   thresholdAdjustedReady,
 } from '../clusters/health.ts';
 import type { ResourceModel } from '../clusters/resources.ts';
-import { type MemberClient, MemberApiError, MemberUnreachableError } from '../members/client.ts';
+import type { MemberClient } from '../members/client.ts';
 import { collectStatus } from '../members/status.ts';
 import type { Logger } from '../observability/logger.ts';
 import { signWebhookRequest } from '../registration/webhook-signing.ts';
@@ -52,6 +52,9 @@ export const DEFAULT_AGENT_TIMINGS: AgentTimings = {
   monitorGracePeriodMs: 40_000,
   startupGracePeriodMs: 60_000,
 };
+
+/** Summaries (node and pod lists) are collected at most this often; health at every round. */
+const COLLECT_EVERY_MS = 60_000;
 
 /** The field manager the agent applies Works' manifests as (Karmada's execution controller's). */
 export const WORK_FIELD_MANAGER = 'execution-controller';
@@ -156,6 +159,10 @@ export class PullAgent {
   #threshold: ThresholdState | undefined;
   #conditions: Condition[] = [];
   #models: ResourceModel[] = [];
+  #lastCollectedMs: number | undefined;
+  #lastReport: string | undefined;
+  /** The version of each Work last applied, and the status last reported for it. */
+  readonly #synced = new Map<string, { version: string; status: string }>();
   /** What each Work applied, to delete it when the Work goes. */
   readonly #applied = new Map<string, AppliedManifest[]>();
   #loops: Promise<void>[] = [];
@@ -202,8 +209,11 @@ export class PullAgent {
   }
 
   async #heartbeat(): Promise<void> {
-    const res = await this.#webhooks.post<{ resourceModels?: ResourceModel[] }>('heartbeat');
+    const res = await this.#webhooks.post<{ resourceModels?: ResourceModel[]; conditions?: Condition[] }>('heartbeat');
     this.#models = res.resourceModels ?? [];
+    // The Cluster's conditions as stored (the control plane may have set Unknown meanwhile): the
+    // next report updates these, as Karmada's agent updates the Cluster's own conditions.
+    if (Array.isArray(res.conditions)) this.#conditions = res.conditions;
   }
 
   async #reportStatus(): Promise<void> {
@@ -222,10 +232,12 @@ export class PullAgent {
     this.#threshold = state;
     this.#conditions = setCondition(this.#conditions, { type: READY_CONDITION, ...ready }, nowText);
     const report: Record<string, unknown> = { conditions: this.#conditions };
-    if (ready.status === 'True' && probe.healthy) {
+    const collectDue = this.#lastCollectedMs === undefined || now - this.#lastCollectedMs >= COLLECT_EVERY_MS;
+    if (ready.status === 'True' && probe.healthy && collectDue) {
       try {
         const c = await collectStatus(member, this.#models);
         this.#conditions = setCondition(this.#conditions, c.apiEnablementsCondition, nowText);
+        this.#lastCollectedMs = now;
         Object.assign(report, {
           conditions: this.#conditions,
           kubernetesVersion: c.kubernetesVersion,
@@ -234,14 +246,20 @@ export class PullAgent {
           resourceSummary: c.resourceSummary,
         });
       } catch (err) {
-        if (!(err instanceof MemberApiError || err instanceof MemberUnreachableError)) throw err;
-        logger.warn('could not collect the member status', { error: err.message });
+        logger.warn('could not collect the member status', { error: (err as Error).message });
       }
     }
+    // The lease says the agent is alive; a status report is only sent when it says something new.
+    const text = JSON.stringify(report);
+    if (text === this.#lastReport) return;
     await this.#webhooks.post('status', report);
+    this.#lastReport = text;
   }
 
-  /** Applies every Work's manifests (server-side apply), reports their status, removes what went away. */
+  /**
+   * Applies the manifests of Works that changed since the last round (server-side apply), reports
+   * their status when it changed, and deletes what a removed Work had applied.
+   */
   async #syncWorks(): Promise<void> {
     const { member, logger } = this.#o;
     const works = await this.#webhooks.post<{ items: KubeObject[] }>('works');
@@ -249,35 +267,44 @@ export class PullAgent {
     for (const work of works.items) {
       const name = work.metadata.name!;
       seen.add(name);
-      const manifests = ((work.spec as { workload?: { manifests?: KubeObject[] } } | undefined)?.workload?.manifests ??
-        []) as KubeObject[];
+      const version = `${work.metadata.uid}@${work.metadata.generation ?? work.metadata.resourceVersion}`;
+      if (this.#synced.get(name)?.version === version) continue;
+      const manifests = ((work.spec as { workload?: { manifests?: unknown[] } } | undefined)?.workload?.manifests ??
+        []) as unknown[];
       const manifestStatuses: Record<string, unknown>[] = [];
-      const applied: AppliedManifest[] = [];
+      const applied = new Map((this.#applied.get(name) ?? []).map((m) => [appliedKey(m), m]));
       let failure: string | undefined;
-      for (const [ordinal, manifest] of manifests.entries()) {
+      for (const [ordinal, raw] of manifests.entries()) {
+        const manifest = raw as KubeObject;
+        const apiVersion = typeof manifest?.apiVersion === 'string' ? manifest.apiVersion : '';
+        const slash = apiVersion.indexOf('/');
         const identifier = {
           ordinal,
-          group: manifest.apiVersion.includes('/') ? manifest.apiVersion.split('/')[0] : '',
-          version: manifest.apiVersion.includes('/') ? manifest.apiVersion.split('/')[1] : manifest.apiVersion,
-          kind: manifest.kind,
-          namespace: manifest.metadata?.namespace ?? '',
-          name: manifest.metadata?.name ?? '',
+          group: slash < 0 ? '' : apiVersion.slice(0, slash),
+          version: slash < 0 ? apiVersion : apiVersion.slice(slash + 1),
+          kind: typeof manifest?.kind === 'string' ? manifest.kind : '',
+          namespace: manifest?.metadata?.namespace ?? '',
+          name: manifest?.metadata?.name ?? '',
         };
+        if (!apiVersion || !identifier.kind || !identifier.name) {
+          failure = `manifest ${ordinal}: apiVersion, kind and metadata.name are required`;
+          continue;
+        }
         try {
           const live = await member.apply(manifest, WORK_FIELD_MANAGER);
-          applied.push({
-            apiVersion: manifest.apiVersion,
-            kind: manifest.kind,
-            ...(manifest.metadata.namespace ? { namespace: manifest.metadata.namespace } : {}),
-            name: manifest.metadata.name!,
-          });
+          const ref: AppliedManifest = {
+            apiVersion,
+            kind: identifier.kind,
+            ...(identifier.namespace ? { namespace: identifier.namespace } : {}),
+            name: identifier.name,
+          };
+          applied.set(appliedKey(ref), ref);
           manifestStatuses.push({ identifier, status: live.status ?? {}, health: 'Unknown' });
         } catch (err) {
-          if (!(err instanceof MemberApiError || err instanceof MemberUnreachableError)) throw err;
-          failure = `${manifest.kind} ${identifier.namespace ? `${identifier.namespace}/` : ''}${identifier.name}: ${err.message}`;
+          failure = `${identifier.kind} ${identifier.namespace ? `${identifier.namespace}/` : ''}${identifier.name}: ${(err as Error).message}`;
         }
       }
-      this.#applied.set(name, applied);
+      this.#applied.set(name, [...applied.values()]);
       const now = rfc3339(this.#o.clock.now());
       const previous = (work.status as { conditions?: Condition[] } | undefined)?.conditions ?? [];
       const conditions = setCondition(
@@ -297,7 +324,12 @@ export class PullAgent {
             },
         now,
       );
-      await this.#webhooks.post('workstatus', { name, status: { conditions, manifestStatuses } });
+      const status = { conditions, manifestStatuses };
+      const text = JSON.stringify(status);
+      if (this.#synced.get(name)?.status !== text) await this.#webhooks.post('workstatus', { name, status });
+      // A failed apply is tried again next round; a successful one only when the Work changes.
+      if (failure) this.#synced.delete(name);
+      else this.#synced.set(name, { version, status: text });
     }
     for (const [name, manifests] of this.#applied) {
       if (seen.has(name)) continue;
@@ -309,6 +341,11 @@ export class PullAgent {
         }
       }
       this.#applied.delete(name);
+      this.#synced.delete(name);
     }
   }
+}
+
+function appliedKey(m: AppliedManifest): string {
+  return `${m.apiVersion}/${m.kind}/${m.namespace ?? ''}/${m.name}`;
 }

@@ -119,8 +119,13 @@ const READ_VERBS = new Set(['get', 'list', 'watch']);
 /** `true`, or why the request is denied. */
 export function authorize(user: UserInfo, attrs: RequestAttributes): true | string {
   if (user.groups.includes(ADMIN_GROUP)) return true;
-  if (user.groups.includes(VIEWER_GROUP) && READ_VERBS.has(attrs.verb)) return true;
-  return user.groups.includes(VIEWER_GROUP) ? 'viewers may only get and list' : 'no role grants this request';
+  if (user.groups.includes(VIEWER_GROUP)) {
+    // As Kubernetes' `view` role: no Secrets (bootstrap tokens live there, and they register clusters).
+    if (attrs.group === '' && attrs.resource === 'secrets') return 'viewers may not read secrets';
+    if (READ_VERBS.has(attrs.verb)) return true;
+    return 'viewers may only get and list';
+  }
+  return 'no role grants this request';
 }
 
 /** Extracts the bearer token id for logs (never the secret). */

@@ -10,6 +10,7 @@ import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { Logger } from '../observability/logger.ts';
 import { METRIC, type Metrics, MetricUnit } from '../observability/metrics.ts';
+import { clusterTimings } from '../config/runtime.ts';
 import type { Runtime } from '../wiring.ts';
 import { requestFromApiGateway, responseToApiGateway } from './apigw.ts';
 import { type ControlPlaneApi, createControlPlaneApi } from './server.ts';
@@ -29,6 +30,7 @@ export function createApiHandler(runtime: Runtime, deps: { logger: Logger; metri
     clock: runtime.clock,
     logger: deps.logger,
     cipher: runtime.cipher,
+    leaseDurationSeconds: Math.round(clusterTimings(runtime.config).leaseDurationMs / 1000),
   });
   return middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>()
     .use(injectLambdaContext(deps.logger, { resetKeys: true }))

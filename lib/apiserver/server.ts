@@ -46,6 +46,8 @@ export function createControlPlaneApi(options: {
   karmadaStrategy?: ResourceStrategy;
   changes?: ChangeFeed;
   cipher?: CredentialCipher;
+  /** `--cluster-lease-duration` for Pull agents' leases. */
+  leaseDurationSeconds?: number;
 }): ControlPlaneApi {
   const catalog = new StoredCrdCatalog(options.store, options.clock, staticControlPlaneDefs(options.karmadaStrategy));
   const backend = new ControlPlaneBackend({
@@ -70,6 +72,7 @@ export function createControlPlaneApi(options: {
     cipher: options.cipher,
     workQueue: options.workQueue,
     ...(options.logger ? { logger: options.logger } : {}),
+    ...(options.leaseDurationSeconds ? { leaseDurationSeconds: options.leaseDurationSeconds } : {}),
   });
   const handler = {
     handle: (req: KubeRequest) => (WebhookHandler.matches(req.path) ? webhooks.handle(req) : rest.handle(req)),

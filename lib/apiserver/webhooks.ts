@@ -39,14 +39,21 @@ export const NONCE_TTL_SECONDS = 600;
 export const NONCE_KIND = { group: 'auth.serverless-karmada.io', kind: 'WebhookNonce' };
 /** The Lease a Pull cluster's agent renews (Karmada: `karmada-cluster/<cluster>`). */
 const LEASE_NAMESPACE = CREDENTIALS_NAMESPACE;
-const LEASE_DURATION_SECONDS = 40;
+const DEFAULT_LEASE_DURATION_SECONDS = 40;
 const CLUSTER = { group: CLUSTER_GROUP, kind: 'Cluster' };
 const ACTIONS = new Set(['heartbeat', 'status', 'works', 'workstatus']);
 
-/** The Secret holding a Pull cluster's webhook credential (sealed). */
+/**
+ * The Secret holding a Pull cluster's webhook credential (sealed). The dot keeps it apart from any
+ * Push cluster's credentials Secret, which is named like a cluster (cluster names have no dots).
+ */
 export function agentCredentialSecretName(cluster: string): string {
-  return `${cluster}-agent`;
+  return `agent.${cluster}`;
 }
+
+/** Marks a Secret as a Pull agent's credential and binds it to one Cluster incarnation. */
+export const AGENT_CREDENTIAL_LABEL = 'cluster.serverless-karmada.io/agent-credential';
+export const AGENT_CLUSTER_UID_ANNOTATION = 'cluster.serverless-karmada.io/cluster-uid';
 
 export interface WebhookHandlerOptions {
   store: ObjectStore;
@@ -54,7 +61,12 @@ export interface WebhookHandlerOptions {
   cipher: CredentialCipher | undefined;
   workQueue: WorkQueue;
   logger?: Logger;
+  /** `--cluster-lease-duration` written on the agent's Lease (default 40 s). */
+  leaseDurationSeconds?: number;
 }
+
+/** Opened agent credentials by Secret version: a Decrypt per webhook call would be wasteful. */
+const openedCredentials = new Map<string, string>();
 
 export class WebhookHandler {
   readonly #o: WebhookHandlerOptions;
@@ -120,22 +132,64 @@ export class WebhookHandler {
     if (nameErrors.length) {
       throw new ApiError(422, 'Invalid', `clusterName ${JSON.stringify(name)} is invalid: ${nameErrors.join('; ')}`);
     }
-    if (await store.get({ ...CLUSTER, name })) {
+    // The Cluster first; an existing one may only be taken over when it is a Pull cluster left
+    // without its agent credential (a registration that failed half-way).
+    let cluster = await store.get({ ...CLUSTER, name });
+    const credentialRef = {
+      group: '',
+      kind: 'Secret',
+      namespace: CREDENTIALS_NAMESPACE,
+      name: agentCredentialSecretName(name),
+    };
+    const existingCredential = await store.get(credentialRef);
+    if (cluster) {
+      const pull = (cluster.spec as { syncMode?: string } | undefined)?.syncMode === 'Pull';
+      const bound = existingCredential?.metadata.annotations?.[AGENT_CLUSTER_UID_ANNOTATION] === cluster.metadata.uid;
+      if (!pull || bound || cluster.metadata.deletionTimestamp) {
+        throw new ApiError(
+          409,
+          'AlreadyExists',
+          `cluster ${name} already exists: unregister it (skctl unjoin ${name}) or pass another --cluster-name`,
+        );
+      }
+    } else {
+      const spec: Record<string, unknown> = { syncMode: 'Pull' };
+      if (typeof body.provider === 'string' && body.provider) spec.provider = body.provider;
+      if (typeof body.region === 'string' && body.region) spec.region = body.region;
+      if (Array.isArray(body.zones) && body.zones.every((z) => typeof z === 'string') && body.zones.length)
+        spec.zones = body.zones;
+      try {
+        cluster = await store.create(
+          defaultCluster(
+            { apiVersion: `${CLUSTER_GROUP}/v1alpha1`, kind: 'Cluster', metadata: { name }, spec },
+            { operation: 'CREATE', now: new Date(clock.now()).toISOString(), newUid: randomUUID },
+          ),
+        );
+      } catch (err) {
+        if (err instanceof AlreadyExistsError)
+          throw new ApiError(409, 'AlreadyExists', `cluster ${name} already exists`);
+        throw err;
+      }
+    }
+    if (existingCredential && existingCredential.metadata.labels?.[AGENT_CREDENTIAL_LABEL] !== 'true') {
       throw new ApiError(
         409,
         'AlreadyExists',
-        `cluster ${name} already exists: unregister it (skctl unjoin ${name}) or pass another --cluster-name`,
+        `Secret ${CREDENTIALS_NAMESPACE}/${credentialRef.name} exists and is not an agent credential: remove it first`,
       );
     }
     const credential = generateClusterCredential();
-    const credentialSecret = await sealCredentialSecret(
+    const sealed = await sealCredentialSecret(
       {
         apiVersion: 'v1',
         kind: 'Secret',
         metadata: {
-          name: agentCredentialSecretName(name),
+          name: credentialRef.name,
           namespace: CREDENTIALS_NAMESPACE,
-          labels: { 'cluster.karmada.io/name': name },
+          labels: { 'cluster.karmada.io/name': name, [AGENT_CREDENTIAL_LABEL]: 'true' },
+          annotations: { [AGENT_CLUSTER_UID_ANNOTATION]: cluster.metadata.uid! },
+          // Collected with its Cluster (the cluster controller also deletes it).
+          ownerReferences: [{ apiVersion: cluster.apiVersion, kind: 'Cluster', name, uid: cluster.metadata.uid! }],
         },
         type: 'Opaque',
         data: { 'webhook-secret': Buffer.from(credential, 'utf8').toString('base64') },
@@ -143,36 +197,24 @@ export class WebhookHandler {
       undefined,
       this.#o.cipher!,
     );
-    const existingCredential = await store.get({
-      group: '',
-      kind: 'Secret',
-      namespace: CREDENTIALS_NAMESPACE,
-      name: agentCredentialSecretName(name),
-    });
-    if (existingCredential)
+    if (existingCredential) {
       await store.update({
-        ...credentialSecret,
-        metadata: { ...credentialSecret.metadata, resourceVersion: existingCredential.metadata.resourceVersion },
+        ...sealed,
+        metadata: { ...sealed.metadata, resourceVersion: existingCredential.metadata.resourceVersion },
       });
-    else await store.create(credentialSecret);
-
-    const spec: Record<string, unknown> = { syncMode: 'Pull' };
-    if (typeof body.provider === 'string' && body.provider) spec.provider = body.provider;
-    if (typeof body.region === 'string' && body.region) spec.region = body.region;
-    if (Array.isArray(body.zones) && body.zones.every((z) => typeof z === 'string') && body.zones.length)
-      spec.zones = body.zones;
-    const cluster = defaultCluster(
-      { apiVersion: `${CLUSTER_GROUP}/v1alpha1`, kind: 'Cluster', metadata: { name }, spec },
-      { operation: 'CREATE', now: new Date(clock.now()).toISOString(), newUid: randomUUID },
-    );
-    let created: KubeObject;
-    try {
-      created = await store.create(cluster);
-    } catch (err) {
-      if (err instanceof AlreadyExistsError) throw new ApiError(409, 'AlreadyExists', `cluster ${name} already exists`);
-      throw err;
+    } else {
+      await store.create(sealed);
     }
-    await enqueueTriggered(this.#o.workQueue, CLUSTER, [{ ...CLUSTER, name }], 'cluster-registered');
+    const created = cluster;
+    try {
+      await enqueueTriggered(this.#o.workQueue, CLUSTER, [{ ...CLUSTER, name }], 'cluster-registered');
+    } catch (err) {
+      // Registered all the same: the sweep and the resync pick the cluster up.
+      this.#o.logger?.error('could not enqueue the controllers of a registered cluster', {
+        cluster: name,
+        error: err as Error,
+      });
+    }
     this.#o.logger?.info('pull cluster registered', { cluster: name, tokenId: parsed.id });
     return jsonResponse(201, { kind: 'ClusterRegistration', cluster: name, uid: created.metadata.uid, credential });
   }
@@ -190,8 +232,13 @@ export class WebhookHandler {
       nowMs: clock.now(),
       secretFor: (cluster) => this.#credentialOf(cluster),
     });
-    if (!verdict.ok)
-      throw new ApiError(verdict.status, verdict.status === 401 ? 'Unauthorized' : 'Forbidden', verdict.reason);
+    if (!verdict.ok) {
+      // An unknown cluster and a wrong signature look the same from outside: names are not probed.
+      const reason = /^unknown cluster|^signature mismatch/.test(verdict.reason)
+        ? 'the request is not signed with the credential of a registered cluster'
+        : verdict.reason;
+      throw new ApiError(verdict.status, verdict.status === 401 ? 'Unauthorized' : 'Forbidden', reason);
+    }
     // Replays: the nonce can be used once.
     try {
       await store.create({
@@ -221,6 +268,8 @@ export class WebhookHandler {
           kind: 'Heartbeat',
           renewTime: new Date(clock.now()).toISOString(),
           resourceModels: (cluster.spec as { resourceModels?: unknown } | undefined)?.resourceModels ?? [],
+          // The agent updates these rather than its own copy (the control plane may have set Unknown).
+          conditions: (cluster.status as { conditions?: unknown } | undefined)?.conditions ?? [],
         });
       case 'status':
         return this.#status(cluster, body);
@@ -231,16 +280,28 @@ export class WebhookHandler {
     }
   }
 
-  async #credentialOf(cluster: string): Promise<string | undefined> {
-    const secret = await this.#o.store.get({
-      group: '',
-      kind: 'Secret',
-      namespace: CREDENTIALS_NAMESPACE,
-      name: agentCredentialSecretName(cluster),
-    });
-    if (!secret) return undefined;
-    const values = await openCredentialSecret(secret, this.#o.cipher!);
-    return values['webhook-secret']?.toString('utf8');
+  /** The webhook credential of a registered Pull cluster (bound to its current incarnation). */
+  async #credentialOf(name: string): Promise<string | undefined> {
+    const [cluster, secret] = await Promise.all([
+      this.#o.store.get({ ...CLUSTER, name }),
+      this.#o.store.get({
+        group: '',
+        kind: 'Secret',
+        namespace: CREDENTIALS_NAMESPACE,
+        name: agentCredentialSecretName(name),
+      }),
+    ]);
+    if (!cluster || !secret) return undefined;
+    // A credential of a deleted-and-recreated Cluster of the same name does not carry over.
+    if (secret.metadata.annotations?.[AGENT_CLUSTER_UID_ANNOTATION] !== cluster.metadata.uid) return undefined;
+    const key = `${secret.metadata.uid}@${secret.metadata.resourceVersion}`;
+    const cached = openedCredentials.get(key);
+    if (cached !== undefined) return cached;
+    const value = (await openCredentialSecret(secret, this.#o.cipher!))['webhook-secret']?.toString('utf8');
+    if (value === undefined) return undefined;
+    if (openedCredentials.size >= 1000) openedCredentials.delete(openedCredentials.keys().next().value as string);
+    openedCredentials.set(key, value);
+    return value;
   }
 
   async #renewLease(cluster: KubeObject): Promise<void> {
@@ -262,7 +323,11 @@ export class WebhookHandler {
               namespace: LEASE_NAMESPACE,
               ownerReferences: [{ apiVersion: cluster.apiVersion, kind: 'Cluster', name, uid: cluster.metadata.uid! }],
             },
-            spec: { holderIdentity: name, leaseDurationSeconds: LEASE_DURATION_SECONDS, renewTime },
+            spec: {
+              holderIdentity: name,
+              leaseDurationSeconds: this.#o.leaseDurationSeconds ?? DEFAULT_LEASE_DURATION_SECONDS,
+              renewTime,
+            },
           });
         }
         return;
@@ -277,8 +342,17 @@ export class WebhookHandler {
     const allowed = ['conditions', 'kubernetesVersion', 'apiEnablements', 'nodeSummary', 'resourceSummary'];
     const report: Record<string, unknown> = {};
     for (const key of allowed) if (body[key] !== undefined) report[key] = body[key];
-    if (report.conditions !== undefined && !Array.isArray(report.conditions)) {
-      throw apiErrors.badRequest('status.conditions must be a list of conditions');
+    if (report.conditions !== undefined) {
+      const valid =
+        Array.isArray(report.conditions) &&
+        report.conditions.every(
+          (c: unknown) =>
+            typeof c === 'object' &&
+            c !== null &&
+            typeof (c as { type?: unknown }).type === 'string' &&
+            ['True', 'False', 'Unknown'].includes((c as { status?: unknown }).status as string),
+        );
+      if (!valid) throw apiErrors.badRequest('conditions must be a list of {type, status: True|False|Unknown, ...}');
     }
     for (let attempt = 0; attempt < 3; attempt++) {
       const current = attempt === 0 ? cluster : await this.#o.store.get(refOf(cluster));

@@ -178,7 +178,7 @@ export async function runUnjoin(args: string[], io: Io): Promise<number> {
     await unjoinCluster(controlPlane(values), name);
     // A Pull cluster's agent credential goes too.
     await controlPlane(values)
-      .send('DELETE', `/api/v1/namespaces/karmada-cluster/secrets/${name}-agent`)
+      .send('DELETE', `/api/v1/namespaces/karmada-cluster/secrets/agent.${name}`)
       .catch((err: unknown) => {
         if (!(err instanceof KubeApiError && err.code === 404)) throw err;
       });

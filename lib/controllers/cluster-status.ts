@@ -37,7 +37,7 @@ import type { ClusterTimings } from '../config/runtime.ts';
 import type { CredentialCipher } from '../crypto/cipher.ts';
 import { SealError } from '../crypto/cipher.ts';
 import { type EventRecorder, NO_EVENTS } from '../events/recorder.ts';
-import { MemberApiError, MemberClient, type MemberConnection, MemberUnreachableError } from '../members/client.ts';
+import { MemberClient, type MemberConnection } from '../members/client.ts';
 import { CREDENTIALS_NAMESPACE, CredentialsError, memberConnection } from '../members/credentials.ts';
 import { collectStatus, resourceModelsOf } from '../members/status.ts';
 import type { WorkQueue } from '../queue/port.ts';
@@ -108,15 +108,23 @@ export function createClusterStatusController(options: ClusterStatusOptions): Co
           };
       } else {
         const health = await readHealth(store, cluster);
-        let observed: ObservedCondition;
+        let observed: ObservedCondition = statusCollectionFailed('no client');
         let client: MemberClient | undefined;
         try {
-          client = connect(await memberConnection(store, options.cipher, cluster));
-          observed = observedReady(await client.probe());
+          client = connect(await cachedConnection(store, options.cipher, cluster));
         } catch (err) {
-          if (!(err instanceof CredentialsError || err instanceof SealError)) throw err;
-          observed = statusCollectionFailed(err.message);
+          // The key service failing is the control plane's problem, not the member's: retry.
+          if (err instanceof SealError && err.transient) throw err;
+          context.logger.warn('cannot build a client for the cluster', { error: (err as Error).message });
+          observed = statusCollectionFailed(
+            err instanceof CredentialsError
+              ? err.message
+              : err instanceof SealError
+                ? 'the cluster credentials could not be opened (see the cluster-status logs)'
+                : `invalid cluster endpoint: ${(err as Error).message}`,
+          );
         }
+        if (client) observed = observedReady(await client.probe());
         const current = findCondition(conditions, READY_CONDITION);
         const { ready, state } = thresholdAdjustedReady(current, observed, health.threshold, now, settings);
         let nextConditions = setCondition(conditions, { type: READY_CONDITION, ...ready }, nowText);
@@ -136,8 +144,10 @@ export function createClusterStatusController(options: ClusterStatusOptions): Co
             };
             nextHealth.lastCollectedMs = now;
           } catch (err) {
-            if (!(err instanceof MemberApiError || err instanceof MemberUnreachableError)) throw err;
-            context.logger.warn('could not collect the cluster status; keeping the last one', { error: err.message });
+            // Whatever the member answered (errors, malformed discovery): keep the last summaries.
+            context.logger.warn('could not collect the cluster status; keeping the last one', {
+              error: (err as Error).message,
+            });
           }
         }
         nextStatus = { ...status, ...collected, conditions: nextConditions };
@@ -284,7 +294,18 @@ async function writeHealth(
       await store.create({
         apiVersion: `${CLUSTER_HEALTH.group}/v1`,
         kind: CLUSTER_HEALTH.kind,
-        metadata: { name: cluster.metadata.name! },
+        metadata: {
+          name: cluster.metadata.name!,
+          // Collected with its Cluster.
+          ownerReferences: [
+            {
+              apiVersion: cluster.apiVersion,
+              kind: 'Cluster',
+              name: cluster.metadata.name!,
+              uid: cluster.metadata.uid!,
+            },
+          ],
+        },
         spec,
       });
   } catch (err) {
@@ -295,17 +316,47 @@ async function writeHealth(
 
 /** Member clients by connection, reused across invocations of a warm function (connection reuse). */
 const clients = new Map<string, MemberClient>();
+const MAX_CLIENTS = 200;
 
 function cachedClient(conn: MemberConnection): MemberClient {
   const key = createHash('sha256').update(JSON.stringify(conn)).digest('hex');
   let client = clients.get(key);
-  if (!client) {
-    if (clients.size > 200) {
-      for (const c of clients.values()) c.close();
-      clients.clear();
-    }
-    client = new MemberClient({ timeoutMs: 5_000, ...conn });
+  if (client) {
+    // Most recently used last.
+    clients.delete(key);
     clients.set(key, client);
+    return client;
+  }
+  client = new MemberClient({ timeoutMs: 5_000, ...conn });
+  clients.set(key, client);
+  if (clients.size > MAX_CLIENTS) {
+    const [oldestKey, oldest] = clients.entries().next().value as [string, MemberClient];
+    clients.delete(oldestKey);
+    oldest.close();
   }
   return client;
+}
+
+/**
+ * Opened connections by Cluster and credential Secret version: a probe six times a minute would
+ * otherwise ask KMS to decrypt the same credentials each time.
+ */
+const connections = new Map<string, MemberConnection>();
+
+async function cachedConnection(
+  store: ObjectStore,
+  cipher: CredentialCipher,
+  cluster: KubeObject,
+): Promise<MemberConnection> {
+  const ref = (cluster.spec as { secretRef?: { namespace?: string; name?: string } } | undefined)?.secretRef;
+  const secret = ref?.name
+    ? await store.get({ group: '', kind: 'Secret', namespace: ref.namespace || CREDENTIALS_NAMESPACE, name: ref.name })
+    : undefined;
+  const key = `${cluster.metadata.uid}@${cluster.metadata.generation}|${secret?.metadata.uid}@${secret?.metadata.resourceVersion}`;
+  const cached = connections.get(key);
+  if (cached) return cached;
+  const conn = await memberConnection(store, cipher, cluster);
+  if (connections.size >= MAX_CLIENTS) connections.delete(connections.keys().next().value as string);
+  connections.set(key, conn);
+  return conn;
 }

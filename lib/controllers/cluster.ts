@@ -8,13 +8,13 @@
  */
 import { CLUSTER_GROUP, executionNamespace, WORK_GROUP } from '../api/karmada-names.ts';
 import type { KubeObject, ObjectRef } from '../api/object.ts';
-import { parseKey } from '../api/object.ts';
-import { enqueueTriggered } from '../apiserver/triggers.ts';
+import { formatKey, parseKey } from '../api/object.ts';
+import { CREDENTIALS_NAMESPACE } from '../members/credentials.ts';
 import type { WorkQueue } from '../queue/port.ts';
 import type { Controller, ReconcileContext, ReconcileRequest, ReconcileResult } from '../reconcile/controller.ts';
 import { AlreadyExistsError, ConflictError, NotFoundError } from '../store/errors.ts';
 import type { ObjectStore } from '../store/port.ts';
-import { CLUSTER_CONTROLLER_NAME } from './specs.ts';
+import { CLUSTER_CONTROLLER_NAME, NAMESPACE_CONTROLLER_NAME } from './specs.ts';
 
 export const CLUSTER_CONTROLLER = CLUSTER_CONTROLLER_NAME;
 export const CLUSTER_FINALIZER = 'karmada.io/cluster-controller';
@@ -54,21 +54,23 @@ export function createClusterController(options: ClusterControllerOptions): Cont
       if (!finalizers.includes(CLUSTER_FINALIZER)) {
         if (!(await setFinalizers(store, ref, [...finalizers, CLUSTER_FINALIZER]))) return { requeueAfterMs: 0 };
       }
-      await ensureExecutionNamespace(options, name, context);
-      return undefined;
+      // A namespace of an earlier incarnation still terminating: look again soon.
+      return (await ensureExecutionNamespace(options, name, context))
+        ? undefined
+        : { requeueAfterMs: DELETION_RECHECK_MS };
     },
   };
 }
 
+/** Creates the execution namespace if missing; false while an old one is still terminating. */
 async function ensureExecutionNamespace(
   options: ClusterControllerOptions,
   cluster: string,
   context: ReconcileContext,
-): Promise<void> {
+): Promise<boolean> {
   const name = executionNamespace(cluster);
   const ns = await options.store.get({ group: '', kind: 'Namespace', name });
-  if (ns && !ns.metadata.deletionTimestamp) return;
-  if (ns) return; // still terminating from an earlier incarnation: the next resync creates it
+  if (ns) return !ns.metadata.deletionTimestamp;
   try {
     const created = await options.store.create({
       apiVersion: 'v1',
@@ -76,11 +78,17 @@ async function ensureExecutionNamespace(
       metadata: { name, labels: { 'karmada.io/system': 'true' }, finalizers: ['kubernetes'] },
       spec: { finalizers: ['kubernetes'] },
     });
-    await enqueueTriggered(options.workQueue, { group: '', kind: 'Namespace' }, [refOfNs(created)], 'cluster-joined');
+    await tellNamespaceController(options.workQueue, refOfNs(created), 'cluster-joined');
     context.logger.info('created the execution namespace', { namespace: name });
   } catch (err) {
     if (!(err instanceof AlreadyExistsError)) throw err;
   }
+  return true;
+}
+
+/** The namespace controller makes it Active, or empties and removes it (its own queue only). */
+function tellNamespaceController(workQueue: WorkQueue, ref: ObjectRef, reason: string): Promise<void> {
+  return workQueue.enqueue([{ controller: NAMESPACE_CONTROLLER_NAME, lane: 'priority', key: formatKey(ref), reason }]);
 }
 
 function refOfNs(ns: KubeObject): ObjectRef {
@@ -100,7 +108,7 @@ async function cleanUp(
     if (!ns.metadata.deletionTimestamp) {
       try {
         await store.delete(nsRef);
-        await enqueueTriggered(options.workQueue, nsRef, [nsRef], 'cluster-deleted');
+        await tellNamespaceController(options.workQueue, nsRef, 'cluster-deleted');
         context.logger.info('deleting the execution namespace', { namespace: nsRef.name });
       } catch (err) {
         if (!(err instanceof NotFoundError)) throw err;
@@ -109,7 +117,14 @@ async function cleanUp(
     return `namespace ${nsRef.name}`;
   }
   const binding = await bindingOn(store, cluster);
-  return binding ? `${binding} still places workload on it` : undefined;
+  if (binding) return `${binding} still places workload on it`;
+  // A Pull cluster's agent credential goes with it (a new Cluster of the same name gets its own).
+  try {
+    await store.delete({ group: '', kind: 'Secret', namespace: CREDENTIALS_NAMESPACE, name: `agent.${cluster}` });
+  } catch (err) {
+    if (!(err instanceof NotFoundError)) throw err;
+  }
+  return undefined;
 }
 
 /** A (Cluster)ResourceBinding whose `spec.clusters` names the cluster, if any. */

@@ -37,6 +37,12 @@ export interface CredentialCipher {
 /** Everything the crypto module throws on purpose. Messages never include plaintext or key material. */
 export class SealError extends Error {
   override readonly name = 'SealError';
+  /** The key service failed for a while (throttling, outage): retry later; the data is not at fault. */
+  readonly transient: boolean;
+  constructor(message: string, options: { transient?: boolean } = {}) {
+    super(message);
+    this.transient = options.transient ?? false;
+  }
 }
 
 /** Strict standard base64 (with padding), as written by `Buffer#toString('base64')`. */

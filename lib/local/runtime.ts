@@ -23,7 +23,7 @@ import { createDynamoClient } from '../adapters/dynamodb/client.ts';
 import { ensureLocalTable } from '../adapters/dynamodb/migrate-table.ts';
 import { createSqsClient } from '../adapters/sqs/transport.ts';
 import { type Clock, systemClock } from '../clock/clock.ts';
-import type { ClusterTimings, RuntimeConfig } from '../config/runtime.ts';
+import { type ClusterTimings, clusterTimings, type RuntimeConfig } from '../config/runtime.ts';
 import { ConfigError } from '../config/validate.ts';
 import { CONTROLLER_FACTORIES } from '../controllers/factories.ts';
 import { CONTROLLER_SPECS, visibilityTimeoutSeconds } from '../controllers/specs.ts';
@@ -190,6 +190,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       logger: log,
       changes,
       cipher: runtime.cipher,
+      leaseDurationSeconds: Math.round(clusterTimings(config).leaseDurationMs / 1000),
     });
     const apiServer: RunningKubeServer = await startKubeServer({
       handler: (req) => api.handler.handle(req),

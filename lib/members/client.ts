@@ -56,6 +56,11 @@ export interface DiscoveredResource {
   verbs: string[];
 }
 
+/** Largest answer read from a member (a pod list of a very large cluster is paged well below it). */
+const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
+/** Discovery is re-read after this, and at once when an object's kind is not found. */
+const DISCOVERY_TTL_MS = 5 * 60_000;
+
 interface Raw {
   status: number;
   body: string;
@@ -65,7 +70,8 @@ export class MemberClient {
   readonly #conn: MemberConnection;
   readonly #agent: Agent;
   readonly #base: URL;
-  #discovery: Promise<DiscoveredResource[]> | undefined;
+  #discovery: Promise<{ resources: DiscoveredResource[]; partial: boolean }> | undefined;
+  #discoveredAt = 0;
 
   constructor(conn: MemberConnection) {
     this.#conn = conn;
@@ -104,14 +110,40 @@ export class MemberClient {
     }
     const timeoutMs = this.#conn.timeoutMs ?? 10_000;
     return new Promise<Raw>((resolve, reject) => {
+      let settled = false;
+      const fail = (message: string) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(deadline);
+        reject(new MemberUnreachableError(`${url.host}: ${message}`));
+      };
       const req = request(url, { method, headers, agent: this.#agent }, (res) => {
         const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
-        res.on('error', (err) => reject(new MemberUnreachableError(`${url.host}: ${err.message}`)));
+        let size = 0;
+        res.on('data', (c: Buffer) => {
+          size += c.length;
+          if (size > MAX_RESPONSE_BYTES) {
+            req.destroy();
+            fail(`answer larger than ${MAX_RESPONSE_BYTES} bytes`);
+            return;
+          }
+          chunks.push(c);
+        });
+        res.on('end', () => {
+          if (settled) return;
+          settled = true;
+          clearTimeout(deadline);
+          resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') });
+        });
+        res.on('error', (err) => fail(err.message));
       });
-      req.setTimeout(timeoutMs, () => req.destroy(new Error(`no answer within ${timeoutMs} ms`)));
-      req.on('error', (err) => reject(new MemberUnreachableError(`${url.host}: ${err.message}`)));
+      // A wall-clock deadline over every phase (DNS, connect, TLS, answer): a member that drops
+      // packets must not hold a function past its own timeout.
+      const deadline = setTimeout(() => {
+        req.destroy();
+        fail(`no answer within ${timeoutMs} ms`);
+      }, timeoutMs);
+      req.on('error', (err) => fail(err.message));
       req.end(options.body);
     });
   }
@@ -182,54 +214,88 @@ export class MemberClient {
     return (await this.getJson<{ gitVersion?: string }>('/version')).gitVersion ?? '';
   }
 
-  /** Every served resource of every served group version (not only preferred ones), subresources left out. */
+  /**
+   * Every served resource of every served group version (not only preferred ones), subresources
+   * left out. Cached for a few minutes; a failure is not cached. `partial` when some group version
+   * could not be read.
+   */
   discover(): Promise<DiscoveredResource[]> {
-    this.#discovery ??= (async () => {
-      type List = {
-        groupVersion?: string;
-        resources?: { name: string; kind: string; namespaced: boolean; verbs?: string[] }[];
-      };
-      const groups = await this.getJson<{ groups?: { name: string; versions: { version: string }[] }[] }>('/apis');
-      const gvs: [string, string, string][] = [['', 'v1', '/api/v1']];
-      for (const g of groups.groups ?? [])
-        for (const v of g.versions) gvs.push([g.name, v.version, `/apis/${g.name}/${v.version}`]);
-      const lists = await Promise.allSettled(gvs.map(([, , path]) => this.getJson<List>(path)));
-      const out: DiscoveredResource[] = [];
-      lists.forEach((r, i) => {
-        if (r.status !== 'fulfilled') return;
-        const [group, version] = gvs[i]!;
-        for (const res of r.value.resources ?? []) {
-          if (res.name.includes('/')) continue;
-          out.push({
-            group,
-            version,
-            name: res.name,
-            kind: res.kind,
-            namespaced: res.namespaced,
-            verbs: res.verbs ?? [],
-          });
-        }
-      });
-      return out;
-    })();
-    return this.#discovery;
+    return this.#discoverAll().then((d) => d.resources);
   }
 
-  /** Karmada's `status.apiEnablements`: every group version with its resources, sorted. */
-  async apiEnablements(): Promise<{ groupVersion: string; resources: { name: string; kind: string }[] }[]> {
+  #discoverAll(refresh = false): Promise<{ resources: DiscoveredResource[]; partial: boolean }> {
+    const now = Date.now();
+    if (refresh || !this.#discovery || now - this.#discoveredAt > DISCOVERY_TTL_MS) {
+      this.#discoveredAt = now;
+      const attempt = this.#readDiscovery();
+      this.#discovery = attempt;
+      attempt.catch(() => {
+        if (this.#discovery === attempt) this.#discovery = undefined;
+      });
+    }
+    return this.#discovery!;
+  }
+
+  async #readDiscovery(): Promise<{ resources: DiscoveredResource[]; partial: boolean }> {
+    type List = {
+      groupVersion?: string;
+      resources?: { name: string; kind: string; namespaced: boolean; verbs?: string[] }[];
+    };
+    const groups = await this.getJson<{ groups?: { name?: string; versions?: { version?: string }[] }[] }>('/apis');
+    const gvs: [string, string, string][] = [['', 'v1', '/api/v1']];
+    for (const g of Array.isArray(groups.groups) ? groups.groups : []) {
+      for (const v of Array.isArray(g?.versions) ? g.versions : []) {
+        if (typeof g.name === 'string' && typeof v?.version === 'string')
+          gvs.push([g.name, v.version, `/apis/${g.name}/${v.version}`]);
+      }
+    }
+    const lists = await Promise.allSettled(gvs.map(([, , path]) => this.getJson<List>(path)));
+    const resources: DiscoveredResource[] = [];
+    let partial = false;
+    lists.forEach((r, i) => {
+      if (r.status !== 'fulfilled') {
+        partial = true;
+        return;
+      }
+      const [group, version] = gvs[i]!;
+      for (const res of Array.isArray(r.value.resources) ? r.value.resources : []) {
+        if (typeof res?.name !== 'string' || typeof res.kind !== 'string' || res.name.includes('/')) continue;
+        resources.push({
+          group,
+          version,
+          name: res.name,
+          kind: res.kind,
+          namespaced: Boolean(res.namespaced),
+          verbs: Array.isArray(res.verbs) ? res.verbs : [],
+        });
+      }
+    });
+    return { resources, partial };
+  }
+
+  /**
+   * Karmada's `status.apiEnablements`: every group version with its resources, sorted; `partial`
+   * when a group version could not be read (Karmada's `CompleteAPIEnablements=False/Partial`).
+   */
+  async apiEnablements(): Promise<{
+    enablements: { groupVersion: string; resources: { name: string; kind: string }[] }[];
+    partial: boolean;
+  }> {
+    const { resources, partial } = await this.#discoverAll();
     const byGv = new Map<string, { name: string; kind: string }[]>();
-    for (const r of await this.discover()) {
+    for (const r of resources) {
       const gv = r.group ? `${r.group}/${r.version}` : r.version;
       let list = byGv.get(gv);
       if (!list) byGv.set(gv, (list = []));
       list.push({ name: r.name, kind: r.kind });
     }
-    return [...byGv.entries()]
+    const enablements = [...byGv.entries()]
       .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-      .map(([groupVersion, resources]) => ({
+      .map(([groupVersion, list]) => ({
         groupVersion,
-        resources: resources.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
+        resources: list.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)),
       }));
+    return { enablements, partial };
   }
 
   /** The URL path of an object (or its collection when `name` is undefined), from discovery. */
@@ -237,7 +303,10 @@ export class MemberClient {
     const slash = apiVersion.indexOf('/');
     const group = slash < 0 ? '' : apiVersion.slice(0, slash);
     const version = slash < 0 ? apiVersion : apiVersion.slice(slash + 1);
-    const resource = (await this.discover()).find((r) => r.group === group && r.version === version && r.kind === kind);
+    const find = (list: DiscoveredResource[]) =>
+      list.find((r) => r.group === group && r.version === version && r.kind === kind);
+    // A kind installed since the last discovery (a CRD another Work just applied): look again.
+    const resource = find(await this.discover()) ?? find((await this.#discoverAll(true)).resources);
     if (!resource) throw new MemberApiError(404, 'NotFound', `the member does not serve ${kind} in ${apiVersion}`);
     const base = group ? `/apis/${group}/${version}` : `/api/${version}`;
     const ns = resource.namespaced ? `/namespaces/${encodeURIComponent(namespace ?? 'default')}` : '';

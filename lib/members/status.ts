@@ -24,30 +24,38 @@ export interface CollectedStatus {
 
 /** Collects the status of a member; `models` from `Cluster.spec.resourceModels` (empty: no modelings). */
 export async function collectStatus(client: MemberClient, models: readonly ResourceModel[]): Promise<CollectedStatus> {
-  const [kubernetesVersion, apiEnablements, nodes, pods] = await Promise.all([
+  const [kubernetesVersion, { enablements: apiEnablements, partial }, nodes, pods] = await Promise.all([
     client.kubernetesVersion(),
     client.apiEnablements(),
     client.listAll('/api/v1/nodes'),
-    client.listAll('/api/v1/pods'),
+    // Finished pods hold no resources: not worth transferring.
+    client.listAll(`/api/v1/pods?fieldSelector=${encodeURIComponent('status.phase!=Succeeded,status.phase!=Failed')}`),
   ]);
   const summary: CollectedStatus['resourceSummary'] = resourceSummary(nodes, pods);
   if (models.length > 0) summary.allocatableModelings = allocatableModelings(models, nodes, pods);
   return {
     kubernetesVersion,
     apiEnablements,
-    apiEnablementsCondition: apiEnablements.length
+    apiEnablementsCondition: partial
       ? {
           type: 'CompleteAPIEnablements',
-          status: 'True',
-          reason: 'Complete',
-          message: 'collected complete APIs from member cluster',
-        }
-      : {
-          type: 'CompleteAPIEnablements',
           status: 'False',
-          reason: 'Empty',
-          message: 'collected empty APIs from member cluster',
-        },
+          reason: 'Partial',
+          message: 'collected partial APIs from member cluster',
+        }
+      : apiEnablements.length
+        ? {
+            type: 'CompleteAPIEnablements',
+            status: 'True',
+            reason: 'Complete',
+            message: 'collected complete APIs from member cluster',
+          }
+        : {
+            type: 'CompleteAPIEnablements',
+            status: 'False',
+            reason: 'Empty',
+            message: 'collected empty APIs from member cluster',
+          },
     nodeSummary: nodeSummary(nodes),
     resourceSummary: summary,
   };

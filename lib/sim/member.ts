@@ -146,6 +146,7 @@ export class SimulatedMember {
   #fault: Fault | undefined;
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<void> | undefined;
+  #timerAt = 0;
   readonly #objects: RowObjectStore;
   readonly #changes: ChangeFeed;
   #purgedAt = 0;
@@ -391,7 +392,14 @@ export class SimulatedMember {
   /** Schedules a controller pass soon (changes arrive in bursts: coalesce them). */
   #wake(delayMs = 20): void {
     this.#dirty = true;
-    if (this.#stopped || this.#timer) return;
+    if (this.#stopped) return;
+    const at = Date.now() + delayMs;
+    // An earlier wake-up replaces a later one (a change arriving while the resync timer waits).
+    if (this.#timer) {
+      if (this.#timerAt <= at) return;
+      clearTimeout(this.#timer);
+    }
+    this.#timerAt = at;
     this.#timer = setTimeout(() => {
       this.#timer = undefined;
       void this.#run();

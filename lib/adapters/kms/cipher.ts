@@ -163,5 +163,7 @@ function kmsError(
   } else {
     advice = `${action} on KMS key ${keyId} failed`;
   }
-  return new SealError(`${advice} ${detail}`);
+  return new SealError(`${advice} ${detail}`, {
+    transient: TRANSIENT.has(name) || CREDENTIALS.has(name) || name === 'AccessDeniedException',
+  });
 }

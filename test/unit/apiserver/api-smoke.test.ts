@@ -166,3 +166,14 @@ describe('warnings', () => {
     assert.doesNotMatch(res.headers.warning ?? '', /[^\x20-\x7e]/);
   });
 });
+
+describe('viewers', () => {
+  it('may read objects but not Secrets, as Kubernetes’ view role', async () => {
+    const h = await apiHarness();
+    const list = await h.call('GET', '/api/v1/namespaces/default/configmaps', { token: h.viewer.token });
+    assert.equal(list.status, 200);
+    const secrets = await h.call('GET', '/api/v1/namespaces/kube-system/secrets', { token: h.viewer.token });
+    assert.equal(secrets.status, 403);
+    assert.match(secrets.json.message, /viewers may not read secrets/);
+  });
+});

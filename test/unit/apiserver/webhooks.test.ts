@@ -74,7 +74,7 @@ describe('Pull registration', () => {
     const cluster = await h.store.get({ group: 'cluster.karmada.io', kind: 'Cluster', name: 'edge1' });
     assert.equal((cluster?.spec as { syncMode: string }).syncMode, 'Pull');
     assert.equal((cluster?.spec as { resourceModels: unknown[] }).resourceModels.length, 9, "Karmada's default models");
-    const stored = await h.store.get({ group: '', kind: 'Secret', namespace: 'karmada-cluster', name: 'edge1-agent' });
+    const stored = await h.store.get({ group: '', kind: 'Secret', namespace: 'karmada-cluster', name: 'agent.edge1' });
     assert.doesNotMatch(
       JSON.stringify(stored),
       new RegExp(res.json.credential!),
@@ -201,5 +201,43 @@ describe('signed cluster webhooks', () => {
       ?.status as Record<string, unknown>;
     assert.equal(status.kubernetesVersion, 'v1.31.0');
     assert.equal(status.remedyActions, undefined);
+  });
+});
+
+describe('credentials bound to their cluster', () => {
+  it('does not accept the credential of a deleted cluster for a new one of the same name', async () => {
+    const h = await harness();
+    const old = (await h.register('edge1')).json.credential!;
+    const cluster = await h.store.get({ group: 'cluster.karmada.io', kind: 'Cluster', name: 'edge1' });
+    await h.store.delete({ group: 'cluster.karmada.io', kind: 'Cluster', name: 'edge1' });
+    await h.store.create({
+      apiVersion: cluster!.apiVersion,
+      kind: 'Cluster',
+      metadata: { name: 'edge1' },
+      spec: { syncMode: 'Pull' },
+    });
+    const res = await h.signed('edge1', old, 'heartbeat');
+    assert.equal(res.status, 401);
+    assert.match(res.json.message!, /not signed with the credential of a registered cluster/);
+  });
+
+  it('refuses to overwrite a Secret that is not an agent credential', async () => {
+    const h = await harness();
+    await h.store.create({
+      apiVersion: 'v1',
+      kind: 'Secret',
+      metadata: { name: 'agent.edge1', namespace: 'karmada-cluster' },
+      data: { token: '' },
+    });
+    const res = await h.register('edge1');
+    assert.equal(res.status, 409);
+    assert.match(res.json.message!, /exists and is not an agent credential/);
+  });
+
+  it('refuses malformed conditions from an agent', async () => {
+    const h = await harness();
+    const credential = (await h.register('edge1')).json.credential!;
+    const res = await h.signed('edge1', credential, 'status', { conditions: [null] });
+    assert.equal(res.status, 400);
   });
 });
