@@ -64,6 +64,10 @@ export class ViewStore implements ObjectStore {
     return this.#out(await this.#mapErrors(() => this.#inner.updateStatus(this.#view.toStorage(obj), options)));
   }
 
+  async updateWithStatus(obj: KubeObject, options?: WriteOptions): Promise<KubeObject> {
+    return this.#out(await this.#mapErrors(() => this.#inner.updateWithStatus(this.#view.toStorage(obj), options)));
+  }
+
   async delete(ref: ObjectRef, options?: DeleteOptions): Promise<DeleteResult> {
     const result = await this.#mapErrors(() => this.#inner.delete(this.#ref(ref), options));
     return { ...result, object: this.#out(result.object) };

@@ -15,7 +15,7 @@ import { type ControllerMessage, decodeMessage, timerDue } from '../queue/messag
 import { laneOfQueue } from '../queue/naming.ts';
 import type { Lane, WorkQueue } from '../queue/port.ts';
 import { forEachLimited } from '../util/concurrency.ts';
-import type { Controller, ReconcileResult } from './controller.ts';
+import type { BatchScope, Controller, ReconcileResult } from './controller.ts';
 import { clusterOfKey } from './log-keys.ts';
 
 export interface RetryBackoff {
@@ -135,8 +135,22 @@ export async function processBatch(
 
   // 2. Reconcile each key once.
   const counts = { reconciles: 0, errors: 0, requeues: 0 };
+  let scope: BatchScope | undefined;
+  if (controller.openBatch && groups.size > 0) {
+    try {
+      scope = await controller.openBatch({ logger, now: clock.now(), keys: [...groups.keys()] });
+    } catch (err) {
+      // Without its batch state no key can be reconciled: retry them all.
+      logger.error('could not open the batch; every key will be retried', {
+        controller: controller.name,
+        error: err as Error,
+      });
+      for (const g of groups.values()) failures.push({ itemIdentifier: g.records[0]!.messageId });
+      return { batchItemFailures: failures };
+    }
+  }
   await forEachLimited([...groups.values()], deps.concurrency ?? 8, async (group) => {
-    const outcome = await reconcileKey(controller, group, deps);
+    const outcome = await reconcileKey(controller, group, deps, scope);
     counts.reconciles++;
     if (outcome === 'requeued') counts.requeues++;
     if (outcome !== 'failed') return;
@@ -157,6 +171,11 @@ export async function processBatch(
     }
   });
 
+  if (scope?.close) {
+    await scope.close().catch((err: unknown) => {
+      logger.error('closing the batch failed', { controller: controller.name, error: err as Error });
+    });
+  }
   if (counts.reconciles > 0) {
     metrics.addMetric(METRIC.reconciles, MetricUnit.Count, counts.reconciles);
     metrics.addMetric(METRIC.reconcileErrors, MetricUnit.Count, counts.errors);
@@ -170,6 +189,7 @@ async function reconcileKey(
   controller: Controller,
   group: KeyGroup,
   deps: BatchDependencies,
+  batch: BatchScope | undefined,
 ): Promise<'done' | 'requeued' | 'failed'> {
   const { clock, logger, metrics, workQueue } = deps;
   const reconcileId = randomUUID();
@@ -188,7 +208,7 @@ async function reconcileKey(
   try {
     result = await controller.reconcile(
       { key: group.key, lane: group.lane, reasons: group.reasons },
-      { logger: log, reconcileId, now: started },
+      { logger: log, reconcileId, now: started, ...(batch ? { batch } : {}) },
     );
     if (result?.requeueAfterMs !== undefined) {
       await workQueue.enqueue([

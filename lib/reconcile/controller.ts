@@ -20,6 +20,17 @@ export interface ReconcileContext {
   reconcileId: string;
   /** When this reconcile started (ms since epoch): decisions take time as a parameter. */
   now: number;
+  /** What the controller's {@link Controller.openBatch} returned for the batch this key is in. */
+  batch?: BatchScope;
+}
+
+/**
+ * State a controller shares across the keys of one batch (e.g. the scheduler's cluster snapshot, so a
+ * batch of bindings is decided on one read of the clusters). `close` runs after every key of the batch
+ * has been reconciled, whatever their outcome.
+ */
+export interface BatchScope {
+  close?(): Promise<void>;
 }
 
 /**
@@ -34,4 +45,6 @@ export interface ReconcileResult {
 export interface Controller {
   readonly name: string;
   reconcile(request: ReconcileRequest, context: ReconcileContext): Promise<ReconcileResult | undefined>;
+  /** Optional: opened once per batch, before its keys are reconciled; passed to each as `context.batch`. */
+  openBatch?(context: { logger: Logger; now: number; keys: readonly string[] }): Promise<BatchScope>;
 }

@@ -81,5 +81,11 @@ export interface ObjectStore {
   update(obj: KubeObject, options?: WriteOptions): Promise<KubeObject>;
   /** Replaces only `status`; requires `metadata.resourceVersion`. */
   updateStatus(obj: KubeObject, options?: WriteOptions): Promise<KubeObject>;
+  /**
+   * Replaces spec, metadata and `status` in one conditional write (a controller that decides both,
+   * like the scheduler, writes once). `generation` is bumped as by `update` when the spec changes;
+   * requires `metadata.resourceVersion`, so a caller can predict the generation it will get.
+   */
+  updateWithStatus(obj: KubeObject, options?: WriteOptions): Promise<KubeObject>;
   delete(ref: ObjectRef, options?: DeleteOptions): Promise<DeleteResult>;
 }

@@ -142,6 +142,11 @@ export class RowObjectStore implements ObjectStore {
     return this.#modify(ref, options, (current, stamp) => prepareStatusUpdate(ref, current, obj, stamp));
   }
 
+  async updateWithStatus(obj: KubeObject, options: WriteOptions = {}): Promise<KubeObject> {
+    const ref = refOf(obj);
+    return this.#modify(ref, options, (current, stamp) => prepareUpdate(ref, current, obj, stamp, true));
+  }
+
   /**
    * Deletes (or marks for deletion) an object. Without preconditions a delete is not tied to the
    * version read, so a write that lands in between is retried here, as the API server retries its

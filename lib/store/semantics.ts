@@ -125,7 +125,13 @@ export interface UpdateDecision {
  * A main-resource update: everything but `status` replaced by `incoming`; uid, creation time and
  * deletion mark kept; `generation` bumped when anything outside `metadata` and `status` changed.
  */
-export function prepareUpdate(ref: ObjectRef, current: KubeObject, incoming: KubeObject, stamp: Stamp): UpdateDecision {
+export function prepareUpdate(
+  ref: ObjectRef,
+  current: KubeObject,
+  incoming: KubeObject,
+  stamp: Stamp,
+  withStatus = false,
+): UpdateDecision {
   validateName(ref, incoming);
   requireVersion(ref, incoming, current);
   const cur = current.metadata;
@@ -154,7 +160,9 @@ export function prepareUpdate(ref: ObjectRef, current: KubeObject, incoming: Kub
     delete meta.deletionGracePeriodSeconds;
   }
   if (meta.finalizers?.length === 0) delete meta.finalizers;
-  if ('status' in current) next.status = cloneJson(current.status);
+  if (withStatus) {
+    if (incoming.status === undefined) delete next.status;
+  } else if ('status' in current) next.status = cloneJson(current.status);
   else delete next.status;
 
   if (deepEqual(next, current)) return { object: current, changed: false, remove: false };

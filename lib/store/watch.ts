@@ -164,6 +164,13 @@ export class WatchingStore implements ObjectStore {
     return updated;
   }
 
+  async updateWithStatus(obj: KubeObject, options?: WriteOptions): Promise<KubeObject> {
+    const before = obj.metadata.resourceVersion;
+    const updated = await this.#inner.updateWithStatus(obj, options);
+    if (!options?.dryRun) this.#publishUpdate(before, updated);
+    return updated;
+  }
+
   async delete(ref: ObjectRef, options?: DeleteOptions): Promise<DeleteResult> {
     const result = await this.#inner.delete(ref, options);
     if (!options?.dryRun) {

@@ -265,6 +265,23 @@ export function describeObjectStoreContract(backend: StoreBackend): void {
         await store.update({ ...v1, spec: { ...(v1.spec as object), replicas: 2 } });
         await rejectsWith(store.updateStatus({ ...v1, status: { readyReplicas: 1 } }), ConflictError);
       });
+
+      it('updateWithStatus writes spec and status at once, bumping generation only for spec changes', async () => {
+        const store = await backend.newStore();
+        const v1 = await store.create(deployment('web', { replicas: 1 }));
+        const v2 = await store.updateWithStatus({
+          ...v1,
+          spec: { ...(v1.spec as object), replicas: 3 },
+          status: { observedGeneration: 2 },
+        });
+        assert.equal(v2.metadata.generation, 2);
+        assert.equal((v2.spec as { replicas: number }).replicas, 3);
+        assert.deepEqual(v2.status, { observedGeneration: 2 });
+        const v3 = await store.updateWithStatus({ ...v2, status: { observedGeneration: 2, readyReplicas: 3 } });
+        assert.equal(v3.metadata.generation, 2, 'a status-only change keeps the generation');
+        assert.deepEqual(await store.get({ ...DEPLOY, namespace: 'default', name: 'web' }), v3);
+        await rejectsWith(store.updateWithStatus({ ...v1, status: {} }), ConflictError);
+      });
     });
 
     describe('concurrent writers', () => {

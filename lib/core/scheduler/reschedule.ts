@@ -1,0 +1,116 @@
+/**
+ * Whether a binding needs a scheduling pass, and why (Karmada `pkg/scheduler/scheduler.go
+ * doScheduleBinding`, reference §2.2 "When to (re)schedule"), plus which bindings the scheduler owns.
+ */
+import type { Placement, ResourceBinding } from '../types.ts';
+import type { Snapshot } from './snapshot.ts';
+
+/** Karmada's annotation holding the placement the current `spec.clusters` was computed from. */
+export const APPLIED_PLACEMENT_ANNOTATION = 'policy.karmada.io/applied-placement';
+/** `spec.schedulerName` empty means this scheduler's default name. */
+export const DEFAULT_SCHEDULER_NAME = 'default-scheduler';
+
+export type ScheduleTrigger =
+  /** Never scheduled (no `Scheduled` condition yet). */
+  | 'FirstSchedule'
+  /** The placement differs from the applied-placement annotation. */
+  | 'PlacementChanged'
+  /** `spec.replicas` differs from what `spec.clusters` holds. */
+  | 'ReplicasChanged'
+  /** `spec.rescheduleTriggeredAt` is newer than `status.lastScheduledTime` (WorkloadRebalancer). */
+  | 'RescheduleTriggered'
+  /** Duplicated or replica-less bindings are rescheduled on every pass, as in Karmada. */
+  | 'AlwaysReschedule'
+  /** A cluster in `spec.clusters` is being deleted or is gone. */
+  | 'TargetClusterRemoved'
+  /** The last attempt failed (`Scheduled=False`): try again, capacity or clusters may have changed (#3112). */
+  | 'RetryFailed'
+  /** The spec of a multi-template binding changed since it was scheduled (components may need more room). */
+  | 'ComponentsChanged';
+
+/** Whether this scheduler owns the binding (`spec.schedulerName`) and scheduling is not suspended. */
+export function isSchedulable(binding: ResourceBinding, schedulerName = DEFAULT_SCHEDULER_NAME): boolean {
+  if (binding.metadata.deletionTimestamp) return false;
+  if (binding.spec.suspension?.scheduling === true) return false;
+  return (binding.spec.schedulerName || DEFAULT_SCHEDULER_NAME) === schedulerName;
+}
+
+/**
+ * Why `binding` must be (re)scheduled now, or undefined when its current result stands (then only
+ * `status.schedulerObservedGeneration` is brought up to date).
+ */
+export function scheduleTrigger(binding: ResourceBinding, snapshot: Snapshot): ScheduleTrigger | undefined {
+  const spec = binding.spec;
+  const status = binding.status ?? {};
+  const scheduled = status.conditions?.find((c) => c.type === 'Scheduled');
+  if (!scheduled) return 'FirstSchedule';
+  const applied = binding.metadata.annotations?.[APPLIED_PLACEMENT_ANNOTATION];
+  if (placementChanged(spec.placement ?? {}, applied, status.schedulerObservingAffinityName)) return 'PlacementChanged';
+  const clusters = spec.clusters ?? [];
+  const replicas = spec.replicas ?? 0;
+  const duplicated = (spec.placement?.replicaScheduling?.replicaSchedulingType ?? 'Duplicated') === 'Duplicated';
+  if (!spec.components?.length && clusters.length > 0) {
+    if (duplicated ? clusters.some((c) => (c.replicas ?? 0) !== replicas) : sumReplicas(clusters) !== replicas) {
+      return 'ReplicasChanged';
+    }
+  }
+  if (
+    spec.rescheduleTriggeredAt &&
+    (!status.lastScheduledTime || spec.rescheduleTriggeredAt > status.lastScheduledTime)
+  ) {
+    return 'RescheduleTriggered';
+  }
+  if (scheduled.status !== 'True') return 'RetryFailed';
+  if (spec.components?.length && status.schedulerObservedGeneration !== binding.metadata.generation) {
+    return 'ComponentsChanged';
+  }
+  if (replicas === 0 || duplicated) return 'AlwaysReschedule';
+  for (const t of clusters) {
+    if (snapshot.deleting.has(t.name) || !snapshot.byName.has(t.name)) return 'TargetClusterRemoved';
+  }
+  return undefined;
+}
+
+function sumReplicas(clusters: readonly { replicas?: number }[]): number {
+  let n = 0;
+  for (const c of clusters) n += c.replicas ?? 0;
+  return n;
+}
+
+/**
+ * Karmada `placementChanged`: no annotation ⇒ changed; identical ⇒ not; with `clusterAffinities`, only
+ * the term being observed matters (adding a later fallback term does not move a placed workload).
+ */
+export function placementChanged(
+  placement: Placement,
+  appliedJson: string | undefined,
+  observedAffinity?: string,
+): boolean {
+  if (!appliedJson) return true;
+  let applied: Placement;
+  try {
+    applied = JSON.parse(appliedJson) as Placement;
+  } catch {
+    return true;
+  }
+  if (canonical(placement) === canonical(applied)) return false;
+  const { clusterAffinities: nowTerms, ...nowRest } = placement;
+  const { clusterAffinities: thenTerms, ...thenRest } = applied;
+  if (!nowTerms?.length || !thenTerms?.length || canonical(nowRest) !== canonical(thenRest)) return true;
+  const name = observedAffinity ?? nowTerms[0]!.affinityName;
+  const now = nowTerms.find((t) => t.affinityName === name);
+  const then = thenTerms.find((t) => t.affinityName === name);
+  return !now || !then || canonical(now) !== canonical(then);
+}
+
+/** JSON with sorted keys, so field order in the stored annotation does not matter. */
+export function canonical(value: unknown): string {
+  return JSON.stringify(value, (_key, v: unknown) => {
+    if (v && typeof v === 'object' && !Array.isArray(v)) {
+      const out: Record<string, unknown> = {};
+      for (const k of Object.keys(v).sort()) out[k] = (v as Record<string, unknown>)[k];
+      return out;
+    }
+    return v;
+  });
+}

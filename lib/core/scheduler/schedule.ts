@@ -1,0 +1,265 @@
+/**
+ * One scheduling decision for one binding (Karmada `pkg/scheduler/core/generic_scheduler.go` and
+ * `scheduler.go scheduleResourceBindingWithClusterAffinities`): filter the snapshot's clusters with
+ * the framework's filter plugins, score the survivors, estimate what each can take, select clusters
+ * under the spread constraints, divide the replicas. Pure: the snapshot is the only input besides the
+ * binding, and the only side effect is the reservation the result adds to the snapshot.
+ *
+ * Deliberate differences from Karmada v1.15 (docs/decisions/0007-scheduler.md):
+ * - capacity another binding took earlier in the batch, or moments ago (reservations), is not offered
+ *   again (Karmada #6783);
+ * - multi-template bindings (`spec.components`) are scheduled as whole component sets (Karmada ≥ 1.16);
+ * - static weights use Webster with a deterministic tie-break (Karmada ≥ 1.16), never a coin flip.
+ */
+import { assignReplicas } from './assignment/index.ts';
+import { type CompiledRequest, compileRequest, estimateReplicas } from './estimate.ts';
+import type { ClusterInfo, ScheduleUnit } from './framework/interface.ts';
+import type { Framework } from './framework/registry.ts';
+import {
+  applyDelta,
+  estimateOn,
+  replicaDelta,
+  type ReservationDelta,
+  type Snapshot,
+  type SnapshotCluster,
+} from './snapshot.ts';
+import { selectBestClusters, sortClusters } from './spread/index.ts';
+import { type ClusterDetail, fail, MAX_INT32, ok, type Outcome, type ScheduleFailure } from './types.ts';
+import type { ClusterAffinity, Component, ResourceBinding, TargetCluster } from '../types.ts';
+
+export interface ScheduleOptions {
+  /** Karmada `--enable-empty-workload-propagation`: keep selected clusters that got 0 replicas. */
+  enableEmptyWorkloadPropagation?: boolean;
+}
+
+export interface ScheduleDecision {
+  /** The new `spec.clusters`. */
+  clusters: TargetCluster[];
+  /** The `clusterAffinities` term that produced it (sets `status.schedulerObservingAffinityName`). */
+  affinityName?: string;
+  /** Capacity this result newly takes, already added to the snapshot's reservations. */
+  reserved: ReservationDelta[];
+}
+
+export interface ScheduleResult {
+  outcome: Outcome<ScheduleDecision>;
+  /**
+   * On a failure, what `spec.clusters` must become: `[]` when no cluster fit (Karmada patches the
+   * result to empty on a FitError), `undefined` to leave it unchanged.
+   */
+  clustersOnFailure?: TargetCluster[];
+  /** The affinity term to record on failure (Karmada keeps the previous one). */
+  affinityNameOnFailure?: string;
+}
+
+/** `group/version/Kind` of a binding's resource (core group: `v1/Kind`). */
+export function bindingGvk(binding: ResourceBinding): string {
+  return `${binding.spec.resource.apiVersion}/${binding.spec.resource.kind}`;
+}
+
+/**
+ * Schedules `binding` on `snapshot`. With `placement.clusterAffinities`, terms are tried in order from
+ * the one the binding last observed (`status.schedulerObservingAffinityName`) until one fits.
+ */
+export function scheduleBinding(
+  binding: ResourceBinding,
+  snapshot: Snapshot,
+  framework: Framework,
+  options: ScheduleOptions = {},
+): ScheduleResult {
+  const placement = binding.spec.placement ?? {};
+  const terms = placement.clusterAffinities ?? [];
+  if (terms.length === 0) {
+    const outcome = scheduleOnce(binding, snapshot, framework, placement.clusterAffinity, options);
+    if (outcome.ok) return { outcome };
+    return { outcome, ...(outcome.failure.reason === 'NoClusterFit' ? { clustersOnFailure: [] } : {}) };
+  }
+  const observed = binding.status?.schedulerObservingAffinityName;
+  let start = observed ? terms.findIndex((t) => t.affinityName === observed) : 0;
+  if (start < 0) start = 0;
+  let first: ScheduleFailure | undefined;
+  const messages: string[] = [];
+  for (let i = start; i < terms.length; i++) {
+    const term = terms[i]!;
+    const outcome = scheduleOnce(binding, snapshot, framework, term, options);
+    if (outcome.ok) return { outcome: ok({ ...outcome.value, affinityName: term.affinityName }) };
+    first ??= outcome.failure;
+    messages.push(`affinity ${term.affinityName}: ${outcome.failure.message}`);
+  }
+  const failure: ScheduleFailure = {
+    reason: first!.reason,
+    message: messages.length === 1 ? first!.message : messages.join('; '),
+    ...(first!.diagnosis ? { diagnosis: first!.diagnosis } : {}),
+  };
+  return {
+    outcome: { ok: false, failure },
+    ...(first!.reason === 'NoClusterFit' ? { clustersOnFailure: [] } : {}),
+    ...(observed ? { affinityNameOnFailure: observed } : {}),
+  };
+}
+
+function scheduleOnce(
+  binding: ResourceBinding,
+  snapshot: Snapshot,
+  framework: Framework,
+  affinity: ClusterAffinity | undefined,
+  options: ScheduleOptions,
+): Outcome<ScheduleDecision> {
+  const spec = binding.spec;
+  const previous = spec.clusters ?? [];
+  const unit: ScheduleUnit = {
+    spec,
+    gvk: bindingGvk(binding),
+    ...(affinity ? { affinity } : {}),
+    scheduled: new Set(previous.map((t) => t.name)),
+  };
+
+  // Filter.
+  const feasible: SnapshotCluster[] = [];
+  let diagnosis: Record<string, string[]> | undefined;
+  for (const cluster of snapshot.clusters) {
+    const reasons = runFilters(framework, unit, cluster);
+    if (reasons) (diagnosis ??= {})[cluster.name] = reasons;
+    else feasible.push(cluster);
+  }
+  if (feasible.length === 0) {
+    return fail('NoClusterFit', fitErrorMessage(snapshot.clusters.length, diagnosis ?? {}), diagnosis ?? {});
+  }
+
+  // Score and estimate.
+  const components = spec.components?.length ? spec.components : undefined;
+  const request = components ? undefined : requestOf(binding);
+  const replicas = spec.replicas ?? 0;
+  const details: ClusterDetail[] = [];
+  for (const cluster of feasible) {
+    let score = 0;
+    for (const p of framework.scores) score += p.score(unit, cluster);
+    let allocatable: number;
+    if (components) allocatable = componentSets(snapshot, cluster, components);
+    else if (replicas === 0) allocatable = MAX_INT32;
+    else {
+      allocatable = estimateOn(snapshot, cluster, request);
+      if (allocatable === MAX_INT32) allocatable = replicas;
+    }
+    const already = previous.find((t) => t.name === cluster.name)?.replicas ?? 0;
+    details.push({
+      name: cluster.name,
+      cluster: cluster.cluster,
+      score,
+      allocatableReplicas: allocatable,
+      availableReplicas: allocatable + already,
+    });
+  }
+  const sorted = sortClusters(details);
+
+  // Select and assign.
+  const selected = selectBestClusters({ placement: spec.placement ?? {}, spec, clusters: sorted });
+  if (!selected.ok) return selected;
+  const assigned = assignReplicas({
+    spec,
+    ...(binding.status ? { status: binding.status } : {}),
+    candidates: selected.value,
+    uid: binding.metadata.uid ?? `${binding.metadata.namespace ?? ''}/${binding.metadata.name ?? ''}`,
+    enableEmptyWorkloadPropagation: options.enableEmptyWorkloadPropagation ?? false,
+  });
+  if (!assigned.ok) return assigned;
+
+  // Reserve what this result newly takes.
+  const reserved: ReservationDelta[] = [];
+  if (components) {
+    const set = componentSetRequest(components);
+    for (const t of assigned.value) {
+      if (unit.scheduled.has(t.name)) continue;
+      reserved.push({ cluster: t.name, pods: set.pods, units: new Map(set.request.resources) });
+    }
+  } else if (request) {
+    for (const t of assigned.value) {
+      const more = (t.replicas ?? 0) - (previous.find((p) => p.name === t.name)?.replicas ?? 0);
+      if (more > 0) reserved.push(replicaDelta(t.name, request, more));
+    }
+  }
+  for (const d of reserved) applyDelta(snapshot, d);
+  return ok({ clusters: assigned.value, reserved });
+}
+
+/** Runs the filter plugins in order; the reasons of the first that fails, or undefined when all pass. */
+function runFilters(framework: Framework, unit: ScheduleUnit, cluster: ClusterInfo): string[] | undefined {
+  for (const p of framework.filters) {
+    const result = p.filter(unit, cluster);
+    if (result.code !== 'Success') return result.reasons.length ? result.reasons : [`${p.name}: ${result.code}`];
+  }
+  return undefined;
+}
+
+/**
+ * Karmada's `FitError.Error()`: `0/3 clusters are available: 1 cluster(s) had untolerated taint
+ * {…}, 2 cluster(s) did not match the placement cluster affinity constraint.` (reasons counted and sorted).
+ */
+export function fitErrorMessage(total: number, diagnosis: Record<string, string[]>): string {
+  const counts = new Map<string, number>();
+  for (const reasons of Object.values(diagnosis)) {
+    for (const r of reasons) counts.set(r, (counts.get(r) ?? 0) + 1);
+  }
+  const parts = [...counts].map(([r, n]) => `${n} ${r}`).sort();
+  return `0/${total} clusters are available: ${parts.join(', ')}.`;
+}
+
+function requestOf(binding: ResourceBinding): CompiledRequest | undefined {
+  const requirements = binding.spec.replicaRequirements;
+  return requirements ? compileRequest(requirements.resourceRequest) : undefined;
+}
+
+interface SetRequest {
+  request: CompiledRequest;
+  pods: number;
+}
+
+const setRequests = new WeakMap<object, SetRequest>();
+
+/** What one whole component set needs: Σ replicas × request per resource, and Σ replicas pods. */
+function componentSetRequest(components: readonly Component[]): SetRequest {
+  let cached = setRequests.get(components);
+  if (!cached) {
+    const units = new Map<string, number>();
+    let pods = 0;
+    for (const c of components) {
+      const replicas = Math.max(0, c.replicas ?? 0);
+      pods += replicas;
+      for (const [name, u] of compileRequest(c.replicaRequirements?.resourceRequest).resources) {
+        units.set(name, (units.get(name) ?? 0) + u * replicas);
+      }
+    }
+    const resources = [...units].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+    cached = { request: { resources }, pods };
+    setRequests.set(components, cached);
+  }
+  return cached;
+}
+
+/**
+ * How many whole component sets a cluster can host: every component's replicas must fit (the general
+ * estimator per component, so resource models bound each pod's size), and together they must fit the
+ * cluster's remaining resources and pods.
+ */
+export function componentSets(snapshot: Snapshot, cluster: SnapshotCluster, components: readonly Component[]): number {
+  const reserved = snapshot.reservations.get(cluster.name);
+  let sets = MAX_INT32;
+  for (const c of components) {
+    const replicas = c.replicas ?? 0;
+    if (replicas <= 0) continue;
+    const n = estimateReplicas(cluster.capacity, compileRequest(c.replicaRequirements?.resourceRequest), reserved);
+    sets = Math.min(sets, Math.floor(n / replicas));
+  }
+  const set = componentSetRequest(components);
+  if (set.pods > 0) {
+    const capacity = cluster.capacity;
+    if (capacity.noSummary) return 0;
+    sets = Math.min(sets, Math.floor((capacity.allowedPods - (reserved?.pods ?? 0)) / set.pods));
+    for (const [name, units] of set.request.resources) {
+      if (units <= 0) continue;
+      const available = (capacity.available.get(name) ?? 0) - (reserved?.units.get(name) ?? 0);
+      sets = Math.min(sets, Math.floor(available / units));
+    }
+  }
+  return Math.max(0, sets);
+}
