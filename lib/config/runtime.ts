@@ -82,6 +82,8 @@ const schema = z.strictObject({
   SK_ADMIN_SECRET_ID: z.optional(z.string().check(z.minLength(1))),
   SK_CREDENTIALS_KEY_FILE: z.optional(z.string().check(z.minLength(1))),
   SK_CREDENTIALS_KMS_KEY: z.optional(z.string().check(z.minLength(1))),
+  SK_SCHEDULER_PLUGINS: z.optional(z.string().check(z.regex(/^[*A-Za-z,-]+$/))),
+  SK_SCHEDULER_RESERVATION_TTL_SECONDS: z._default(z.coerce.number().check(z.int(), z.minimum(0), z.maximum(3600)), 60),
   ...Object.fromEntries(Object.keys(CLUSTER_TIMING_ENV).map((k) => [k, z.optional(goDuration)])),
   LOG_FORMAT: z._default(z.enum(['json', 'text']), 'json'),
   LOG_LEVEL: z._default(z.enum(LOG_LEVELS), 'INFO'),
@@ -102,6 +104,9 @@ const HINTS: Record<string, string> = {
   SK_ADMIN_SECRET_ID: 'the Secrets Manager secret holding the admin kubeconfig (bootstrap function only)',
   SK_CREDENTIALS_KEY_FILE: 'local mode: the key file sealing member-cluster credentials',
   SK_CREDENTIALS_KMS_KEY: 'the KMS key sealing member-cluster credentials (envelope encryption)',
+  SK_SCHEDULER_PLUGINS: "Karmada's scheduler --plugins, e.g. *,-ClusterLocality (default *)",
+  SK_SCHEDULER_RESERVATION_TTL_SECONDS:
+    'how long capacity promised to a just-scheduled binding is held back from others (default 60; 0 disables)',
   SK_CLUSTER_STATUS_UPDATE_FREQUENCY: "Karmada's --cluster-status-update-frequency, e.g. 10s",
   SK_CLUSTER_SUCCESS_THRESHOLD: "Karmada's --cluster-success-threshold, e.g. 30s",
   SK_CLUSTER_FAILURE_THRESHOLD: "Karmada's --cluster-failure-threshold, e.g. 30s",
@@ -132,6 +137,10 @@ export interface RuntimeConfig {
   credentialsKmsKey?: string;
   /** Overrides of Karmada's cluster health timings (defaults: DEFAULT_CLUSTER_TIMINGS). */
   clusterTimings?: Partial<ClusterTimings>;
+  /** Karmada's scheduler `--plugins` (comma-separated; default `*`). */
+  schedulerPlugins?: string;
+  /** Seconds the scheduler's capacity reservations live (default 60; 0 disables them). */
+  schedulerReservationTtlSeconds?: number;
   logFormat: 'json' | 'text';
   logLevel: (typeof LOG_LEVELS)[number];
 }
@@ -160,6 +169,8 @@ export function loadRuntimeConfig(env: Record<string, string | undefined> = proc
     ...(c.SK_CREDENTIALS_KEY_FILE ? { credentialsKeyFile: c.SK_CREDENTIALS_KEY_FILE } : {}),
     ...(c.SK_CREDENTIALS_KMS_KEY ? { credentialsKmsKey: c.SK_CREDENTIALS_KMS_KEY } : {}),
     ...(timings(c as Record<string, unknown>) ?? {}),
+    ...(c.SK_SCHEDULER_PLUGINS ? { schedulerPlugins: c.SK_SCHEDULER_PLUGINS } : {}),
+    schedulerReservationTtlSeconds: c.SK_SCHEDULER_RESERVATION_TTL_SECONDS,
     logFormat: c.LOG_FORMAT,
     logLevel: c.LOG_LEVEL,
   };
@@ -183,6 +194,10 @@ export function runtimeEnvironment(config: Omit<RuntimeConfig, 'region'>): Recor
   if (config.adminSecretId) env.SK_ADMIN_SECRET_ID = config.adminSecretId;
   if (config.credentialsKeyFile) env.SK_CREDENTIALS_KEY_FILE = config.credentialsKeyFile;
   if (config.credentialsKmsKey) env.SK_CREDENTIALS_KMS_KEY = config.credentialsKmsKey;
+  if (config.schedulerPlugins) env.SK_SCHEDULER_PLUGINS = config.schedulerPlugins;
+  if (config.schedulerReservationTtlSeconds !== undefined) {
+    env.SK_SCHEDULER_RESERVATION_TTL_SECONDS = String(config.schedulerReservationTtlSeconds);
+  }
   for (const [name, field] of Object.entries(CLUSTER_TIMING_ENV)) {
     const ms = config.clusterTimings?.[field];
     if (ms !== undefined) env[name] = formatDuration(ms);

@@ -44,7 +44,7 @@ import type { WorkQueue } from '../queue/port.ts';
 import type { Controller, ReconcileContext, ReconcileRequest, ReconcileResult } from '../reconcile/controller.ts';
 import { AlreadyExistsError, ConflictError, NotFoundError } from '../store/errors.ts';
 import type { ObjectStore } from '../store/port.ts';
-import { CLUSTER_STATUS_CONTROLLER_NAME, SWEEP_KEY } from './specs.ts';
+import { CLUSTER_STATUS_CONTROLLER_NAME, SCHEDULER_CONTROLLER_NAME, SWEEP_KEY, UNSCHEDULABLE_KEY } from './specs.ts';
 
 export const CLUSTER_STATUS_CONTROLLER = CLUSTER_STATUS_CONTROLLER_NAME;
 const CLUSTER = { group: CLUSTER_GROUP, kind: 'Cluster' };
@@ -157,6 +157,7 @@ export function createClusterStatusController(options: ClusterStatusOptions): Co
       if (JSON.stringify(nextStatus) !== JSON.stringify(status)) {
         try {
           await store.updateStatus({ ...cluster, status: nextStatus });
+          if (schedulingInputsChanged(status, nextStatus)) await tellScheduler(options.workQueue, 'cluster-status');
           context.logger.debug('cluster status updated', {
             ready: findCondition(nextStatus.conditions as Condition[], READY_CONDITION)?.status,
           });
@@ -227,8 +228,24 @@ async function syncTaints(
   }
   const keys = taints.map((t) => `${t.key}:${t.effect}`).join(', ') || 'none';
   context.logger.info('cluster taints changed', { taints: keys });
+  await tellScheduler(options.workQueue, 'cluster-taints');
   await events.record(cluster, 'Normal', 'TaintClusterSucceed', `Taint cluster succeed: taints now ${keys}.`);
   return undefined;
+}
+
+/** What the scheduler reads from a cluster's status: capacity and served APIs. */
+function schedulingInputsChanged(before: Record<string, unknown>, after: Record<string, unknown>): boolean {
+  return (
+    JSON.stringify(before.resourceSummary) !== JSON.stringify(after.resourceSummary) ||
+    JSON.stringify(before.apiEnablements) !== JSON.stringify(after.apiEnablements)
+  );
+}
+
+/** Capacity, taints or APIs changed: bindings that could not be scheduled get another chance (#3112). */
+function tellScheduler(workQueue: WorkQueue, reason: string): Promise<void> {
+  return workQueue.enqueue([
+    { controller: SCHEDULER_CONTROLLER_NAME, lane: 'standard', key: UNSCHEDULABLE_KEY, reason },
+  ]);
 }
 
 /** Keys enqueued for these reasons are new clusters (API create, Pull registration). */

@@ -9,6 +9,9 @@ import { clusterTimings } from '../config/runtime.ts';
 import { eventRecorder, type Runtime } from '../wiring.ts';
 import { CLUSTER_CONTROLLER, createClusterController } from './cluster.ts';
 import { CLUSTER_STATUS_CONTROLLER, createClusterStatusController } from './cluster-status.ts';
+import { parsePluginsFlag } from '../core/scheduler/framework/registry.ts';
+import { createDetectorController, DETECTOR_CONTROLLER } from './detector.ts';
+import { createSchedulerController, SCHEDULER_CONTROLLER } from './scheduler.ts';
 import { createGarbageCollector, GARBAGE_COLLECTOR } from './garbage-collector.ts';
 import { createNamespaceController, NAMESPACE_CONTROLLER } from './namespace.ts';
 import { resyncTargets } from './specs.ts';
@@ -40,6 +43,23 @@ export const clusterStatusFactory: ControllerFactory = (runtime) =>
     events: eventRecorder(runtime, 'cluster-controller'),
   });
 
+export const detectorFactory: ControllerFactory = (runtime) =>
+  createDetectorController({
+    store: runtime.store,
+    workQueue: runtime.workQueue,
+    events: eventRecorder(runtime, 'resource-detector'),
+  });
+
+export const schedulerFactory: ControllerFactory = (runtime) =>
+  createSchedulerController({
+    store: runtime.store,
+    workQueue: runtime.workQueue,
+    events: eventRecorder(runtime, 'default-scheduler'),
+    plugins: parsePluginsFlag(runtime.config.schedulerPlugins),
+    reservationTtlMs: (runtime.config.schedulerReservationTtlSeconds ?? 60) * 1000,
+    now: () => runtime.clock.now(),
+  });
+
 /** Every controller by name; must cover every entry of CONTROLLER_SPECS (a test checks). */
 export const CONTROLLER_FACTORIES: Readonly<Record<string, ControllerFactory>> = {
   [RESYNC_CONTROLLER]: resyncFactory,
@@ -47,4 +67,6 @@ export const CONTROLLER_FACTORIES: Readonly<Record<string, ControllerFactory>> =
   [GARBAGE_COLLECTOR]: garbageCollectorFactory,
   [CLUSTER_CONTROLLER]: clusterFactory,
   [CLUSTER_STATUS_CONTROLLER]: clusterStatusFactory,
+  [DETECTOR_CONTROLLER]: detectorFactory,
+  [SCHEDULER_CONTROLLER]: schedulerFactory,
 };

@@ -15,6 +15,7 @@ import type { KubeObject } from '../api/object.ts';
 import { emptyReservation, type Reservation } from '../core/scheduler/estimate.ts';
 import type { ReservationDelta, Snapshot } from '../core/scheduler/snapshot.ts';
 import { AlreadyExistsError, ConflictError } from '../store/errors.ts';
+import { listAll } from '../store/list-all.ts';
 import type { ObjectStore } from '../store/port.ts';
 
 export const CLUSTER_RESERVATION = { group: 'work.serverless-karmada.io', kind: 'ClusterReservation' };
@@ -46,16 +47,8 @@ function total(entries: Iterable<LedgerEntry>): Reservation {
 }
 
 /** Loads every cluster's live reservations (one list). */
-export async function loadLedger(store: ObjectStore, now: number): Promise<Map<string, KubeObject>> {
-  const items = new Map<string, KubeObject>();
-  let token: string | undefined;
-  do {
-    const page = await store.list({ ...CLUSTER_RESERVATION, ...(token ? { continue: token } : {}) });
-    for (const item of page.items) items.set(item.metadata.name!, item);
-    token = page.continue;
-  } while (token);
-  void now;
-  return items;
+export async function loadLedger(store: ObjectStore): Promise<Map<string, KubeObject>> {
+  return new Map((await listAll(store, CLUSTER_RESERVATION)).map((item) => [item.metadata.name!, item]));
 }
 
 /** Cluster name → total live reservation, for {@link buildSnapshot}. */

@@ -17,8 +17,14 @@ export const GARBAGE_COLLECTOR_NAME = 'garbage-collector';
 export const CLUSTER_CONTROLLER_NAME = 'cluster';
 /** Name of the cluster health and status controller (lib/controllers/cluster-status.ts). */
 export const CLUSTER_STATUS_CONTROLLER_NAME = 'cluster-status';
+/** Name of the scheduler (lib/controllers/scheduler.ts). */
+export const SCHEDULER_CONTROLLER_NAME = 'scheduler';
+/** Name of the resource detector (lib/controllers/detector.ts). */
+export const DETECTOR_CONTROLLER_NAME = 'detector';
 /** The key a schedule sends to fan a controller out over all its objects. */
 export const SWEEP_KEY = '*';
+/** The key that asks the scheduler to retry every binding that could not be scheduled (capacity appeared). */
+export const UNSCHEDULABLE_KEY = 'unschedulable';
 
 export interface LaneTuning {
   /** Messages per invocation (1..10000; above 10 needs a batching window). */
@@ -113,7 +119,8 @@ export const CONTROLLER_SPECS: readonly ControllerSpec[] = [
     description:
       "Cluster health and status: probes Push clusters, watches Pull clusters' leases, Ready condition, taints, resource summary and models",
     watches: [],
-    sendsTo: [],
+    // Capacity, taints or APIs changed: the scheduler retries what could not be scheduled.
+    sendsTo: [SCHEDULER_CONTROLLER_NAME],
     triggers: { kinds: [{ group: 'cluster.karmada.io', kind: 'Cluster' }] },
     // Every minute the sweep spreads one probe per cluster per --cluster-status-update-frequency.
     schedules: [{ name: 'cluster-sweep', expression: 'rate(1 minute)', key: SWEEP_KEY }],
@@ -125,6 +132,58 @@ export const CONTROLLER_SPECS: readonly ControllerSpec[] = [
     lanes: {
       priority: { batchSize: 5, maximumBatchingWindowSeconds: 0, maxConcurrency: 4 },
       standard: { batchSize: 5, maximumBatchingWindowSeconds: 0, maxConcurrency: 4 },
+    },
+  },
+  {
+    name: DETECTOR_CONTROLLER_NAME,
+    description:
+      'Resource detector: matches resource templates to (Cluster)PropagationPolicies, claims them and writes their (Cluster)ResourceBindings',
+    watches: [
+      { group: 'policy.karmada.io', kind: 'PropagationPolicy' },
+      { group: 'policy.karmada.io', kind: 'ClusterPropagationPolicy' },
+    ],
+    sendsTo: [SCHEDULER_CONTROLLER_NAME],
+    triggers: {
+      templates: true,
+      kinds: [
+        { group: 'policy.karmada.io', kind: 'PropagationPolicy' },
+        { group: 'policy.karmada.io', kind: 'ClusterPropagationPolicy' },
+      ],
+    },
+    timeoutSeconds: 120,
+    memoryMB: 1024,
+    maxReceiveCount: 8,
+    lanes: {
+      priority: { batchSize: 10, maximumBatchingWindowSeconds: 0, maxConcurrency: 4 },
+      // A policy change fans out to its templates here; capped below the priority lane's share.
+      standard: { batchSize: 100, maximumBatchingWindowSeconds: 1, maxConcurrency: 2 },
+    },
+  },
+  {
+    name: SCHEDULER_CONTROLLER_NAME,
+    description:
+      'Scheduler: places (Cluster)ResourceBindings on clusters from stored cluster status, one write per binding, no over-commit',
+    watches: [
+      { group: 'work.karmada.io', kind: 'ResourceBinding' },
+      { group: 'work.karmada.io', kind: 'ClusterResourceBinding' },
+    ],
+    sendsTo: [],
+    triggers: {
+      kinds: [
+        { group: 'work.karmada.io', kind: 'ResourceBinding' },
+        { group: 'work.karmada.io', kind: 'ClusterResourceBinding' },
+        { group: 'cluster.karmada.io', kind: 'Cluster' },
+      ],
+    },
+    // Bindings that could not be scheduled are retried every minute (Karmada #3112).
+    schedules: [{ name: 'unschedulable-sweep', expression: 'rate(1 minute)', key: SWEEP_KEY }],
+    timeoutSeconds: 120,
+    memoryMB: 1024,
+    maxReceiveCount: 8,
+    lanes: {
+      // Larger batches share one cluster snapshot and coalesce reservation writes.
+      priority: { batchSize: 25, maximumBatchingWindowSeconds: 0, maxConcurrency: 4 },
+      standard: { batchSize: 100, maximumBatchingWindowSeconds: 1, maxConcurrency: 2 },
     },
   },
   {

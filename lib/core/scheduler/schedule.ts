@@ -154,7 +154,8 @@ function scheduleOnce(
 
   // Select and assign.
   const selected = selectBestClusters({ placement: spec.placement ?? {}, spec, clusters: sorted });
-  if (!selected.ok) return selected;
+  // Karmada wraps selection errors: `failed to select clusters: <why>`.
+  if (!selected.ok) return fail(selected.failure.reason, `failed to select clusters: ${selected.failure.message}`);
   const assigned = assignReplicas({
     spec,
     ...(binding.status ? { status: binding.status } : {}),

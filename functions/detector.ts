@@ -1,0 +1,9 @@
+/**
+ * Lambda: the detector controller. Wiring only — lib/controllers/detector.ts.
+ */
+import { loadRuntimeConfig } from '../lib/config/runtime.ts';
+import { DETECTOR_CONTROLLER } from '../lib/controllers/detector.ts';
+import { detectorFactory } from '../lib/controllers/factories.ts';
+import { controllerHandler, wireRuntime } from '../lib/wiring.ts';
+
+export const handler = controllerHandler(DETECTOR_CONTROLLER, detectorFactory, wireRuntime(loadRuntimeConfig()));

@@ -1,0 +1,525 @@
+/**
+ * The resource detector (Karmada `pkg/detector`): turns a resource template matched by a
+ * PropagationPolicy or ClusterPropagationPolicy into a ResourceBinding (namespaced templates) or
+ * ClusterResourceBinding (cluster-scoped ones) for the scheduler.
+ *
+ * - Template key: choose the policy (sticky claim, priorities, PP before CPP, preemption — the pure
+ *   `core/policy`), claim the template (Karmada's labels and annotations), interpret replicas or
+ *   components (`core/interpreter`), create or update the binding (`<name>-<kind>` lower-cased, owned by
+ *   the template), and hand it to the scheduler. A template no policy selects is left alone.
+ * - Policy key: fan out to the templates the policy claims or selects on the **standard** lane; a
+ *   deleted policy unclaims its templates and bindings (which stay, as do the member objects) and then
+ *   drops its finalizer; a template a changed policy no longer selects loses the claim and is matched
+ *   again.
+ * Events `ApplyPolicySucceed` / `ApplyPolicyFailed` go on the template, as in Karmada.
+ */
+import { randomUUID } from 'node:crypto';
+import type { GroupKind, KubeObject, ObjectRef } from '../api/object.ts';
+import { formatKey, parseApiVersion, parseKey } from '../api/object.ts';
+import { interpretBindingWorkload } from '../core/interpreter/index.ts';
+import {
+  applyClaim,
+  canPreempt,
+  choosePolicy,
+  claimedBy,
+  compareGoStrings,
+  explicitPriority,
+  isDeleting,
+  policyImplicitPriority,
+  type PolicyClaim,
+  type PolicyKind,
+  preemptionTargets,
+  removeClaim,
+} from '../core/policy/index.ts';
+import { canonical } from '../core/scheduler/reschedule.ts';
+import type { PropagationPolicy, ResourceBinding, ResourceBindingSpec } from '../core/types.ts';
+import { type EventRecorder, NO_EVENTS } from '../events/recorder.ts';
+import {
+  CPP_FINALIZER,
+  CRB_PERMANENT_ID_LABEL,
+  PP_FINALIZER,
+  RB_PERMANENT_ID_LABEL,
+} from '../karmada/validation/constants.ts';
+import type { Lane, WorkQueue } from '../queue/port.ts';
+import type {
+  BatchScope,
+  Controller,
+  ReconcileContext,
+  ReconcileRequest,
+  ReconcileResult,
+} from '../reconcile/controller.ts';
+import { AlreadyExistsError, ConflictError, NotFoundError } from '../store/errors.ts';
+import { listAll } from '../store/list-all.ts';
+import type { ObjectStore } from '../store/port.ts';
+import { DETECTOR_CONTROLLER_NAME, isResourceTemplate, SCHEDULER_CONTROLLER_NAME } from './specs.ts';
+
+export const DETECTOR_CONTROLLER = DETECTOR_CONTROLLER_NAME;
+const POLICY_GROUP = 'policy.karmada.io';
+const PP: GroupKind = { group: POLICY_GROUP, kind: 'PropagationPolicy' };
+const CPP: GroupKind = { group: POLICY_GROUP, kind: 'ClusterPropagationPolicy' };
+const RB: GroupKind = { group: 'work.karmada.io', kind: 'ResourceBinding' };
+const CRB: GroupKind = { group: 'work.karmada.io', kind: 'ClusterResourceBinding' };
+const BINDING_API_VERSION = 'work.karmada.io/v1alpha2';
+
+/** Karmada never propagates from these namespaces (`--skipped-propagating-namespaces` default `kube-.*`, plus its own). */
+const SKIPPED_NAMESPACE = /^(kube-.*|karmada-system|karmada-cluster|karmada-es-.*)$/;
+
+export interface DetectorOptions {
+  store: ObjectStore;
+  workQueue: WorkQueue;
+  events?: EventRecorder;
+  /** Feature gate `MultiplePodTemplatesScheduling`: bindings of multi-template kinds carry `components` (default on here). */
+  multiplePodTemplatesScheduling?: boolean;
+  /** Feature gate `PropagationPolicyPreemption` (Karmada: default off; here on, as `preemption` is opt-in per policy). */
+  policyPreemption?: boolean;
+  newUid?: () => string;
+}
+
+/** Policies read once per batch. */
+interface DetectorBatch extends BatchScope {
+  propagationPolicies(namespace: string): Promise<PropagationPolicy[]>;
+  clusterPropagationPolicies(): Promise<PropagationPolicy[]>;
+}
+
+export function createDetectorController(options: DetectorOptions): Controller {
+  const { store } = options;
+  const events = options.events ?? NO_EVENTS;
+
+  function openBatch(): DetectorBatch {
+    const pps = new Map<string, Promise<PropagationPolicy[]>>();
+    let cpps: Promise<PropagationPolicy[]> | undefined;
+    return {
+      propagationPolicies(namespace) {
+        let p = pps.get(namespace);
+        if (!p) pps.set(namespace, (p = listAll(store, { ...PP, namespace }) as Promise<PropagationPolicy[]>));
+        return p;
+      },
+      clusterPropagationPolicies() {
+        return (cpps ??= listAll(store, CPP) as Promise<PropagationPolicy[]>);
+      },
+    };
+  }
+
+  return {
+    name: DETECTOR_CONTROLLER,
+    openBatch: () => Promise.resolve(openBatch()),
+    async reconcile(request: ReconcileRequest, context: ReconcileContext): Promise<ReconcileResult | undefined> {
+      const ref = parseKey(request.key);
+      const batch = (context.batch as DetectorBatch | undefined) ?? openBatch();
+      if (ref.group === POLICY_GROUP && (ref.kind === PP.kind || ref.kind === CPP.kind)) {
+        return reconcilePolicy(ref, context);
+      }
+      if (!isResourceTemplate(ref)) return undefined;
+      return reconcileTemplate(ref, batch, request.lane, context);
+    },
+  };
+
+  // -------------------------------------------------------------------------------------------------
+  // Templates
+
+  async function reconcileTemplate(
+    ref: ObjectRef,
+    batch: DetectorBatch,
+    lane: Lane,
+    context: ReconcileContext,
+  ): Promise<ReconcileResult | undefined> {
+    let template = await store.get(ref);
+    if (!template || isDeleting(template)) return undefined;
+    if (template.metadata.namespace && SKIPPED_NAMESPACE.test(template.metadata.namespace)) return undefined;
+    const pps = template.metadata.namespace ? await batch.propagationPolicies(template.metadata.namespace) : [];
+    const cpps = await batch.clusterPropagationPolicies();
+
+    let choice = choosePolicy({ template, propagationPolicies: pps, clusterPropagationPolicies: cpps });
+    if (choice.outcome === 'claimed-gone') {
+      template = await unclaim(template, choice.claim, context);
+      if (!template) return undefined;
+      choice = choosePolicy({ template, propagationPolicies: pps, clusterPropagationPolicies: cpps });
+    }
+    if (choice.outcome === 'claimed-deleting' || choice.outcome === 'claimed-gone') {
+      // The policy's own reconcile unclaims its templates; look again then.
+      return { requeueAfterMs: 5_000 };
+    }
+    if (choice.outcome === 'none' || choice.outcome === 'claimed-mismatch') return undefined;
+    let policy = choice.policy;
+    if (choice.outcome === 'claimed' && options.policyPreemption !== false) {
+      policy = preemptor(template, policy, [...pps, ...cpps]) ?? policy;
+    }
+    return applyPolicy(template, policy, lane, context);
+  }
+
+  /** A `preemption: Always` policy naming this template that may take it from its current claimant. */
+  function preemptor(
+    template: KubeObject,
+    claimant: PropagationPolicy,
+    policies: readonly PropagationPolicy[],
+  ): PropagationPolicy | undefined {
+    const candidates = policies.filter(
+      (p) =>
+        canPreempt(p, claimant) &&
+        preemptionTargets(p).some(
+          (t) =>
+            t.apiVersion === template.apiVersion &&
+            t.kind === template.kind &&
+            t.name === template.metadata.name &&
+            (t.namespace ?? '') === (template.metadata.namespace ?? ''),
+        ),
+    );
+    candidates.sort(
+      (a, b) =>
+        Number(b.kind === 'PropagationPolicy') - Number(a.kind === 'PropagationPolicy') ||
+        explicitPriority(b) - explicitPriority(a) ||
+        compareGoStrings(a.metadata.name ?? '', b.metadata.name ?? ''),
+    );
+    return candidates[0];
+  }
+
+  async function applyPolicy(
+    template: KubeObject,
+    policy: PropagationPolicy,
+    lane: Lane,
+    context: ReconcileContext,
+  ): Promise<ReconcileResult | undefined> {
+    const policyName = describePolicy(policy);
+    // dependentOverrides must all exist (Karmada retries until they do).
+    for (const name of policy.spec.dependentOverrides ?? []) {
+      const op = await store.get({
+        group: POLICY_GROUP,
+        kind: 'OverridePolicy',
+        namespace: policy.metadata.namespace!,
+        name,
+      });
+      if (!op) {
+        const message = `Apply ${policyName} failed: dependent OverridePolicy ${name} does not exist`;
+        await events.record(template, 'Warning', 'ApplyPolicyFailed', message);
+        return { requeueAfterMs: 10_000 };
+      }
+    }
+
+    // 1. Claim the template.
+    const claimed = applyClaim(template, policy);
+    let current = template;
+    if (claimed !== template) {
+      try {
+        current = await store.update(claimed);
+      } catch (err) {
+        if (err instanceof ConflictError) return { requeueAfterMs: 0 };
+        if (err instanceof NotFoundError) return undefined;
+        throw err;
+      }
+    }
+
+    // 2. Create or update the binding.
+    let workload;
+    try {
+      workload = interpretBindingWorkload(current, {
+        multiplePodTemplatesScheduling: options.multiplePodTemplatesScheduling ?? true,
+      });
+    } catch (err) {
+      await events.record(
+        current,
+        'Warning',
+        'ApplyPolicyFailed',
+        `Apply ${policyName} failed: ${(err as Error).message}`,
+      );
+      return undefined;
+    }
+    const bindingRef = bindingRefOf(current);
+    const existing = (await store.get(bindingRef)) as ResourceBinding | undefined;
+    if (existing && isDeleting(existing)) return { requeueAfterMs: 2_000 };
+    const desired = desiredBinding(current, policy, workload, existing, options.newUid ?? randomUUID);
+    let changed = false;
+    try {
+      if (!existing) {
+        await store.create(desired);
+        changed = true;
+      } else if (bindingChanged(existing, desired)) {
+        await store.update(desired);
+        changed = true;
+      }
+    } catch (err) {
+      if (err instanceof ConflictError || err instanceof AlreadyExistsError) return { requeueAfterMs: 0 };
+      const message = `Apply ${policyName} failed: ${(err as Error).message}`;
+      await events.record(current, 'Warning', 'ApplyPolicyFailed', message);
+      throw err;
+    }
+    if (changed || claimed !== template) {
+      context.logger.info(existing ? 'binding updated' : 'binding created', {
+        binding: formatKey(bindingRef),
+        policy: policyName,
+      });
+      await events.record(current, 'Normal', 'ApplyPolicySucceed', `Apply ${policyName} succeed`);
+    }
+    // The scheduler decides whether anything needs placing (it is idempotent).
+    if (changed || !existing?.status?.conditions?.some((c) => c.type === 'Scheduled')) {
+      await options.workQueue.enqueue([
+        { controller: SCHEDULER_CONTROLLER_NAME, lane, key: formatKey(bindingRef), reason: 'binding-changed' },
+      ]);
+    }
+    return undefined;
+  }
+
+  // -------------------------------------------------------------------------------------------------
+  // Policies
+
+  async function reconcilePolicy(ref: ObjectRef, context: ReconcileContext): Promise<ReconcileResult | undefined> {
+    const kind = ref.kind as PolicyKind;
+    const policy = (await store.get(ref)) as PropagationPolicy | undefined;
+    const bindings = await claimedBindings(kind, ref);
+    const enqueue = new Set<string>();
+
+    if (!policy || isDeleting(policy)) {
+      // Unclaim: templates and bindings stay (and so do member objects); templates are matched again.
+      for (const binding of bindings) {
+        const claim = claimedBy(binding)!;
+        await unclaimBinding(binding, claim);
+        const template = await store.get(templateRefOf(binding));
+        if (template) {
+          await unclaim(template, claim, context);
+          enqueue.add(formatKey(templateRefOf(binding)));
+        }
+      }
+      await enqueueTemplates(enqueue, 'policy-deleted');
+      if (policy) {
+        const finalizer = kind === 'PropagationPolicy' ? PP_FINALIZER : CPP_FINALIZER;
+        if (policy.metadata.finalizers?.includes(finalizer)) {
+          try {
+            await store.update({
+              ...policy,
+              metadata: { ...policy.metadata, finalizers: policy.metadata.finalizers.filter((f) => f !== finalizer) },
+            });
+          } catch (err) {
+            if (err instanceof ConflictError) return { requeueAfterMs: 0 };
+            if (!(err instanceof NotFoundError)) throw err;
+          }
+        }
+      }
+      context.logger.info('policy removed; templates unclaimed', { templates: enqueue.size });
+      return undefined;
+    }
+
+    // Templates it claims: re-apply, or unclaim those it no longer selects.
+    for (const binding of bindings) {
+      const templateRef = templateRefOf(binding);
+      const template = await store.get(templateRef);
+      if (template && policyImplicitPriority(template, policy) === 0) {
+        const claim = claimedBy(binding)!;
+        await unclaimBinding(binding, claim);
+        await unclaim(template, claim, context);
+      }
+      enqueue.add(formatKey(templateRef));
+    }
+    // Templates it selects (new matches, preemption).
+    for (const template of await selectedTemplates(policy)) {
+      enqueue.add(formatKey(refOfObject(template)));
+    }
+    await enqueueTemplates(enqueue, 'policy-changed');
+    context.logger.info('policy changed; templates re-examined', { templates: enqueue.size });
+    return undefined;
+  }
+
+  async function enqueueTemplates(keys: Set<string>, reason: string): Promise<void> {
+    if (keys.size === 0) return;
+    await options.workQueue.enqueue(
+      [...keys].map((key) => ({ controller: DETECTOR_CONTROLLER, lane: 'standard' as const, key, reason })),
+    );
+  }
+
+  /** Bindings whose claim names this policy. */
+  async function claimedBindings(kind: PolicyKind, ref: ObjectRef): Promise<ResourceBinding[]> {
+    const lists =
+      kind === 'PropagationPolicy'
+        ? [listAll(store, { ...RB, namespace: ref.namespace! })]
+        : [listAll(store, RB), listAll(store, CRB)];
+    const all = (await Promise.all(lists)).flat() as ResourceBinding[];
+    return all.filter((b) => {
+      const claim = claimedBy(b);
+      return (
+        claim?.kind === kind &&
+        claim.name === ref.name &&
+        (kind === 'ClusterPropagationPolicy' || claim.namespace === ref.namespace)
+      );
+    });
+  }
+
+  /** Templates the policy's selectors match (named ones read directly, others listed by kind). */
+  async function selectedTemplates(policy: PropagationPolicy): Promise<KubeObject[]> {
+    const namespace = policy.kind === 'PropagationPolicy' ? policy.metadata.namespace : undefined;
+    const out = new Map<string, KubeObject>();
+    for (const selector of policy.spec.resourceSelectors ?? []) {
+      const { group } = parseApiVersion(selector.apiVersion);
+      const gk = { group, kind: selector.kind };
+      if (!isResourceTemplate(gk)) continue;
+      const ns = namespace ?? selector.namespace;
+      let candidates: KubeObject[];
+      if (selector.name) {
+        const direct =
+          (await store.get({ ...gk, ...(ns ? { namespace: ns } : {}), name: selector.name })) ??
+          (ns ? undefined : await store.get({ ...gk, name: selector.name }));
+        candidates = direct ? [direct] : [];
+      } else {
+        candidates = await listAll(store, { ...gk, ...(ns ? { namespace: ns } : {}) });
+      }
+      for (const t of candidates) {
+        if (isDeleting(t) || policyImplicitPriority(t, policy) === 0) continue;
+        if (t.metadata.namespace && SKIPPED_NAMESPACE.test(t.metadata.namespace)) continue;
+        out.set(formatKey(refOfObject(t)), t);
+      }
+    }
+    return [...out.values()];
+  }
+
+  /** Removes a claim from a template (a no-op when it carries another). Returns the template as stored. */
+  async function unclaim(
+    template: KubeObject,
+    claim: PolicyClaim,
+    context: ReconcileContext,
+  ): Promise<KubeObject | undefined> {
+    const next = removeClaim(template, claim.kind, claim.permanentId);
+    if (next === template) return template;
+    try {
+      const stored = await store.update(next);
+      context.logger.info('template unclaimed', { policy: claim.name });
+      return stored;
+    } catch (err) {
+      if (err instanceof NotFoundError) return undefined;
+      throw err;
+    }
+  }
+
+  async function unclaimBinding(binding: ResourceBinding, claim: PolicyClaim): Promise<void> {
+    const next = removeClaim(binding, claim.kind, claim.permanentId);
+    if (next === binding) return;
+    try {
+      await store.update(next);
+    } catch (err) {
+      if (!(err instanceof NotFoundError) && !(err instanceof ConflictError)) throw err;
+    }
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Pure helpers
+
+function describePolicy(policy: PropagationPolicy): string {
+  return policy.kind === 'PropagationPolicy'
+    ? `policy(${policy.metadata.namespace}/${policy.metadata.name})`
+    : `cluster policy(${policy.metadata.name})`;
+}
+
+function refOfObject(obj: KubeObject): ObjectRef {
+  const { group } = parseApiVersion(obj.apiVersion);
+  return {
+    group,
+    kind: obj.kind,
+    name: obj.metadata.name!,
+    ...(obj.metadata.namespace ? { namespace: obj.metadata.namespace } : {}),
+  };
+}
+
+/** Karmada's binding name: `<name>-<kind>` lower-cased (`names.GenerateBindingName`). */
+export function bindingName(kind: string, name: string): string {
+  return `${name}-${kind}`.toLowerCase();
+}
+
+export function bindingRefOf(template: KubeObject): ObjectRef {
+  const name = bindingName(template.kind, template.metadata.name!);
+  return template.metadata.namespace ? { ...RB, namespace: template.metadata.namespace, name } : { ...CRB, name };
+}
+
+function templateRefOf(binding: ResourceBinding): ObjectRef {
+  const r = binding.spec.resource;
+  const { group } = parseApiVersion(r.apiVersion);
+  return { group, kind: r.kind, name: r.name, ...(r.namespace ? { namespace: r.namespace } : {}) };
+}
+
+/** Fields of the binding spec the detector owns (everything else — clusters, eviction tasks — is kept). */
+const POLICY_FIELDS = [
+  'propagateDeps',
+  'schedulerName',
+  'placement',
+  'failover',
+  'conflictResolution',
+  'preserveResourcesOnDeletion',
+] as const;
+
+/**
+ * The binding the detector wants for `template` under `policy` (Karmada `BuildResourceBinding` and the
+ * update's mutate function): policy fields copied, replicas/requirements or components from the
+ * interpreter, owner reference to the template, claim metadata and the binding's permanent id.
+ */
+export function desiredBinding(
+  template: KubeObject,
+  policy: PropagationPolicy,
+  workload: {
+    replicas?: number;
+    replicaRequirements?: ResourceBindingSpec['replicaRequirements'];
+    components?: ResourceBindingSpec['components'];
+  },
+  existing: ResourceBinding | undefined,
+  newUid: () => string,
+): ResourceBinding {
+  const ref = bindingRefOf(template);
+  const namespaced = Boolean(template.metadata.namespace);
+  const idLabel = namespaced ? RB_PERMANENT_ID_LABEL : CRB_PERMANENT_ID_LABEL;
+  const base = (existing ?? {
+    apiVersion: BINDING_API_VERSION,
+    kind: namespaced ? 'ResourceBinding' : 'ClusterResourceBinding',
+    metadata: { name: ref.name, ...(namespaced ? { namespace: ref.namespace } : {}) },
+    spec: {} as ResourceBindingSpec,
+  }) as ResourceBinding;
+  const claimed = applyClaim(base, policy);
+  const labels = { ...claimed.metadata.labels };
+  labels[idLabel] ??= newUid();
+  const spec: ResourceBindingSpec = { ...base.spec };
+  spec.resource = {
+    apiVersion: template.apiVersion,
+    kind: template.kind,
+    ...(template.metadata.namespace ? { namespace: template.metadata.namespace } : {}),
+    name: template.metadata.name!,
+    ...(template.metadata.uid ? { uid: template.metadata.uid } : {}),
+    ...(template.metadata.resourceVersion ? { resourceVersion: template.metadata.resourceVersion } : {}),
+  };
+  for (const field of POLICY_FIELDS) {
+    const value = policy.spec[field];
+    if (value === undefined) delete spec[field];
+    else (spec as Record<string, unknown>)[field] = structuredClone(value);
+  }
+  // Suspension: the policy's, keeping the binding-only `scheduling` a third party may have set.
+  const scheduling = base.spec.suspension?.scheduling;
+  const suspension = { ...(policy.spec.suspension ?? {}), ...(scheduling !== undefined ? { scheduling } : {}) };
+  if (Object.keys(suspension).length > 0) spec.suspension = suspension;
+  else delete spec.suspension;
+  delete spec.replicas;
+  delete spec.replicaRequirements;
+  delete spec.components;
+  if (workload.components) spec.components = workload.components;
+  else {
+    if (workload.replicas !== undefined) spec.replicas = workload.replicas;
+    if (workload.replicaRequirements) spec.replicaRequirements = workload.replicaRequirements;
+  }
+  const ownerReferences = [
+    ...(base.metadata.ownerReferences ?? []).filter((o) => o.uid !== template.metadata.uid && !o.controller),
+    {
+      apiVersion: template.apiVersion,
+      kind: template.kind,
+      name: template.metadata.name!,
+      uid: template.metadata.uid!,
+      controller: true,
+      blockOwnerDeletion: true,
+    },
+  ];
+  return {
+    ...claimed,
+    metadata: { ...claimed.metadata, labels, ownerReferences },
+    spec,
+  } as ResourceBinding;
+}
+
+function bindingChanged(existing: ResourceBinding, desired: ResourceBinding): boolean {
+  return (
+    canonical(existing.spec) !== canonical(desired.spec) ||
+    canonical(existing.metadata.labels ?? {}) !== canonical(desired.metadata.labels ?? {}) ||
+    canonical(existing.metadata.annotations ?? {}) !== canonical(desired.metadata.annotations ?? {}) ||
+    canonical(existing.metadata.ownerReferences ?? []) !== canonical(desired.metadata.ownerReferences ?? [])
+  );
+}

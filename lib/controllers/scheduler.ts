@@ -1,0 +1,363 @@
+/**
+ * The scheduler controller (Karmada's `karmada-scheduler`): places ResourceBindings and
+ * ClusterResourceBindings on member clusters.
+ *
+ * - A batch of binding keys is decided on **one snapshot** of the clusters and the reservation ledger
+ *   (read once per batch); no member is called — estimates come from stored cluster status.
+ * - Each scheduled binding is written **once** (`spec.clusters`, the applied-placement annotation and
+ *   the `Scheduled` condition, `schedulerObservedGeneration`, `lastScheduledTime` together).
+ * - Capacity a result takes is reserved in the ledger (lib/controllers/reservations.ts) before the
+ *   binding is written, so concurrent batches cannot over-commit a cluster (Karmada #6783).
+ * - Bindings that failed (`Scheduled=False`) are retried when capacity or clusters change (a cluster
+ *   key or the `unschedulable` key fans out to them) and by a sweep every minute (Karmada #3112).
+ * - Events `ScheduleBindingSucceed` / `ScheduleBindingFailed` are recorded on the binding and on its
+ *   resource template, as Karmada does.
+ */
+import { CLUSTER_GROUP } from '../api/karmada-names.ts';
+import type { KubeObject, ObjectRef } from '../api/object.ts';
+import { formatKey, parseApiVersion, parseKey } from '../api/object.ts';
+import type { EstimatorOptions } from '../core/scheduler/estimate.ts';
+import { buildFramework } from '../core/scheduler/framework/registry.ts';
+import {
+  APPLIED_PLACEMENT_ANNOTATION,
+  canonical,
+  DEFAULT_SCHEDULER_NAME,
+  isSchedulable,
+  scheduleTrigger,
+} from '../core/scheduler/reschedule.ts';
+import { scheduleBinding, type ScheduleResult } from '../core/scheduler/schedule.ts';
+import { buildSnapshot, type Snapshot } from '../core/scheduler/snapshot.ts';
+import type { Cluster, Condition, ResourceBinding, ResourceBindingStatus } from '../core/types.ts';
+import { type EventRecorder, NO_EVENTS } from '../events/recorder.ts';
+import type { WorkQueue } from '../queue/port.ts';
+import type {
+  BatchScope,
+  Controller,
+  ReconcileContext,
+  ReconcileRequest,
+  ReconcileResult,
+} from '../reconcile/controller.ts';
+import { ConflictError, NotFoundError } from '../store/errors.ts';
+import { listAll } from '../store/list-all.ts';
+import type { ObjectStore } from '../store/port.ts';
+import { BatchLedger, DEFAULT_RESERVATION_TTL_MS, ledgerReservations, loadLedger } from './reservations.ts';
+import { SCHEDULER_CONTROLLER_NAME, SWEEP_KEY, UNSCHEDULABLE_KEY } from './specs.ts';
+
+export const SCHEDULER_CONTROLLER = SCHEDULER_CONTROLLER_NAME;
+export const RESOURCE_BINDING = { group: 'work.karmada.io', kind: 'ResourceBinding' };
+export const CLUSTER_RESOURCE_BINDING = { group: 'work.karmada.io', kind: 'ClusterResourceBinding' };
+const CLUSTER = { group: CLUSTER_GROUP, kind: 'Cluster' };
+/** Karmada's condition type and success wording. */
+export const SCHEDULED_CONDITION = 'Scheduled';
+const SUCCESS_MESSAGE = 'Binding has been scheduled successfully.';
+/** How many times a binding is decided again when the ledger refuses its reservation. */
+const LEDGER_ATTEMPTS = 3;
+
+export interface SchedulerOptions {
+  store: ObjectStore;
+  workQueue: WorkQueue;
+  events?: EventRecorder;
+  /** Karmada `--scheduler-name` (default `default-scheduler`). */
+  schedulerName?: string;
+  /** Karmada `--plugins` (default `*`). */
+  plugins?: readonly string[];
+  estimator?: EstimatorOptions;
+  /** Karmada `--enable-empty-workload-propagation`. */
+  enableEmptyWorkloadPropagation?: boolean;
+  reservationTtlMs?: number;
+  /** Wall clock for the ledger's expiry (defaults to Date.now). */
+  now?: () => number;
+}
+
+/** What one scheduler batch shares. */
+export interface SchedulerBatch {
+  readonly snapshot: Snapshot;
+  readonly ledger: BatchLedger;
+}
+
+/** Counters a benchmark or test can read. */
+export interface SchedulerStats {
+  scheduled: number;
+  failed: number;
+  bindingWrites: number;
+  ledgerWrites: number;
+  ledgerConflicts: number;
+  batches: number;
+}
+
+export function createSchedulerController(options: SchedulerOptions): Controller & { stats: SchedulerStats } {
+  const { store } = options;
+  const framework = buildFramework(options.plugins ?? ['*']);
+  const events = options.events ?? NO_EVENTS;
+  const now = options.now ?? Date.now;
+  const schedulerName = options.schedulerName ?? DEFAULT_SCHEDULER_NAME;
+  const stats: SchedulerStats = {
+    scheduled: 0,
+    failed: 0,
+    bindingWrites: 0,
+    ledgerWrites: 0,
+    ledgerConflicts: 0,
+    batches: 0,
+  };
+
+  async function openBatch(): Promise<SchedulerBatch> {
+    const at = now();
+    const [clusters, items] = await Promise.all([listAll(store, CLUSTER), loadLedger(store)]);
+    const snapshot = buildSnapshot(clusters as Cluster[], {
+      reservations: ledgerReservations(items, at),
+      ...(options.estimator ? { estimator: options.estimator } : {}),
+    });
+    const ledger = new BatchLedger({
+      store,
+      snapshot,
+      items,
+      ttlMs: options.reservationTtlMs ?? DEFAULT_RESERVATION_TTL_MS,
+      now,
+    });
+    stats.batches++;
+    return { snapshot, ledger };
+  }
+
+  return {
+    name: SCHEDULER_CONTROLLER,
+    stats,
+    async openBatch() {
+      const batch = await openBatch();
+      return {
+        batch,
+        async close() {
+          stats.ledgerWrites += batch.ledger.writes;
+          stats.ledgerConflicts += batch.ledger.conflicts;
+        },
+      } as BatchScope;
+    },
+    async reconcile(request: ReconcileRequest, context: ReconcileContext): Promise<ReconcileResult | undefined> {
+      if (request.key === SWEEP_KEY || request.key === UNSCHEDULABLE_KEY) {
+        await retryFailed(options, request.key, context);
+        return undefined;
+      }
+      const ref = parseKey(request.key);
+      if (ref.group === CLUSTER.group && ref.kind === CLUSTER.kind) {
+        await fanOutForCluster(options, ref.name, context);
+        return undefined;
+      }
+      if (ref.group !== RESOURCE_BINDING.group) return undefined;
+      const scope = (context.batch as { batch?: SchedulerBatch } | undefined)?.batch ?? (await openBatch());
+      return scheduleKey(ref, scope, request, context);
+    },
+  };
+
+  async function scheduleKey(
+    ref: ObjectRef,
+    scope: SchedulerBatch,
+    request: ReconcileRequest,
+    context: ReconcileContext,
+  ): Promise<ReconcileResult | undefined> {
+    for (let attempt = 1; attempt <= LEDGER_ATTEMPTS; attempt++) {
+      const binding = (await store.get(ref)) as ResourceBinding | undefined;
+      if (!binding || !isSchedulable(binding, schedulerName)) return undefined;
+      const trigger = scheduleTrigger(binding, scope.snapshot);
+      if (!trigger) {
+        if (binding.status?.schedulerObservedGeneration === binding.metadata.generation) return undefined;
+        await writeQuietly(() =>
+          store.updateStatus({
+            ...binding,
+            status: { ...binding.status, schedulerObservedGeneration: binding.metadata.generation },
+          }),
+        );
+        return undefined;
+      }
+      const result = scheduleBinding(binding, scope.snapshot, framework, {
+        enableEmptyWorkloadPropagation: options.enableEmptyWorkloadPropagation ?? false,
+      });
+      if (result.outcome.ok && result.outcome.value.reserved.length > 0) {
+        const accepted = await scope.ledger.commit(request.key, result.outcome.value.reserved);
+        if (!accepted) {
+          context.logger.info('capacity taken by a concurrent scheduler; deciding again', { attempt });
+          continue;
+        }
+      }
+      const next = resultBinding(binding, result, context.now);
+      if (!next) return undefined;
+      try {
+        await store.updateWithStatus(next);
+        stats.bindingWrites++;
+      } catch (err) {
+        if (err instanceof NotFoundError) return undefined;
+        if (err instanceof ConflictError) continue;
+        throw err;
+      }
+      await report(binding, result, trigger, context);
+      return undefined;
+    }
+    return { requeueAfterMs: 1_000 };
+  }
+
+  async function report(
+    binding: ResourceBinding,
+    result: ScheduleResult,
+    trigger: string,
+    context: ReconcileContext,
+  ): Promise<void> {
+    const template = templateOf(binding);
+    if (result.outcome.ok) {
+      stats.scheduled++;
+      const targets = result.outcome.value.clusters
+        .map((t) => (t.replicas === undefined ? t.name : `${t.name}:${t.replicas}`))
+        .join(', ');
+      context.logger.info('binding scheduled', { trigger, clusters: targets });
+      await events.record(binding, 'Normal', 'ScheduleBindingSucceed', SUCCESS_MESSAGE);
+      if (template) await events.record(template, 'Normal', 'ScheduleBindingSucceed', SUCCESS_MESSAGE);
+      return;
+    }
+    stats.failed++;
+    const { reason, message } = result.outcome.failure;
+    context.logger.info('binding not schedulable', { trigger, reason, message });
+    await events.record(binding, 'Warning', 'ScheduleBindingFailed', message);
+    if (template) await events.record(template, 'Warning', 'ScheduleBindingFailed', message);
+  }
+}
+
+/**
+ * The binding after a scheduling attempt, or undefined when nothing would change. The generation the
+ * write will produce is predicted (the write is conditional on the version read), so
+ * `schedulerObservedGeneration` matches it.
+ */
+export function resultBinding(
+  binding: ResourceBinding,
+  result: ScheduleResult,
+  now: number,
+): ResourceBinding | undefined {
+  const nowText = new Date(now).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const spec = { ...binding.spec };
+  const annotations = { ...binding.metadata.annotations };
+  const status: ResourceBindingStatus = { ...binding.status };
+  let condition: Condition;
+  if (result.outcome.ok) {
+    const decision = result.outcome.value;
+    spec.clusters = decision.clusters;
+    annotations[APPLIED_PLACEMENT_ANNOTATION] = canonical(spec.placement ?? {});
+    if (decision.affinityName !== undefined) status.schedulerObservingAffinityName = decision.affinityName;
+    status.lastScheduledTime = nowText;
+    condition = { type: SCHEDULED_CONDITION, status: 'True', reason: 'Success', message: SUCCESS_MESSAGE };
+  } else {
+    if (result.clustersOnFailure) spec.clusters = result.clustersOnFailure;
+    if (result.affinityNameOnFailure !== undefined) {
+      status.schedulerObservingAffinityName = result.affinityNameOnFailure;
+    }
+    const f = result.outcome.failure;
+    condition = { type: SCHEDULED_CONDITION, status: 'False', reason: f.reason, message: f.message };
+  }
+  if (spec.clusters?.length === 0 && !binding.spec.clusters) delete spec.clusters;
+  const specChanged = canonical(spec) !== canonical(binding.spec);
+  const generation = (binding.metadata.generation ?? 1) + (specChanged ? 1 : 0);
+  status.schedulerObservedGeneration = generation;
+  status.conditions = setCondition(
+    binding.status?.conditions ?? [],
+    { ...condition, observedGeneration: generation },
+    nowText,
+  );
+  const next: ResourceBinding = {
+    ...binding,
+    metadata: { ...binding.metadata, annotations },
+    spec,
+    status,
+  };
+  const unchanged =
+    !specChanged &&
+    canonical(annotations) === canonical(binding.metadata.annotations ?? {}) &&
+    canonical({ ...status, lastScheduledTime: undefined }) ===
+      canonical({ ...binding.status, lastScheduledTime: undefined });
+  return unchanged ? undefined : next;
+}
+
+/** Sets a condition, keeping `lastTransitionTime` when the status did not change. */
+function setCondition(conditions: readonly Condition[], condition: Condition, nowText: string): Condition[] {
+  const current = conditions.find((c) => c.type === condition.type);
+  const next: Condition = {
+    ...condition,
+    lastTransitionTime: current && current.status === condition.status ? current.lastTransitionTime! : nowText,
+  };
+  return [...conditions.filter((c) => c.type !== condition.type), next];
+}
+
+/** The binding's resource template, as an event target (no read needed). */
+function templateOf(binding: ResourceBinding): KubeObject | undefined {
+  const r = binding.spec.resource;
+  if (!r?.kind || !r.name) return undefined;
+  return {
+    apiVersion: r.apiVersion,
+    kind: r.kind,
+    metadata: {
+      name: r.name,
+      ...(r.namespace ? { namespace: r.namespace } : {}),
+      ...(r.uid ? { uid: r.uid } : {}),
+    },
+  };
+}
+
+async function writeQuietly(write: () => Promise<unknown>): Promise<void> {
+  try {
+    await write();
+  } catch (err) {
+    if (!(err instanceof ConflictError) && !(err instanceof NotFoundError)) throw err;
+  }
+}
+
+function isFailed(binding: ResourceBinding): boolean {
+  return binding.status?.conditions?.some((c) => c.type === SCHEDULED_CONDITION && c.status === 'False') ?? false;
+}
+
+function keyOf(binding: KubeObject): string {
+  const { group } = parseApiVersion(binding.apiVersion);
+  return formatKey({
+    group,
+    kind: binding.kind,
+    name: binding.metadata.name!,
+    ...(binding.metadata.namespace ? { namespace: binding.metadata.namespace } : {}),
+  });
+}
+
+async function allBindings(store: ObjectStore): Promise<ResourceBinding[]> {
+  const [rbs, crbs] = await Promise.all([listAll(store, RESOURCE_BINDING), listAll(store, CLUSTER_RESOURCE_BINDING)]);
+  return [...rbs, ...crbs] as ResourceBinding[];
+}
+
+/** Capacity may have appeared (sweep, or a cluster's summary changed): retry every failed binding. */
+async function retryFailed(options: SchedulerOptions, key: string, context: ReconcileContext): Promise<void> {
+  const failed = (await allBindings(options.store)).filter(isFailed);
+  if (failed.length === 0) return;
+  context.logger.info('retrying bindings that could not be scheduled', { bindings: failed.length, via: key });
+  await options.workQueue.enqueue(
+    failed.map((b) => ({
+      controller: SCHEDULER_CONTROLLER,
+      lane: 'standard' as const,
+      key: keyOf(b),
+      reason: 'retry-unschedulable',
+    })),
+  );
+}
+
+/**
+ * A cluster was added, changed or is being deleted: the bindings it may matter to are decided again —
+ * those that failed, those placed on it, and Duplicated or replica-less ones (rescheduled on every
+ * pass, so a new matching cluster gets them, as in Karmada).
+ */
+async function fanOutForCluster(options: SchedulerOptions, cluster: string, context: ReconcileContext): Promise<void> {
+  const affected = (await allBindings(options.store)).filter((b) => {
+    if (isFailed(b)) return true;
+    if (b.spec.clusters?.some((t) => t.name === cluster)) return true;
+    const type = b.spec.placement?.replicaScheduling?.replicaSchedulingType ?? 'Duplicated';
+    return type === 'Duplicated' || !b.spec.replicas;
+  });
+  if (affected.length === 0) return;
+  context.logger.info('cluster changed; re-examining bindings', { cluster, bindings: affected.length });
+  await options.workQueue.enqueue(
+    affected.map((b) => ({
+      controller: SCHEDULER_CONTROLLER,
+      lane: 'standard' as const,
+      key: keyOf(b),
+      reason: `cluster:${cluster}`,
+    })),
+  );
+}

@@ -1,0 +1,114 @@
+/**
+ * The dynamic strategies, Divided + Aggregated and Divided + Weighted by `AvailableReplicas`
+ * (Karmada v1.15 `assignment.go assignByDynamicStrategy`, `division_algorithm.go`), which divide by
+ * what the clusters can still take and disturb the previous result as little as possible:
+ *
+ * - Steady mode (default), with `scheduled` = the previous `spec.clusters` entries still among the
+ *   candidates and `assigned` = their sum:
+ *   - `assigned < replicas` (first schedule included) ⇒ scale up: only the extra
+ *     `replicas − assigned` are divided, by each candidate's `allocatableReplicas`, and added to
+ *     `scheduled`;
+ *   - `assigned > replicas` ⇒ scale down: `replicas` are divided in proportion to the WHOLE previous
+ *     `spec.clusters` (non-candidates included, Karmada v1.15), capacity ignored;
+ *   - equal ⇒ `scheduled` is kept as it is.
+ * - Fresh mode (`rescheduleTriggeredAt` later than `lastScheduledTime`): everything is divided again
+ *   by `allocatableReplicas` + what each candidate already runs.
+ *
+ * Aggregated first keeps the clusters that already have replicas in front, then only the shortest
+ * prefix of the (capacity-descending) list whose capacity covers the target.
+ */
+import type { ResourceBindingSpec, TargetCluster } from '../../types.ts';
+import { type ClusterDetail, fail, ok, type Outcome } from '../types.ts';
+import { spreadByTargetClusters } from './dispenser.ts';
+
+/** The two dynamic strategies (Karmada `AggregatedStrategy`, `DynamicWeightStrategy`). */
+export type DynamicStrategy = 'Aggregated' | 'DynamicWeight';
+
+/**
+ * True when the user asked for a complete recalculation (Karmada `util.RescheduleRequired`):
+ * `rescheduleTriggeredAt` is strictly later than `lastScheduledTime`. False when either is missing
+ * (no finished schedule yet: that first schedule is already fresh) or unparsable.
+ */
+export function isFreshReschedule(rescheduleTriggeredAt?: string, lastScheduledTime?: string): boolean {
+  if (!rescheduleTriggeredAt || !lastScheduledTime) return false;
+  const triggered = Date.parse(rescheduleTriggeredAt);
+  const last = Date.parse(lastScheduledTime);
+  return Number.isFinite(triggered) && Number.isFinite(last) && triggered > last;
+}
+
+/**
+ * Divides `spec.replicas` among `candidates` with a dynamic strategy. Fails with `Unschedulable`
+ * (`Clusters available replicas N are not enough to schedule.`) when the weights cannot hold the
+ * replicas to place. The result may hold entries with 0 replicas; order is not significant.
+ */
+export function assignByDynamic(
+  candidates: readonly ClusterDetail[],
+  spec: Pick<ResourceBindingSpec, 'replicas' | 'clusters'>,
+  fresh: boolean,
+  strategy: DynamicStrategy,
+): Outcome<TargetCluster[]> {
+  const replicas = spec.replicas ?? 0;
+  const previous = (spec.clusters ?? []).map((t) => ({ name: t.name, replicas: t.replicas ?? 0 }));
+  const candidateNames = new Set(candidates.map((c) => c.name));
+  const scheduled = previous.filter((t) => candidateNames.has(t.name));
+  const assigned = sum(scheduled);
+
+  let target: number;
+  let available: TargetCluster[];
+  let init: TargetCluster[];
+  if (fresh) {
+    target = replicas;
+    init = [];
+    available = byReplicasDesc(
+      candidates.map((c) => ({
+        name: c.name,
+        replicas: c.allocatableReplicas + (scheduled.find((s) => s.name === c.name)?.replicas ?? 0),
+      })),
+    );
+  } else if (assigned > replicas) {
+    target = replicas;
+    init = [];
+    available = byReplicasDesc(previous);
+  } else if (assigned < replicas) {
+    target = replicas - assigned;
+    init = scheduled;
+    available = byReplicasDesc(candidates.map((c) => ({ name: c.name, replicas: c.allocatableReplicas })));
+  } else {
+    return ok(scheduled);
+  }
+
+  const availableReplicas = sum(available);
+  if (availableReplicas < target) {
+    return fail('Unschedulable', `Clusters available replicas ${availableReplicas} are not enough to schedule.`);
+  }
+  if (strategy === 'Aggregated') available = aggregate(available, init, target);
+  return ok(spreadByTargetClusters(target, available, init));
+}
+
+/**
+ * Karmada `resortAvailableClusters` + the Aggregated cut: clusters that already run replicas move to
+ * the front (keeping their order), then the list is cut after the first cluster at which the running
+ * capacity total reaches `target`.
+ */
+function aggregate(available: TargetCluster[], init: readonly TargetCluster[], target: number): TargetCluster[] {
+  const prior = new Set(init.filter((t) => (t.replicas ?? 0) > 0).map((t) => t.name));
+  const ordered =
+    prior.size === 0
+      ? available
+      : [...available.filter((a) => prior.has(a.name)), ...available.filter((a) => !prior.has(a.name))];
+  let total = 0;
+  for (let i = 0; i < ordered.length; i++) {
+    total += ordered[i]!.replicas ?? 0;
+    if (total >= target) return ordered.slice(0, i + 1);
+  }
+  return ordered;
+}
+
+/** Stable sort by replicas descending (Go's `sort.Sort` on ≤ 12 items is an insertion sort). */
+function byReplicasDesc(list: TargetCluster[]): TargetCluster[] {
+  return [...list].sort((a, b) => (b.replicas ?? 0) - (a.replicas ?? 0));
+}
+
+function sum(list: readonly TargetCluster[]): number {
+  return list.reduce((s, t) => s + (t.replicas ?? 0), 0);
+}

@@ -1,0 +1,14 @@
+/** Reads every page of a list. */
+import type { KubeObject } from '../api/object.ts';
+import type { ListQuery, ObjectStore } from './port.ts';
+
+export async function listAll(store: ObjectStore, query: ListQuery): Promise<KubeObject[]> {
+  const out: KubeObject[] = [];
+  let token: string | undefined;
+  do {
+    const page = await store.list({ ...query, ...(token ? { continue: token } : {}) });
+    out.push(...page.items);
+    token = page.continue;
+  } while (token);
+  return out;
+}
