@@ -50,8 +50,11 @@ export const CLUSTER_STATUS_CONTROLLER = CLUSTER_STATUS_CONTROLLER_NAME;
 const CLUSTER = { group: CLUSTER_GROUP, kind: 'Cluster' };
 /** Internal bookkeeping per cluster (not served by the API). */
 export const CLUSTER_HEALTH = { group: 'cluster.serverless-karmada.io', kind: 'ClusterHealth' };
-/** Summaries are collected at most this often (probes stay at the update frequency). */
-const COLLECT_EVERY_MS = 60_000;
+/**
+ * Summaries are collected at most every six status updates, and at least every minute (probes stay at
+ * the update frequency): Karmada collects at every update; summaries are the expensive part.
+ */
+const collectEveryMs = (timings: ClusterTimings) => Math.min(60_000, 6 * timings.statusUpdateFrequencyMs);
 
 export interface ClusterStatusOptions {
   store: ObjectStore;
@@ -130,7 +133,7 @@ export function createClusterStatusController(options: ClusterStatusOptions): Co
         let nextConditions = setCondition(conditions, { type: READY_CONDITION, ...ready }, nowText);
         const nextHealth: HealthState = { ...health, threshold: state };
         const becameReady = ready.status === 'True' && current?.status !== 'True';
-        const due = health.lastCollectedMs === undefined || now - health.lastCollectedMs >= COLLECT_EVERY_MS;
+        const due = health.lastCollectedMs === undefined || now - health.lastCollectedMs >= collectEveryMs(timings);
         let collected: Record<string, unknown> = {};
         if (client && ready.status === 'True' && observed.status === 'True' && (becameReady || due)) {
           try {

@@ -212,7 +212,7 @@ export function createSchedulerController(options: SchedulerOptions): Controller
     }
     stats.failed++;
     const { reason, message } = result.outcome.failure;
-    context.logger.info('binding not schedulable', { trigger, reason, message });
+    context.logger.info('binding not schedulable', { trigger, reason, detail: message });
     await events.record(binding, 'Warning', 'ScheduleBindingFailed', message);
     if (template) await events.record(template, 'Warning', 'ScheduleBindingFailed', message);
   }

@@ -281,7 +281,9 @@ export class MemberClient {
     enablements: { groupVersion: string; resources: { name: string; kind: string }[] }[];
     partial: boolean;
   }> {
-    const { resources, partial } = await this.#discoverAll();
+    // Fresh at every status collection (Karmada re-reads discovery each time): a CRD installed on the
+    // member must reach the scheduler's APIEnablement filter without waiting out the cache.
+    const { resources, partial } = await this.#discoverAll(true);
     const byGv = new Map<string, { name: string; kind: string }[]>();
     for (const r of resources) {
       const gv = r.group ? `${r.group}/${r.version}` : r.version;

@@ -3,6 +3,7 @@
  * doScheduleBinding`, reference §2.2 "When to (re)schedule"), plus which bindings the scheduler owns.
  */
 import type { Placement, ResourceBinding } from '../types.ts';
+import { isFreshReschedule } from './assignment/dynamic.ts';
 import type { Snapshot } from './snapshot.ts';
 
 /** Karmada's annotation holding the placement the current `spec.clusters` was computed from. */
@@ -49,17 +50,16 @@ export function scheduleTrigger(binding: ResourceBinding, snapshot: Snapshot): S
   const clusters = spec.clusters ?? [];
   const replicas = spec.replicas ?? 0;
   const duplicated = (spec.placement?.replicaScheduling?.replicaSchedulingType ?? 'Duplicated') === 'Duplicated';
-  if (!spec.components?.length && clusters.length > 0) {
+  // Karmada `IsBindingReplicasChanged`: for Divided an empty `spec.clusters` (e.g. its only cluster
+  // was evicted) sums to 0 and so differs from a positive `spec.replicas`.
+  if (!spec.components?.length) {
     if (duplicated ? clusters.some((c) => (c.replicas ?? 0) !== replicas) : sumReplicas(clusters) !== replicas) {
       return 'ReplicasChanged';
     }
   }
-  if (
-    spec.rescheduleTriggeredAt &&
-    (!status.lastScheduledTime || spec.rescheduleTriggeredAt > status.lastScheduledTime)
-  ) {
-    return 'RescheduleTriggered';
-  }
+  // Karmada `RescheduleRequired`: compared as instants (not as text), and never before a first
+  // successful schedule (no lastScheduledTime) — the same test as assignment's Fresh mode.
+  if (isFreshReschedule(spec.rescheduleTriggeredAt, status.lastScheduledTime)) return 'RescheduleTriggered';
   if (scheduled.status !== 'True') return 'RetryFailed';
   if (spec.components?.length && status.schedulerObservedGeneration !== binding.metadata.generation) {
     return 'ComponentsChanged';

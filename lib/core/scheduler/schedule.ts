@@ -123,7 +123,9 @@ function scheduleOnce(
     else feasible.push(cluster);
   }
   if (feasible.length === 0) {
-    return fail('NoClusterFit', fitErrorMessage(snapshot.clusters.length, diagnosis ?? {}), diagnosis ?? {});
+    // Karmada counts every cluster of the snapshot (`NumOfClusters`), the deleting ones it skipped too.
+    const total = snapshot.clusters.length + snapshot.deleting.size;
+    return fail('NoClusterFit', fitErrorMessage(total, diagnosis ?? {}), diagnosis ?? {});
   }
 
   // Score and estimate.
@@ -163,7 +165,8 @@ function scheduleOnce(
     uid: binding.metadata.uid ?? `${binding.metadata.namespace ?? ''}/${binding.metadata.name ?? ''}`,
     enableEmptyWorkloadPropagation: options.enableEmptyWorkloadPropagation ?? false,
   });
-  if (!assigned.ok) return assigned;
+  // Karmada wraps assignment errors too: `failed to assign replicas: <why>`.
+  if (!assigned.ok) return fail(assigned.failure.reason, `failed to assign replicas: ${assigned.failure.message}`);
 
   // Reserve what this result newly takes.
   const reserved: ReservationDelta[] = [];
@@ -173,10 +176,12 @@ function scheduleOnce(
       if (unit.scheduled.has(t.name)) continue;
       reserved.push({ cluster: t.name, pods: set.pods, units: new Map(set.request.resources) });
     }
-  } else if (request) {
+  } else {
+    // Without replicaRequirements a replica still takes a pod (the estimate is bounded by pods).
+    const perReplica = request ?? compileRequest(undefined);
     for (const t of assigned.value) {
       const more = (t.replicas ?? 0) - (previous.find((p) => p.name === t.name)?.replicas ?? 0);
-      if (more > 0) reserved.push(replicaDelta(t.name, request, more));
+      if (more > 0) reserved.push(replicaDelta(t.name, perReplica, more));
     }
   }
   for (const d of reserved) applyDelta(snapshot, d);
