@@ -182,7 +182,7 @@ export const CONTROLLER_SPECS: readonly ControllerSpec[] = [
     maxReceiveCount: 8,
     lanes: {
       // Larger batches share one cluster snapshot and coalesce reservation writes.
-      priority: { batchSize: 25, maximumBatchingWindowSeconds: 0, maxConcurrency: 4 },
+      priority: { batchSize: 10, maximumBatchingWindowSeconds: 0, maxConcurrency: 4 },
       standard: { batchSize: 100, maximumBatchingWindowSeconds: 1, maxConcurrency: 2 },
     },
   },

@@ -277,7 +277,11 @@ describe('garbage collector', () => {
     );
     assert.deepEqual(
       h.queued.filter((q) => !q.delayMs).map((q) => [q.controller, q.lane, q.key, q.reason]),
-      [[GARBAGE_COLLECTOR, 'priority', collectorKey(child), 'owner-deleted']],
+      [
+        [GARBAGE_COLLECTOR, 'priority', collectorKey(child), 'owner-deleted'],
+        // A ConfigMap is a resource template: the detector hears of its deletion too.
+        ['detector', 'priority', 'ConfigMap/default/child', 'garbage-collected'],
+      ],
     );
   });
 });
