@@ -9,6 +9,7 @@ import { startDynamoDbLocal } from '../test/support/dynamodb-local.ts';
 import { describeSetup, type Measurement } from './harness.ts';
 import { benchApi } from './api.bench.ts';
 import { benchQueues } from './queue.bench.ts';
+import { benchSchedulerCore, benchSchedulerPipeline } from './scheduler.bench.ts';
 import { benchCodec, benchStore } from './store.bench.ts';
 
 process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
@@ -54,6 +55,18 @@ async function main(): Promise<void> {
   console.log('… queues on fauxqs');
   const sqs = await startSqsServer();
   measurements.push(...(await benchQueues(sqs, { messages: quick ? 1000 : 5000, trials })));
+
+  console.log('… scheduler: pure core');
+  measurements.push(...benchSchedulerCore(trials, quick ? 1000 : 5000));
+  console.log('… scheduler: local pipeline (dynalite + fauxqs)');
+  const schedulerStore = await startDynalite();
+  measurements.push(
+    ...(await benchSchedulerPipeline(schedulerStore.endpoint, sqs, {
+      bindings: quick ? 1000 : 5000,
+      trials: quick ? 1 : 2,
+    })),
+  );
+  await schedulerStore.stop();
   await sqs.stop();
 
   const previous = existsSync(RESULTS)

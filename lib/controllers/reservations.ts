@@ -1,205 +1,214 @@
 /**
  * The scheduler's reservation ledger (our answer to Karmada #6783): capacity promised to bindings
- * scheduled moments ago, which the member's resource summary does not show yet. One internal object
- * per cluster (`ClusterReservation`, not served by the API) holds an entry per binding —
- * `{pods, resources, expiresAt}` in the estimator's units — written with a conditional write, so two
- * scheduler batches deciding at once cannot both take a cluster's last free capacity: the second
- * write conflicts, re-reads, and is refused when the cluster would be over-committed (its bindings are
- * then decided again on the fresh ledger).
+ * scheduled moments ago, which the members' resource summaries do not show yet.
  *
- * Entries expire after a TTL (default 60 s: several summary collections), by which time the pods are
- * in the summary. Until then both count, so an estimate errs on the side of too little, never too much.
- * Writes are coalesced: one write per touched cluster per flush, shared by every binding of a batch.
+ * One internal object (`ClusterReservation/fleet`, not served by the API) holds, per 10-second bucket,
+ * the pods and resources (estimator units) reserved on each cluster. Every scheduler batch reads it
+ * with the clusters, and adds what its results take with **one conditional write per flush** (flushes
+ * are serialized per batch and coalesce every binding that reached the commit point meanwhile). When two
+ * batches write at once, the loser re-reads; if the clusters it reserved on would now be over-committed
+ * it refuses those bindings (they are decided again on the fresh ledger), otherwise it merges and
+ * retries. So two schedulers cannot both take a cluster's last free capacity.
+ *
+ * Buckets expire after the TTL (default 60 s, a summary collection period), by which time the pods are
+ * in the summary; until then both count, so estimates err towards too little, never too much.
+ * Size: ~(TTL/10 s + 1) buckets × touched clusters × ~60 bytes — well under DynamoDB's 400 KB for
+ * fleets of a few hundred clusters (see docs/decisions/0007-scheduler.md for sharding beyond).
  */
 import type { KubeObject } from '../api/object.ts';
 import { emptyReservation, type Reservation } from '../core/scheduler/estimate.ts';
 import type { ReservationDelta, Snapshot } from '../core/scheduler/snapshot.ts';
 import { AlreadyExistsError, ConflictError } from '../store/errors.ts';
-import { listAll } from '../store/list-all.ts';
 import type { ObjectStore } from '../store/port.ts';
 
 export const CLUSTER_RESERVATION = { group: 'work.serverless-karmada.io', kind: 'ClusterReservation' };
+export const LEDGER_NAME = 'fleet';
 export const DEFAULT_RESERVATION_TTL_MS = 60_000;
+const BUCKET_MS = 10_000;
 
-export interface LedgerEntry {
+/** What one cluster holds in one bucket. */
+export interface LedgerAmount {
   pods: number;
   resources: Record<string, number>;
-  /** ms since epoch. */
-  expiresAt: number;
 }
 
-type Entries = Record<string, LedgerEntry>;
+/** bucket start (ms, as text) → cluster → amount. */
+type Buckets = Record<string, Record<string, LedgerAmount>>;
 
-function entriesOf(item: KubeObject | undefined, now: number): Entries {
-  const raw = (item?.spec as { entries?: Entries } | undefined)?.entries ?? {};
-  const out: Entries = {};
-  for (const [key, e] of Object.entries(raw)) if (e && e.expiresAt > now) out[key] = e;
+function bucketsOf(item: KubeObject | undefined, now: number, ttlMs: number): Buckets {
+  const raw = (item?.spec as { buckets?: Buckets } | undefined)?.buckets ?? {};
+  const out: Buckets = {};
+  for (const [start, clusters] of Object.entries(raw)) {
+    if (Number(start) + BUCKET_MS + ttlMs > now) out[start] = clusters;
+  }
   return out;
 }
 
-function total(entries: Iterable<LedgerEntry>): Reservation {
-  const r = emptyReservation();
-  for (const e of entries) {
-    r.pods += e.pods;
-    for (const [name, n] of Object.entries(e.resources)) r.units.set(name, (r.units.get(name) ?? 0) + n);
-  }
-  return r;
+function addAmount(
+  target: Record<string, LedgerAmount>,
+  cluster: string,
+  pods: number,
+  units: Iterable<[string, number]>,
+) {
+  const a = (target[cluster] ??= { pods: 0, resources: {} });
+  a.pods += pods;
+  for (const [name, n] of units) a.resources[name] = (a.resources[name] ?? 0) + n;
 }
 
-/** Loads every cluster's live reservations (one list). */
-export async function loadLedger(store: ObjectStore): Promise<Map<string, KubeObject>> {
-  return new Map((await listAll(store, CLUSTER_RESERVATION)).map((item) => [item.metadata.name!, item]));
-}
-
-/** Cluster name → total live reservation, for {@link buildSnapshot}. */
-export function ledgerReservations(items: ReadonlyMap<string, KubeObject>, now: number): Map<string, Reservation> {
+/** Cluster → total reserved over live buckets (plus `extra`, not yet written). */
+function totals(buckets: Buckets, extra?: Record<string, LedgerAmount>): Map<string, Reservation> {
   const out = new Map<string, Reservation>();
-  for (const [name, item] of items) {
-    const entries = Object.values(entriesOf(item, now));
-    if (entries.length > 0) out.set(name, total(entries));
-  }
+  const add = (cluster: string, a: LedgerAmount) => {
+    let r = out.get(cluster);
+    if (!r) out.set(cluster, (r = emptyReservation()));
+    r.pods += a.pods;
+    for (const [name, n] of Object.entries(a.resources)) r.units.set(name, (r.units.get(name) ?? 0) + n);
+  };
+  for (const clusters of Object.values(buckets)) for (const [c, a] of Object.entries(clusters)) add(c, a);
+  for (const [c, a] of Object.entries(extra ?? {})) add(c, a);
   return out;
+}
+
+/** Reads the ledger (one get). */
+export async function loadLedger(store: ObjectStore): Promise<KubeObject | undefined> {
+  return store.get({ ...CLUSTER_RESERVATION, name: LEDGER_NAME });
+}
+
+/** Cluster name → live reservation, for {@link buildSnapshot}. */
+export function ledgerReservations(item: KubeObject | undefined, now: number, ttlMs: number): Map<string, Reservation> {
+  return totals(bucketsOf(item, now, ttlMs));
 }
 
 interface Waiter {
-  binding: string;
-  clusters: Set<string>;
+  clusters: string[];
   resolve: (ok: boolean) => void;
 }
 
-/**
- * The ledger as one scheduler batch sees it: commits from the batch's bindings are coalesced into one
- * conditional write per cluster.
- */
+/** The ledger as one scheduler batch sees it: serialized, coalesced conditional writes. */
 export class BatchLedger {
   readonly #store: ObjectStore;
   readonly #snapshot: Snapshot;
-  readonly #items: Map<string, KubeObject>;
   readonly #ttlMs: number;
   readonly #now: () => number;
-  /** cluster → binding → entry, waiting for the next flush. */
-  #pending = new Map<string, Map<string, LedgerEntry>>();
+  #item: KubeObject | undefined;
+  /** Waiting for the next flush: cluster → amount. */
+  #pending: Record<string, LedgerAmount> = {};
   #waiters: Waiter[] = [];
-  #flushQueued = false;
-  /** Writes made (for metrics and the benchmark). */
+  #flushing: Promise<void> | undefined;
+  /** Writes made and conflicts met (for metrics and the benchmark). */
   writes = 0;
   conflicts = 0;
 
   constructor(options: {
     store: ObjectStore;
     snapshot: Snapshot;
-    items: Map<string, KubeObject>;
+    item: KubeObject | undefined;
     ttlMs: number;
     now: () => number;
   }) {
     this.#store = options.store;
     this.#snapshot = options.snapshot;
-    this.#items = options.items;
+    this.#item = options.item;
     this.#ttlMs = options.ttlMs;
     this.#now = options.now;
   }
 
   /**
-   * Records a binding's deltas; resolves true once they are in the ledger, false when a cluster
-   * would be over-committed by what other schedulers reserved meanwhile (the snapshot has then been
-   * refreshed and the binding's deltas removed from it: decide again).
+   * Records a binding's deltas (already applied to the snapshot); resolves true once they are written,
+   * false when a cluster would be over-committed by what other schedulers reserved meanwhile — the
+   * snapshot then reflects the fresh ledger without them: decide again.
    */
-  commit(binding: string, deltas: readonly ReservationDelta[]): Promise<boolean> {
+  commit(deltas: readonly ReservationDelta[]): Promise<boolean> {
     const useful = deltas.filter((d) => d.pods > 0 || [...d.units.values()].some((n) => n > 0));
-    if (useful.length === 0) return Promise.resolve(true);
-    const now = this.#now();
-    for (const d of useful) {
-      let byBinding = this.#pending.get(d.cluster);
-      if (!byBinding) this.#pending.set(d.cluster, (byBinding = new Map()));
-      const previous = byBinding.get(binding) ?? entriesOf(this.#items.get(d.cluster), now)[binding];
-      const resources: Record<string, number> = { ...(previous?.resources ?? {}) };
-      for (const [name, n] of d.units) resources[name] = (resources[name] ?? 0) + n;
-      byBinding.set(binding, { pods: (previous?.pods ?? 0) + d.pods, resources, expiresAt: now + this.#ttlMs });
-    }
+    if (useful.length === 0 || this.#ttlMs <= 0) return Promise.resolve(true);
+    for (const d of useful) addAmount(this.#pending, d.cluster, d.pods, d.units);
     return new Promise<boolean>((resolve) => {
-      this.#waiters.push({ binding, clusters: new Set(useful.map((d) => d.cluster)), resolve });
-      if (!this.#flushQueued) {
-        this.#flushQueued = true;
-        setImmediate(() => void this.#flush());
-      }
+      this.#waiters.push({ clusters: useful.map((d) => d.cluster), resolve });
+      this.#kick();
     });
   }
 
-  async #flush(): Promise<void> {
-    const pending = this.#pending;
-    const waiters = this.#waiters;
-    this.#pending = new Map();
-    this.#waiters = [];
-    this.#flushQueued = false;
-    const refused = new Map<string, Set<string>>();
-    await Promise.all(
-      [...pending].map(async ([cluster, ours]) => {
-        const lost = await this.#write(cluster, ours).catch(() => new Set(ours.keys()));
-        if (lost.size > 0) refused.set(cluster, lost);
-      }),
-    );
-    for (const w of waiters) {
-      const ok = ![...w.clusters].some((c) => refused.get(c)?.has(w.binding));
-      w.resolve(ok);
-    }
+  /** Starts a flush unless one is running (it picks up what accumulates meanwhile when it ends). */
+  #kick(): void {
+    if (this.#flushing) return;
+    this.#flushing = new Promise<void>((r) => setImmediate(r))
+      .then(() => this.#flush())
+      .finally(() => {
+        this.#flushing = undefined;
+        if (this.#waiters.length > 0) this.#kick();
+      });
   }
 
-  /** Writes one cluster's entries; returns the bindings refused (over-commit after a conflict). */
-  async #write(cluster: string, ours: Map<string, LedgerEntry>): Promise<Set<string>> {
-    let item = this.#items.get(cluster);
+  async #flush(): Promise<void> {
+    const ours = this.#pending;
+    const waiters = this.#waiters;
+    this.#pending = {};
+    this.#waiters = [];
+    let refused: Set<string>;
+    try {
+      refused = await this.#write(ours);
+    } catch {
+      refused = new Set(Object.keys(ours));
+      this.#refresh(undefined);
+    }
+    for (const w of waiters) w.resolve(!w.clusters.some((c) => refused.has(c)));
+  }
+
+  /** Writes `ours` into the current bucket; returns the clusters refused after a conflict. */
+  async #write(ours: Record<string, LedgerAmount>): Promise<Set<string>> {
+    const refused = new Set<string>();
     for (let attempt = 1; attempt <= 5; attempt++) {
       const now = this.#now();
-      const entries = { ...entriesOf(item, now), ...Object.fromEntries(ours) };
+      const buckets = bucketsOf(this.#item, now, this.#ttlMs);
+      const bucket = String(Math.floor(now / BUCKET_MS) * BUCKET_MS);
+      const current = structuredClone(buckets[bucket] ?? {});
+      for (const [c, a] of Object.entries(ours)) addAmount(current, c, a.pods, Object.entries(a.resources));
+      const spec = { buckets: { ...buckets, [bucket]: current } };
       try {
         this.writes++;
-        item = item
-          ? await this.#store.update({ ...item, spec: { entries } })
+        this.#item = this.#item
+          ? await this.#store.update({ ...this.#item, spec })
           : await this.#store.create({
               apiVersion: `${CLUSTER_RESERVATION.group}/v1`,
               kind: CLUSTER_RESERVATION.kind,
-              metadata: { name: cluster },
-              spec: { entries },
+              metadata: { name: LEDGER_NAME },
+              spec,
             });
-        this.#items.set(cluster, item);
-        return new Set();
+        return refused;
       } catch (err) {
         if (!(err instanceof ConflictError) && !(err instanceof AlreadyExistsError)) throw err;
         this.conflicts++;
-        const before = entriesOf(item, now);
-        const fresh = await this.#store.get({ ...CLUSTER_RESERVATION, name: cluster });
-        const after = entriesOf(fresh, now);
-        if (fresh) this.#items.set(cluster, fresh);
-        else this.#items.delete(cluster);
-        item = fresh;
-        const othersGrew = Object.entries(after).some(
-          ([key, e]) =>
-            !ours.has(key) && (!before[key] || before[key].pods < e.pods || before[key].expiresAt < e.expiresAt),
-        );
-        const merged = { ...after, ...Object.fromEntries(ours) };
-        if (othersGrew && this.#overcommitted(cluster, Object.values(merged))) {
-          this.#refresh(cluster, after);
-          return new Set(ours.keys());
+        this.#item = await this.#store.get({ ...CLUSTER_RESERVATION, name: LEDGER_NAME });
+        const fresh = totals(bucketsOf(this.#item, this.#now(), this.#ttlMs), ours);
+        const over = Object.keys(ours).filter((c) => this.#overcommitted(c, fresh.get(c)));
+        // Refused clusters' amounts are dropped; the rest is merged and written on the next attempt (a
+        // refused binding's amounts on other clusters stay reserved until they expire: conservative).
+        for (const c of over) {
+          delete ours[c];
+          refused.add(c);
         }
-        this.#refresh(cluster, merged);
+        this.#refresh(ours);
       }
     }
-    this.#refresh(cluster, entriesOf(item, this.#now()));
-    return new Set(ours.keys());
+    this.#refresh(undefined);
+    for (const c of Object.keys(ours)) refused.add(c);
+    return refused;
   }
 
-  /** Sets the snapshot's reservation on `cluster` to `entries` plus what waits for the next flush. */
-  #refresh(cluster: string, entries: Entries): void {
-    const next = this.#pending.get(cluster);
-    const all = { ...entries, ...(next ? Object.fromEntries(next) : {}) };
-    this.#snapshot.reservations.set(cluster, total(Object.values(all)));
+  /** The snapshot's reservations := fresh ledger + `extra` (being written) + what waits for the next flush. */
+  #refresh(extra: Record<string, LedgerAmount> | undefined): void {
+    const combined: Record<string, LedgerAmount> = structuredClone(extra ?? {});
+    for (const [c, a] of Object.entries(this.#pending)) addAmount(combined, c, a.pods, Object.entries(a.resources));
+    const fresh = totals(bucketsOf(this.#item, this.#now(), this.#ttlMs), combined);
+    this.#snapshot.reservations.clear();
+    for (const [c, r] of fresh) this.#snapshot.reservations.set(c, r);
   }
 
-  #overcommitted(cluster: string, entries: LedgerEntry[]): boolean {
+  #overcommitted(cluster: string, reserved: Reservation | undefined): boolean {
     const info = this.#snapshot.byName.get(cluster);
-    if (!info) return false;
-    const sum = total(entries);
-    if (sum.pods > info.capacity.allowedPods) return true;
-    for (const [name, n] of sum.units) {
+    if (!info || !reserved) return false;
+    if (reserved.pods > info.capacity.allowedPods) return true;
+    for (const [name, n] of reserved.units) {
       const available = info.capacity.available.get(name);
       if (available !== undefined && n > available) return true;
     }

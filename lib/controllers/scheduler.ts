@@ -102,16 +102,17 @@ export function createSchedulerController(options: SchedulerOptions): Controller
 
   async function openBatch(): Promise<SchedulerBatch> {
     const at = now();
-    const [clusters, items] = await Promise.all([listAll(store, CLUSTER), loadLedger(store)]);
+    const ttlMs = options.reservationTtlMs ?? DEFAULT_RESERVATION_TTL_MS;
+    const [clusters, item] = await Promise.all([listAll(store, CLUSTER), loadLedger(store)]);
     const snapshot = buildSnapshot(clusters as Cluster[], {
-      reservations: ledgerReservations(items, at),
+      reservations: ledgerReservations(item, at, ttlMs),
       ...(options.estimator ? { estimator: options.estimator } : {}),
     });
     const ledger = new BatchLedger({
       store,
       snapshot,
-      items,
-      ttlMs: options.reservationTtlMs ?? DEFAULT_RESERVATION_TTL_MS,
+      item,
+      ttlMs,
       now,
     });
     stats.batches++;
@@ -121,6 +122,9 @@ export function createSchedulerController(options: SchedulerOptions): Controller
   return {
     name: SCHEDULER_CONTROLLER,
     stats,
+    // Decisions take microseconds; a key waits on one read and one write. More keys in flight per batch
+    // also coalesce more reservations into each ledger write.
+    reconcileConcurrency: 32,
     async openBatch() {
       const batch = await openBatch();
       return {
@@ -171,7 +175,7 @@ export function createSchedulerController(options: SchedulerOptions): Controller
         enableEmptyWorkloadPropagation: options.enableEmptyWorkloadPropagation ?? false,
       });
       if (result.outcome.ok && result.outcome.value.reserved.length > 0) {
-        const accepted = await scope.ledger.commit(request.key, result.outcome.value.reserved);
+        const accepted = await scope.ledger.commit(result.outcome.value.reserved);
         if (!accepted) {
           context.logger.info('capacity taken by a concurrent scheduler; deciding again', { attempt });
           continue;

@@ -45,6 +45,11 @@ export interface ReconcileResult {
 export interface Controller {
   readonly name: string;
   reconcile(request: ReconcileRequest, context: ReconcileContext): Promise<ReconcileResult | undefined>;
+  /**
+   * Keys of one batch reconciled at once, when this controller knows better than the runtime's
+   * `SK_RECONCILE_CONCURRENCY` (the scheduler decides in microseconds and waits on the store).
+   */
+  readonly reconcileConcurrency?: number;
   /** Optional: opened once per batch, before its keys are reconciled; passed to each as `context.batch`. */
   openBatch?(context: { logger: Logger; now: number; keys: readonly string[] }): Promise<BatchScope>;
 }

@@ -38,11 +38,15 @@ interface CompiledModels {
   readonly mins: Map<string, number[]>;
   /** Node counts per model index (0 when absent). */
   readonly counts: number[];
+  /** Answers by request key: the models path does not depend on reservations, so it is computed once. */
+  readonly answers: Map<string, number | undefined>;
 }
 
 /** A per-replica request, parsed once: only resources with a positive whole-unit value count. */
 export interface CompiledRequest {
   readonly resources: readonly (readonly [name: string, units: number])[];
+  /** The resources as text (`cpu=250,memory=512`): equal requests share cached answers. */
+  readonly key: string;
 }
 
 /** Capacity promised but not yet visible in the cluster's summary. */
@@ -136,7 +140,7 @@ function compileCapacity(cluster: Cluster, gate: boolean): ClusterCapacity {
       const c = Number((modelings[i] as { count?: unknown } | undefined)?.count ?? 0);
       counts.push(Number.isFinite(c) && c > 0 ? Math.trunc(c) : 0);
     }
-    models = { mins, counts };
+    models = { mins, counts, answers: new Map() };
   }
   return {
     noSummary: false,
@@ -147,7 +151,7 @@ function compileCapacity(cluster: Cluster, gate: boolean): ClusterCapacity {
 }
 
 const requests = new WeakMap<object, CompiledRequest>();
-const EMPTY_REQUEST: CompiledRequest = { resources: [] };
+const EMPTY_REQUEST: CompiledRequest = { resources: [], key: '' };
 
 /** A per-replica resource request (`replicaRequirements.resourceRequest`), parsed once per object. */
 export function compileRequest(request: ResourceList | undefined): CompiledRequest {
@@ -162,7 +166,7 @@ export function compileRequest(request: ResourceList | undefined): CompiledReque
       resources.push([name, toUnits(name, nano)]);
     }
     resources.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-    compiled = { resources };
+    compiled = { resources, key: resources.map(([n, u]) => `${n}=${u}`).join(',') };
     requests.set(request, compiled);
   }
   return compiled;
@@ -188,7 +192,9 @@ export function estimateReplicas(
   if (!request) return Math.min(pods, MAX_INT32);
   let max = pods;
   if (capacity.models) {
-    const n = byModels(capacity.models, request);
+    let n: number | undefined;
+    if (capacity.models.answers.has(request.key)) n = capacity.models.answers.get(request.key);
+    else capacity.models.answers.set(request.key, (n = byModels(capacity.models, request)));
     if (n !== undefined) {
       let held = 0;
       if (reserved) {

@@ -143,7 +143,7 @@ function scheduleOnce(
       allocatable = estimateOn(snapshot, cluster, request);
       if (allocatable === MAX_INT32) allocatable = replicas;
     }
-    const already = previous.find((t) => t.name === cluster.name)?.replicas ?? 0;
+    const already = previous.length === 0 ? 0 : (previous.find((t) => t.name === cluster.name)?.replicas ?? 0);
     details.push({
       name: cluster.name,
       cluster: cluster.cluster,
@@ -236,7 +236,7 @@ function componentSetRequest(components: readonly Component[]): SetRequest {
       }
     }
     const resources = [...units].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-    cached = { request: { resources }, pods };
+    cached = { request: { resources, key: resources.map(([n, u]) => `${n}=${u}`).join(',') }, pods };
     setRequests.set(components, cached);
   }
   return cached;
