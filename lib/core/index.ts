@@ -1,0 +1,18 @@
+/**
+ * `serverless-karmada/core` — the pure decision core: Karmada's policy matching, resource interpreter
+ * and scheduler as functions over plain Karmada-shaped objects (PropagationPolicy, ResourceBinding,
+ * Cluster as the API returns them). No I/O, no clock, no AWS: bring your own objects.
+ *
+ * @example
+ * import { buildFramework, buildSnapshot, choosePolicy, interpretBindingWorkload, scheduleBinding } from 'serverless-karmada/core';
+ * const snapshot = buildSnapshot(clusters);            // Cluster objects with status.resourceSummary
+ * const result = scheduleBinding(binding, snapshot, buildFramework(['*']));
+ * if (result.outcome.ok) console.log(result.outcome.value.clusters); // [{ name: 'member1', replicas: 2 }, …]
+ *
+ * See docs/core.md.
+ */
+export * from './types.ts';
+export { clusterMatches, clusterZones, compileLabelSelector } from './placement/affinity.ts';
+export * from './policy/index.ts';
+export * from './interpreter/index.ts';
+export * from './scheduler/index.ts';

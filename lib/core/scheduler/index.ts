@@ -1,0 +1,52 @@
+/**
+ * The scheduler of the decision core: snapshot → filter → score → estimate → select → assign, as pure
+ * functions over Karmada-shaped objects (shared/reference/karmada-behaviour.md §2.2–2.3).
+ */
+export * from './types.ts';
+export {
+  clusterCapacity,
+  compileRequest,
+  type ClusterCapacity,
+  type CompiledRequest,
+  type EstimatorOptions,
+  estimateReplicas,
+  type Reservation,
+} from './estimate.ts';
+export * from './framework/interface.ts';
+export {
+  buildFramework,
+  type Framework,
+  IN_TREE_PLUGINS,
+  parsePluginsFlag,
+  PluginConfigError,
+  type PluginFactory,
+} from './framework/registry.ts';
+export {
+  applyDelta,
+  buildSnapshot,
+  estimateOn,
+  replicaDelta,
+  type ReservationDelta,
+  type Snapshot,
+  type SnapshotCluster,
+} from './snapshot.ts';
+export {
+  bindingGvk,
+  componentSets,
+  fitErrorMessage,
+  scheduleBinding,
+  type ScheduleDecision,
+  type ScheduleOptions,
+  type ScheduleResult,
+} from './schedule.ts';
+export {
+  APPLIED_PLACEMENT_ANNOTATION,
+  canonical,
+  DEFAULT_SCHEDULER_NAME,
+  isSchedulable,
+  placementChanged,
+  scheduleTrigger,
+  type ScheduleTrigger,
+} from './reschedule.ts';
+export { assignReplicas, type AssignmentInput, assignmentStrategy, websterAllocate } from './assignment/index.ts';
+export { selectBestClusters, sortClusters } from './spread/index.ts';
