@@ -131,6 +131,10 @@ export function createDetectorController(options: DetectorOptions): Controller {
 
     let choice = choosePolicy({ template, propagationPolicies: pps, clusterPropagationPolicies: cpps });
     if (choice.outcome === 'claimed-gone') {
+      // Karmada cleans the claim from the binding as well as the template (HandlePropagationPolicyDeletion);
+      // a stale claim left on the binding would outrank a later CPP claim in `claimedBy`.
+      const binding = (await store.get(bindingRefOf(template))) as ResourceBinding | undefined;
+      if (binding) await unclaimBinding(binding, choice.claim);
       template = await unclaim(template, choice.claim, context);
       if (!template) return undefined;
       choice = choosePolicy({ template, propagationPolicies: pps, clusterPropagationPolicies: cpps });

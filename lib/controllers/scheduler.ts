@@ -26,7 +26,7 @@ import {
   scheduleTrigger,
 } from '../core/scheduler/reschedule.ts';
 import { scheduleBinding, type ScheduleResult } from '../core/scheduler/schedule.ts';
-import { buildSnapshot, type Snapshot } from '../core/scheduler/snapshot.ts';
+import { buildSnapshot, type ReservationDelta, type Snapshot } from '../core/scheduler/snapshot.ts';
 import type { Cluster, Condition, ResourceBinding, ResourceBindingStatus } from '../core/types.ts';
 import { type EventRecorder, NO_EVENTS } from '../events/recorder.ts';
 import type { WorkQueue } from '../queue/port.ts';
@@ -157,6 +157,8 @@ export function createSchedulerController(options: SchedulerOptions): Controller
     request: ReconcileRequest,
     context: ReconcileContext,
   ): Promise<ReconcileResult | undefined> {
+    // What earlier attempts of this key put in the ledger before their binding write conflicted.
+    let held: ReservationDelta[] = [];
     for (let attempt = 1; attempt <= LEDGER_ATTEMPTS; attempt++) {
       const binding = (await store.get(ref)) as ResourceBinding | undefined;
       if (!binding || !isSchedulable(binding, schedulerName)) return undefined;
@@ -174,12 +176,15 @@ export function createSchedulerController(options: SchedulerOptions): Controller
       const result = scheduleBinding(binding, scope.snapshot, framework, {
         enableEmptyWorkloadPropagation: options.enableEmptyWorkloadPropagation ?? false,
       });
-      if (result.outcome.ok && result.outcome.value.reserved.length > 0) {
-        const accepted = await scope.ledger.commit(result.outcome.value.reserved);
+      const reserved = result.outcome.ok ? result.outcome.value.reserved : [];
+      if (reserved.length > 0) {
+        const more = beyond(reserved, held);
+        const accepted = await scope.ledger.commit(more);
         if (!accepted) {
           context.logger.info('capacity taken by a concurrent scheduler; deciding again', { attempt });
           continue;
         }
+        held = [...held, ...more];
       }
       const next = resultBinding(binding, result, context.now);
       if (!next) return undefined;
@@ -188,7 +193,12 @@ export function createSchedulerController(options: SchedulerOptions): Controller
         stats.bindingWrites++;
       } catch (err) {
         if (err instanceof NotFoundError) return undefined;
-        if (err instanceof ConflictError) continue;
+        if (err instanceof ConflictError) {
+          // Decide again on the binding as it now is, with this attempt's capacity free again in the
+          // snapshot (it stays in the ledger: the next attempt reserves only what it needs beyond it).
+          release(scope.snapshot, reserved);
+          continue;
+        }
         throw err;
       }
       await report(binding, result, trigger, context);
@@ -273,6 +283,32 @@ export function resultBinding(
     canonical({ ...status, lastScheduledTime: undefined }) ===
       canonical({ ...binding.status, lastScheduledTime: undefined });
   return unchanged ? undefined : next;
+}
+
+/** Takes `deltas` back out of the snapshot's reservations (an attempt whose binding write lost). */
+function release(snapshot: Snapshot, deltas: readonly ReservationDelta[]): void {
+  for (const d of deltas) {
+    const r = snapshot.reservations.get(d.cluster);
+    if (!r) continue;
+    r.pods = Math.max(0, r.pods - d.pods);
+    for (const [name, n] of d.units) r.units.set(name, Math.max(0, (r.units.get(name) ?? 0) - n));
+  }
+}
+
+/** What `wanted` reserves beyond `held` (per cluster: pods and each resource, never negative). */
+function beyond(wanted: readonly ReservationDelta[], held: readonly ReservationDelta[]): ReservationDelta[] {
+  if (held.length === 0) return [...wanted];
+  return wanted.map((d) => {
+    let pods = d.pods;
+    const units = new Map(d.units);
+    for (const h of held) {
+      if (h.cluster !== d.cluster) continue;
+      pods -= h.pods;
+      for (const [name, n] of h.units) if (units.has(name)) units.set(name, units.get(name)! - n);
+    }
+    for (const [name, n] of units) units.set(name, Math.max(0, n));
+    return { cluster: d.cluster, pods: Math.max(0, pods), units };
+  });
 }
 
 /** Sets a condition, keeping `lastTransitionTime` when the status did not change. */
