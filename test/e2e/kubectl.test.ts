@@ -300,22 +300,23 @@ describe('kubectl: control-plane specifics', () => {
   });
 
   it('shows the events controllers record in kubectl describe and kubectl get events', async () => {
-    await kubectl.ok(['apply', '-f', `${SAMPLES}nginx/deployment.yaml`]);
-    const nginx = await rt.runtime.store.get({
+    // A Deployment no policy selects, so only the events recorded here are on it.
+    await kubectl.ok(['create', 'deployment', 'evdemo', '--image=nginx:1.27']);
+    const evdemo = await rt.runtime.store.get({
       group: 'apps',
       kind: 'Deployment',
       namespace: 'default',
-      name: 'nginx',
+      name: 'evdemo',
     });
     const recorder = new StoreEventRecorder({
       store: rt.runtime.store,
       clock: systemClock,
       component: 'resource-detector',
     });
-    await recorder.record(nginx!, 'Normal', 'ApplyPolicySucceed', 'Apply policy(default/nginx-propagation) succeed');
-    await recorder.record(nginx!, 'Warning', 'ScheduleBindingFailed', '0/3 clusters are available');
-    await recorder.record(nginx!, 'Warning', 'ScheduleBindingFailed', '0/3 clusters are available');
-    const described = await kubectl.ok(['describe', 'deployment', 'nginx']);
+    await recorder.record(evdemo!, 'Normal', 'ApplyPolicySucceed', 'Apply policy(default/nginx-propagation) succeed');
+    await recorder.record(evdemo!, 'Warning', 'ScheduleBindingFailed', '0/3 clusters are available');
+    await recorder.record(evdemo!, 'Warning', 'ScheduleBindingFailed', '0/3 clusters are available');
+    const described = await kubectl.ok(['describe', 'deployment', 'evdemo']);
     assert.match(described, /^Events:\n\s+Type\s+Reason\s+Age\s+From\s+Message$/m);
     assert.match(
       described,
@@ -327,12 +328,15 @@ describe('kubectl: control-plane specifics', () => {
     );
     const events = await kubectl.ok(['get', 'events', '--field-selector', 'type=Warning']);
     assert.match(events, /^LAST SEEN\s+TYPE\s+REASON\s+OBJECT\s+MESSAGE\n/);
-    assert.match(events, /^\d+s\s+Warning\s+ScheduleBindingFailed\s+deployment\/nginx\s+0\/3 clusters are available$/m);
+    assert.match(
+      events,
+      /^\d+s\s+Warning\s+ScheduleBindingFailed\s+deployment\/evdemo\s+0\/3 clusters are available$/m,
+    );
     const v1 = await kubectl.ok([
       'get',
       'events.v1.events.k8s.io',
       '--field-selector',
-      'regarding.name=nginx',
+      'regarding.name=evdemo',
       '-o',
       'jsonpath={.items[*].reason}',
     ]);

@@ -1,26 +1,12 @@
 /**
  * Accepted writes enqueue their key on the priority queue of each controller whose spec triggers on
- * the kind — how the detector (a later issue) will hear of templates and policies. A detector-shaped
- * spec stands in for it here.
+ * the kind — how the detector hears of templates and policies.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { CONTROLLER_SPECS, type ControllerSpec } from '../../../lib/controllers/specs.ts';
+import { CONTROLLER_SPECS } from '../../../lib/controllers/specs.ts';
 import { apiHarness } from '../../support/api.ts';
 import { deployment } from '../../support/factories.ts';
-
-const DETECTOR_LIKE: ControllerSpec = {
-  ...CONTROLLER_SPECS[0]!,
-  name: 'detector',
-  description: 'test stand-in for the resource detector',
-  triggers: {
-    templates: true,
-    kinds: [
-      { group: 'policy.karmada.io', kind: 'PropagationPolicy' },
-      { group: 'policy.karmada.io', kind: 'ClusterPropagationPolicy' },
-    ],
-  },
-};
 
 const policy = {
   apiVersion: 'policy.karmada.io/v1alpha1',
@@ -34,7 +20,7 @@ const policy = {
 
 describe('accepted writes enqueue the triggered controllers', () => {
   it('sends templates and policies to the detector’s priority queue, with why', async () => {
-    const h = await apiHarness({ specs: [...CONTROLLER_SPECS, DETECTOR_LIKE] });
+    const h = await apiHarness({ specs: CONTROLLER_SPECS });
     assert.equal(
       (await h.call('POST', '/apis/apps/v1/namespaces/default/deployments', { body: deployment('web') })).status,
       201,
@@ -60,7 +46,7 @@ describe('accepted writes enqueue the triggered controllers', () => {
   });
 
   it('does not for dry runs, status writes, bookkeeping kinds or Karmada’s own objects', async () => {
-    const h = await apiHarness({ specs: [...CONTROLLER_SPECS, DETECTOR_LIKE] });
+    const h = await apiHarness({ specs: CONTROLLER_SPECS });
     const dry = await h.call('POST', '/apis/apps/v1/namespaces/default/deployments?dryRun=All', {
       body: deployment('web'),
     });
