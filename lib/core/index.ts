@@ -16,3 +16,4 @@ export { clusterMatches, clusterZones, compileLabelSelector } from './placement/
 export * from './policy/index.ts';
 export * from './interpreter/index.ts';
 export * from './scheduler/index.ts';
+export * from './overrides/index.ts';
