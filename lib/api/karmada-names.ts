@@ -22,3 +22,8 @@ export const WORK_GROUP = 'work.karmada.io';
 
 /** API group of Cluster. */
 export const CLUSTER_GROUP = 'cluster.karmada.io';
+
+/** The kinds the scheduler and the detector work on. */
+export const RESOURCE_BINDING = { group: WORK_GROUP, kind: 'ResourceBinding' } as const;
+export const CLUSTER_RESOURCE_BINDING = { group: WORK_GROUP, kind: 'ClusterResourceBinding' } as const;
+export const CLUSTER = { group: CLUSTER_GROUP, kind: 'Cluster' } as const;

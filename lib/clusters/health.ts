@@ -4,12 +4,15 @@
  * condition), `pkg/controllers/status/cluster_condition_cache.go` (success/failure threshold
  * smoothing), `pkg/controllers/cluster/cluster_controller.go` (`taintClusterByCondition`, and the
  * Pull-cluster monitor `tryUpdateClusterHealth`), `pkg/util/helper/taint.go`
- * (`SetCurrentClusterTaints`), and apimachinery's `meta.SetStatusCondition`.
+ * (`SetCurrentClusterTaints`), and (in lib/api/conditions.ts) apimachinery's `meta.SetStatusCondition`.
  *
  * The state Karmada keeps in memory (the per-cluster threshold cache, the monitor's probe timestamp)
  * is either an explicit input/output here ({@link ThresholdState}) or derived from persisted fields
  * ({@link pullClusterStaleness}).
  */
+import { type Condition, type ConditionStatus, findCondition, rfc3339, setCondition } from '../api/conditions.ts';
+
+export { type Condition, type ConditionStatus, findCondition, rfc3339, setCondition };
 
 /** The controller-manager / agent flags that govern cluster health. */
 export interface HealthSettings {
@@ -29,18 +32,6 @@ export const DEFAULT_HEALTH_SETTINGS: HealthSettings = Object.freeze({
   monitorGracePeriodMs: 40_000,
   startupGracePeriodMs: 60_000,
 });
-
-export type ConditionStatus = 'True' | 'False' | 'Unknown';
-
-/** `metav1.Condition`. */
-export interface Condition {
-  type: string;
-  status: ConditionStatus;
-  reason: string;
-  message: string;
-  lastTransitionTime: string;
-  observedGeneration?: number;
-}
 
 /** `corev1.Taint`. */
 export interface Taint {
@@ -135,66 +126,6 @@ export function thresholdAdjustedReady(
     return { ready: { status: current.status, reason: current.reason, message: current.message }, state: next };
   }
   return { ready: obs, state: next };
-}
-
-/**
- * `meta.SetStatusCondition`: adds the condition, or updates the one of the same type in place
- * (position kept). `lastTransitionTime` is `now` for a new condition and changes only when the status
- * changes; reason, message and observedGeneration are overwritten (an absent observedGeneration is
- * Go's 0, so it clears a previous value). Returns a new array (input untouched), or the SAME array
- * object when nothing changed, so callers can skip the write.
- */
-export function setCondition(
-  conditions: readonly Condition[] | undefined,
-  next: {
-    type: string;
-    status: ConditionStatus;
-    reason: string;
-    message: string;
-    observedGeneration?: number | undefined;
-  },
-  now: string,
-): Condition[] {
-  const list = (conditions ?? []) as Condition[];
-  const generation = next.observedGeneration ?? 0;
-  const index = list.findIndex((c) => c.type === next.type);
-  if (index < 0) {
-    const added: Condition = {
-      type: next.type,
-      status: next.status,
-      reason: next.reason,
-      message: next.message,
-      lastTransitionTime: now,
-    };
-    if (generation !== 0) added.observedGeneration = generation;
-    return [...list, added];
-  }
-  const existing = list[index]!;
-  if (
-    existing.status === next.status &&
-    existing.reason === next.reason &&
-    existing.message === next.message &&
-    (existing.observedGeneration ?? 0) === generation
-  ) {
-    return list;
-  }
-  const updated: Condition = {
-    ...existing,
-    status: next.status,
-    reason: next.reason,
-    message: next.message,
-    lastTransitionTime: existing.status === next.status ? existing.lastTransitionTime : now,
-  };
-  if (generation !== 0) updated.observedGeneration = generation;
-  else delete updated.observedGeneration;
-  const out = [...list];
-  out[index] = updated;
-  return out;
-}
-
-/** `meta.FindStatusCondition`. */
-export function findCondition(conditions: readonly Condition[] | undefined, type: string): Condition | undefined {
-  return conditions?.find((c) => c.type === type);
 }
 
 type TaintTemplate = Pick<Taint, 'key' | 'effect'>;
@@ -299,9 +230,4 @@ export function pullClusterStaleness(args: {
         reason: 'ClusterStatusNeverUpdated',
         message: 'Cluster status controller never posted cluster status.',
       };
-}
-
-/** RFC 3339 with whole seconds, as `metav1.Time` marshals (`2024-05-01T10:00:00Z`). */
-export function rfc3339(ms: number): string {
-  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
 }

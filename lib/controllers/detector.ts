@@ -14,8 +14,9 @@
  * Events `ApplyPolicySucceed` / `ApplyPolicyFailed` go on the template, as in Karmada.
  */
 import { randomUUID } from 'node:crypto';
+import { CLUSTER_RESOURCE_BINDING, RESOURCE_BINDING } from '../api/karmada-names.ts';
 import type { GroupKind, KubeObject, ObjectRef } from '../api/object.ts';
-import { formatKey, parseApiVersion, parseKey } from '../api/object.ts';
+import { formatKey, parseApiVersion, parseKey, refOf } from '../api/object.ts';
 import { interpretBindingWorkload } from '../core/interpreter/index.ts';
 import {
   applyClaim,
@@ -31,7 +32,6 @@ import {
   preemptionTargets,
   removeClaim,
 } from '../core/policy/index.ts';
-import { canonical } from '../core/scheduler/reschedule.ts';
 import type { PropagationPolicy, ResourceBinding, ResourceBindingSpec } from '../core/types.ts';
 import { type EventRecorder, NO_EVENTS } from '../events/recorder.ts';
 import {
@@ -50,6 +50,7 @@ import type {
 } from '../reconcile/controller.ts';
 import { AlreadyExistsError, ConflictError, NotFoundError } from '../store/errors.ts';
 import { listAll } from '../store/list-all.ts';
+import { deepEqual } from '../util/json.ts';
 import type { ObjectStore } from '../store/port.ts';
 import { DETECTOR_CONTROLLER_NAME, isResourceTemplate, SCHEDULER_CONTROLLER_NAME } from './specs.ts';
 
@@ -57,12 +58,14 @@ export const DETECTOR_CONTROLLER = DETECTOR_CONTROLLER_NAME;
 const POLICY_GROUP = 'policy.karmada.io';
 const PP: GroupKind = { group: POLICY_GROUP, kind: 'PropagationPolicy' };
 const CPP: GroupKind = { group: POLICY_GROUP, kind: 'ClusterPropagationPolicy' };
-const RB: GroupKind = { group: 'work.karmada.io', kind: 'ResourceBinding' };
-const CRB: GroupKind = { group: 'work.karmada.io', kind: 'ClusterResourceBinding' };
+const RB = RESOURCE_BINDING;
+const CRB = CLUSTER_RESOURCE_BINDING;
 const BINDING_API_VERSION = 'work.karmada.io/v1alpha2';
 
 /** Karmada never propagates from these namespaces (`--skipped-propagating-namespaces` default `kube-.*`, plus its own). */
 const SKIPPED_NAMESPACE = /^(kube-.*|karmada-system|karmada-cluster|karmada-es-.*)$/;
+const inSkippedNamespace = (obj: KubeObject) =>
+  Boolean(obj.metadata.namespace && SKIPPED_NAMESPACE.test(obj.metadata.namespace));
 
 export interface DetectorOptions {
   store: ObjectStore;
@@ -125,7 +128,7 @@ export function createDetectorController(options: DetectorOptions): Controller {
   ): Promise<ReconcileResult | undefined> {
     let template = await store.get(ref);
     if (!template || isDeleting(template)) return undefined;
-    if (template.metadata.namespace && SKIPPED_NAMESPACE.test(template.metadata.namespace)) return undefined;
+    if (inSkippedNamespace(template)) return undefined;
     const pps = template.metadata.namespace ? await batch.propagationPolicies(template.metadata.namespace) : [];
     const cpps = await batch.clusterPropagationPolicies();
 
@@ -314,7 +317,7 @@ export function createDetectorController(options: DetectorOptions): Controller {
     }
     // Templates it selects (new matches, preemption).
     for (const template of await selectedTemplates(policy)) {
-      enqueue.add(formatKey(refOfObject(template)));
+      enqueue.add(formatKey(refOf(template)));
     }
     await enqueueTemplates(enqueue, 'policy-changed');
     context.logger.info('policy changed; templates re-examined', { templates: enqueue.size });
@@ -365,8 +368,8 @@ export function createDetectorController(options: DetectorOptions): Controller {
       }
       for (const t of candidates) {
         if (isDeleting(t) || policyImplicitPriority(t, policy) === 0) continue;
-        if (t.metadata.namespace && SKIPPED_NAMESPACE.test(t.metadata.namespace)) continue;
-        out.set(formatKey(refOfObject(t)), t);
+        if (inSkippedNamespace(t)) continue;
+        out.set(formatKey(refOf(t)), t);
       }
     }
     return [...out.values()];
@@ -408,16 +411,6 @@ function describePolicy(policy: PropagationPolicy): string {
   return policy.kind === 'PropagationPolicy'
     ? `policy(${policy.metadata.namespace}/${policy.metadata.name})`
     : `cluster policy(${policy.metadata.name})`;
-}
-
-function refOfObject(obj: KubeObject): ObjectRef {
-  const { group } = parseApiVersion(obj.apiVersion);
-  return {
-    group,
-    kind: obj.kind,
-    name: obj.metadata.name!,
-    ...(obj.metadata.namespace ? { namespace: obj.metadata.namespace } : {}),
-  };
 }
 
 /** Karmada's binding name: `<name>-<kind>` lower-cased (`names.GenerateBindingName`). */
@@ -521,9 +514,9 @@ export function desiredBinding(
 
 function bindingChanged(existing: ResourceBinding, desired: ResourceBinding): boolean {
   return (
-    canonical(existing.spec) !== canonical(desired.spec) ||
-    canonical(existing.metadata.labels ?? {}) !== canonical(desired.metadata.labels ?? {}) ||
-    canonical(existing.metadata.annotations ?? {}) !== canonical(desired.metadata.annotations ?? {}) ||
-    canonical(existing.metadata.ownerReferences ?? []) !== canonical(desired.metadata.ownerReferences ?? [])
+    !deepEqual(existing.spec, desired.spec) ||
+    !deepEqual(existing.metadata.labels ?? {}, desired.metadata.labels ?? {}) ||
+    !deepEqual(existing.metadata.annotations ?? {}, desired.metadata.annotations ?? {}) ||
+    !deepEqual(existing.metadata.ownerReferences ?? [], desired.metadata.ownerReferences ?? [])
   );
 }

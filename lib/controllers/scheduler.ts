@@ -13,9 +13,10 @@
  * - Events `ScheduleBindingSucceed` / `ScheduleBindingFailed` are recorded on the binding and on its
  *   resource template, as Karmada does.
  */
-import { CLUSTER_GROUP } from '../api/karmada-names.ts';
+import { CLUSTER, CLUSTER_RESOURCE_BINDING, RESOURCE_BINDING } from '../api/karmada-names.ts';
+import { type Condition, rfc3339, setCondition } from '../api/conditions.ts';
 import type { KubeObject, ObjectRef } from '../api/object.ts';
-import { formatKey, parseApiVersion, parseKey } from '../api/object.ts';
+import { formatKey, parseKey, refOf } from '../api/object.ts';
 import type { EstimatorOptions } from '../core/scheduler/estimate.ts';
 import { buildFramework } from '../core/scheduler/framework/registry.ts';
 import {
@@ -27,7 +28,7 @@ import {
 } from '../core/scheduler/reschedule.ts';
 import { scheduleBinding, type ScheduleResult } from '../core/scheduler/schedule.ts';
 import { buildSnapshot, type ReservationDelta, type Snapshot } from '../core/scheduler/snapshot.ts';
-import type { Cluster, Condition, ResourceBinding, ResourceBindingStatus } from '../core/types.ts';
+import type { Cluster, ResourceBinding, ResourceBindingStatus } from '../core/types.ts';
 import { type EventRecorder, NO_EVENTS } from '../events/recorder.ts';
 import type { WorkQueue } from '../queue/port.ts';
 import type {
@@ -39,14 +40,12 @@ import type {
 } from '../reconcile/controller.ts';
 import { ConflictError, NotFoundError } from '../store/errors.ts';
 import { listAll } from '../store/list-all.ts';
+import { deepEqual } from '../util/json.ts';
 import type { ObjectStore } from '../store/port.ts';
 import { BatchLedger, DEFAULT_RESERVATION_TTL_MS, ledgerReservations, loadLedger } from './reservations.ts';
 import { SCHEDULER_CONTROLLER_NAME, SWEEP_KEY, UNSCHEDULABLE_KEY } from './specs.ts';
 
 export const SCHEDULER_CONTROLLER = SCHEDULER_CONTROLLER_NAME;
-export const RESOURCE_BINDING = { group: 'work.karmada.io', kind: 'ResourceBinding' };
-export const CLUSTER_RESOURCE_BINDING = { group: 'work.karmada.io', kind: 'ClusterResourceBinding' };
-const CLUSTER = { group: CLUSTER_GROUP, kind: 'Cluster' };
 /** Karmada's condition type and success wording. */
 export const SCHEDULED_CONDITION = 'Scheduled';
 const SUCCESS_MESSAGE = 'Binding has been scheduled successfully.';
@@ -69,8 +68,8 @@ export interface SchedulerOptions {
   now?: () => number;
 }
 
-/** What one scheduler batch shares. */
-export interface SchedulerBatch {
+/** What one scheduler batch shares (the batch scope `context.batch`). */
+export interface SchedulerBatch extends BatchScope {
   readonly snapshot: Snapshot;
   readonly ledger: BatchLedger;
 }
@@ -116,7 +115,14 @@ export function createSchedulerController(options: SchedulerOptions): Controller
       now,
     });
     stats.batches++;
-    return { snapshot, ledger };
+    return {
+      snapshot,
+      ledger,
+      async close() {
+        stats.ledgerWrites += ledger.writes;
+        stats.ledgerConflicts += ledger.conflicts;
+      },
+    };
   }
 
   return {
@@ -125,16 +131,7 @@ export function createSchedulerController(options: SchedulerOptions): Controller
     // Decisions take microseconds; a key waits on one read and one write. More keys in flight per batch
     // also coalesce more reservations into each ledger write.
     reconcileConcurrency: 32,
-    async openBatch() {
-      const batch = await openBatch();
-      return {
-        batch,
-        async close() {
-          stats.ledgerWrites += batch.ledger.writes;
-          stats.ledgerConflicts += batch.ledger.conflicts;
-        },
-      } as BatchScope;
-    },
+    openBatch,
     async reconcile(request: ReconcileRequest, context: ReconcileContext): Promise<ReconcileResult | undefined> {
       if (request.key === SWEEP_KEY || request.key === UNSCHEDULABLE_KEY) {
         await retryFailed(options, request.key, context);
@@ -146,7 +143,7 @@ export function createSchedulerController(options: SchedulerOptions): Controller
         return undefined;
       }
       if (ref.group !== RESOURCE_BINDING.group) return undefined;
-      const scope = (context.batch as { batch?: SchedulerBatch } | undefined)?.batch ?? (await openBatch());
+      const scope = (context.batch as SchedulerBatch | undefined) ?? (await openBatch());
       return scheduleKey(ref, scope, request, context);
     },
   };
@@ -242,11 +239,11 @@ export function resultBinding(
   result: ScheduleResult,
   now: number,
 ): ResourceBinding | undefined {
-  const nowText = new Date(now).toISOString().replace(/\.\d{3}Z$/, 'Z');
+  const nowText = rfc3339(now);
   const spec = { ...binding.spec };
   const annotations = { ...binding.metadata.annotations };
   const status: ResourceBindingStatus = { ...binding.status };
-  let condition: Condition;
+  let condition: Omit<Condition, 'lastTransitionTime'>;
   if (result.outcome.ok) {
     const decision = result.outcome.value;
     spec.clusters = decision.clusters;
@@ -263,11 +260,11 @@ export function resultBinding(
     condition = { type: SCHEDULED_CONDITION, status: 'False', reason: f.reason, message: f.message };
   }
   if (spec.clusters?.length === 0 && !binding.spec.clusters) delete spec.clusters;
-  const specChanged = canonical(spec) !== canonical(binding.spec);
+  const specChanged = !deepEqual(spec, binding.spec);
   const generation = (binding.metadata.generation ?? 1) + (specChanged ? 1 : 0);
   status.schedulerObservedGeneration = generation;
   status.conditions = setCondition(
-    binding.status?.conditions ?? [],
+    binding.status?.conditions as Condition[] | undefined,
     { ...condition, observedGeneration: generation },
     nowText,
   );
@@ -279,9 +276,8 @@ export function resultBinding(
   };
   const unchanged =
     !specChanged &&
-    canonical(annotations) === canonical(binding.metadata.annotations ?? {}) &&
-    canonical({ ...status, lastScheduledTime: undefined }) ===
-      canonical({ ...binding.status, lastScheduledTime: undefined });
+    deepEqual(annotations, binding.metadata.annotations ?? {}) &&
+    deepEqual({ ...status, lastScheduledTime: undefined }, { ...binding.status, lastScheduledTime: undefined });
   return unchanged ? undefined : next;
 }
 
@@ -311,16 +307,6 @@ function beyond(wanted: readonly ReservationDelta[], held: readonly ReservationD
   });
 }
 
-/** Sets a condition, keeping `lastTransitionTime` when the status did not change. */
-function setCondition(conditions: readonly Condition[], condition: Condition, nowText: string): Condition[] {
-  const current = conditions.find((c) => c.type === condition.type);
-  const next: Condition = {
-    ...condition,
-    lastTransitionTime: current && current.status === condition.status ? current.lastTransitionTime! : nowText,
-  };
-  return [...conditions.filter((c) => c.type !== condition.type), next];
-}
-
 /** The binding's resource template, as an event target (no read needed). */
 function templateOf(binding: ResourceBinding): KubeObject | undefined {
   const r = binding.spec.resource;
@@ -348,16 +334,6 @@ function isFailed(binding: ResourceBinding): boolean {
   return binding.status?.conditions?.some((c) => c.type === SCHEDULED_CONDITION && c.status === 'False') ?? false;
 }
 
-function keyOf(binding: KubeObject): string {
-  const { group } = parseApiVersion(binding.apiVersion);
-  return formatKey({
-    group,
-    kind: binding.kind,
-    name: binding.metadata.name!,
-    ...(binding.metadata.namespace ? { namespace: binding.metadata.namespace } : {}),
-  });
-}
-
 async function allBindings(store: ObjectStore): Promise<ResourceBinding[]> {
   const [rbs, crbs] = await Promise.all([listAll(store, RESOURCE_BINDING), listAll(store, CLUSTER_RESOURCE_BINDING)]);
   return [...rbs, ...crbs] as ResourceBinding[];
@@ -368,12 +344,17 @@ async function retryFailed(options: SchedulerOptions, key: string, context: Reco
   const failed = (await allBindings(options.store)).filter(isFailed);
   if (failed.length === 0) return;
   context.logger.info('retrying bindings that could not be scheduled', { bindings: failed.length, via: key });
-  await options.workQueue.enqueue(
-    failed.map((b) => ({
+  await requeue(options.workQueue, failed, 'retry-unschedulable');
+}
+
+/** Sends bindings back to the scheduler's standard queue. */
+function requeue(workQueue: WorkQueue, bindings: readonly ResourceBinding[], reason: string): Promise<void> {
+  return workQueue.enqueue(
+    bindings.map((b) => ({
       controller: SCHEDULER_CONTROLLER,
       lane: 'standard' as const,
-      key: keyOf(b),
-      reason: 'retry-unschedulable',
+      key: formatKey(refOf(b)),
+      reason,
     })),
   );
 }
@@ -392,12 +373,5 @@ async function fanOutForCluster(options: SchedulerOptions, cluster: string, cont
   });
   if (affected.length === 0) return;
   context.logger.info('cluster changed; re-examining bindings', { cluster, bindings: affected.length });
-  await options.workQueue.enqueue(
-    affected.map((b) => ({
-      controller: SCHEDULER_CONTROLLER,
-      lane: 'standard' as const,
-      key: keyOf(b),
-      reason: `cluster:${cluster}`,
-    })),
-  );
+  await requeue(options.workQueue, affected, `cluster:${cluster}`);
 }

@@ -9,6 +9,7 @@
  *   is logged and the reconcile goes on.
  * - Events expire after the store's event TTL (1 h by default) since their last update.
  */
+import { rfc3339 } from '../api/time.ts';
 import { createHash } from 'node:crypto';
 import type { KubeObject } from '../api/object.ts';
 import type { Clock } from '../clock/clock.ts';
@@ -146,10 +147,6 @@ export function eventName(
   return `${involved.name.slice(0, 253 - digest.length - 1)}.${digest}`;
 }
 
-function timestamp(ms: number): string {
-  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
-}
-
 export class StoreEventRecorder implements EventRecorder {
   readonly #options: EventRecorderOptions;
 
@@ -165,7 +162,7 @@ export class StoreEventRecorder implements EventRecorder {
     // Events about cluster-scoped objects live in `default`, as client-go records them.
     const namespace = involved.namespace || 'default';
     const name = eventName(involved, type, reason, text, component);
-    const now = timestamp(clock.now());
+    const now = rfc3339(clock.now());
     const event: KubeObject = {
       apiVersion: 'v1',
       kind: 'Event',

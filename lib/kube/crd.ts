@@ -4,6 +4,7 @@
  * validates ObjectMeta itself), printer columns, status subresource and names. Also the checks
  * kube-apiserver makes on a CRD before accepting it.
  */
+import { rfc3339 } from '../api/time.ts';
 import { type KubeObject, refOf } from '../api/object.ts';
 import { ConflictError } from '../store/errors.ts';
 import type { ObjectStore } from '../store/port.ts';
@@ -190,7 +191,7 @@ export function validateCrd(crd: KubeObject): FieldError[] {
  */
 export async function establishCrd(store: ObjectStore, crd: KubeObject, nowMs: number): Promise<void> {
   const spec = crd.spec as { names?: Record<string, unknown>; versions?: { name: string; storage?: boolean }[] };
-  const now = new Date(Math.floor(nowMs / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+  const now = rfc3339(nowMs);
   const condition = (type: string, reason: string, message: string) => ({
     type,
     status: 'True',

@@ -4,6 +4,7 @@
  * What differs between them — the catalog, authentication, admission, what happens after a write —
  * comes from the {@link RestBackend}.
  */
+import { rfc3339 } from '../api/time.ts';
 import { parse as parseYaml } from 'yaml';
 import { InvalidSelectorError, matchesRequirements, parseSelector } from '../api/labels.ts';
 import type { KubeObject, ObjectMeta, ObjectRef } from '../api/object.ts';
@@ -1060,7 +1061,7 @@ export class RestHandler {
   }
 
   #now(): string {
-    return new Date(Math.floor(this.#backend.clock.now() / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+    return rfc3339(this.#backend.clock.now());
   }
 
   #manager(ctx: Context): string {

@@ -12,6 +12,7 @@
  * One `tick()` reconciles everything; the member calls it when something changed or a timed
  * transition is due.
  */
+import { rfc3339 } from '../api/time.ts';
 import { createHash } from 'node:crypto';
 import type { KubeObject } from '../api/object.ts';
 import { parseQuantity } from '../api/quantity.ts';
@@ -38,10 +39,6 @@ const SUFFIX = 'bcdfghjklmnpqrstvwxz2456789';
 
 function field(o: unknown, ...path: string[]): unknown {
   return path.reduce<unknown>((cur, k) => (cur && typeof cur === 'object' ? (cur as Obj)[k] : undefined), o);
-}
-
-function iso(ms: number): string {
-  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
 }
 
 function hashOf(value: unknown, length = 10): string {
@@ -328,7 +325,7 @@ export class ClusterControllers {
         if (!scheduled && s) {
           const admitted = await this.#status(p, {
             phase: 'Pending',
-            conditions: [{ type: 'PodScheduled', status: 'True', lastTransitionTime: iso(now) }],
+            conditions: [{ type: 'PodScheduled', status: 'True', lastTransitionTime: rfc3339(now) }],
           });
           if (admitted) out.set(admitted.metadata.uid, admitted);
           this.#due(now + this.#timings.podStartupMs);
@@ -357,7 +354,7 @@ export class ClusterControllers {
         if (bound) {
           const scheduled = await this.#status(bound, {
             phase: 'Pending',
-            conditions: [{ type: 'PodScheduled', status: 'True', lastTransitionTime: iso(now) }],
+            conditions: [{ type: 'PodScheduled', status: 'True', lastTransitionTime: rfc3339(now) }],
             qosClass: Object.keys(need).length > 1 ? 'Burstable' : 'BestEffort',
           });
           if (scheduled) out.set(scheduled.metadata.uid, scheduled);
@@ -378,7 +375,13 @@ export class ClusterControllers {
           const updated = await this.#status(pod, {
             phase: 'Pending',
             conditions: [
-              { type: 'PodScheduled', status: 'False', reason: 'Unschedulable', message, lastTransitionTime: iso(now) },
+              {
+                type: 'PodScheduled',
+                status: 'False',
+                reason: 'Unschedulable',
+                message,
+                lastTransitionTime: rfc3339(now),
+              },
             ],
           });
           if (updated) out.set(updated.metadata.uid, updated);
@@ -428,7 +431,7 @@ export class ClusterControllers {
     const condition = (type: string, status: boolean, reason: string, message: string) => {
       const old = previous.find((c) => c.type === type);
       const value = status ? 'True' : 'False';
-      const since = old && old.status === value ? String(old.lastTransitionTime) : iso(now);
+      const since = old && old.status === value ? String(old.lastTransitionTime) : rfc3339(now);
       return {
         type,
         status: value,
@@ -436,7 +439,7 @@ export class ClusterControllers {
         message,
         lastTransitionTime: since,
         lastUpdateTime:
-          old && old.status === value && old.reason === reason ? String(old.lastUpdateTime ?? since) : iso(now),
+          old && old.status === value && old.reason === reason ? String(old.lastUpdateTime ?? since) : rfc3339(now),
       };
     };
     const hash = hashOf(spec.template ?? {});
@@ -518,7 +521,7 @@ export class ClusterControllers {
           uncountedTerminatedPods: {},
           ...(done
             ? {
-                completionTime: previousStatus.completionTime ?? iso(now),
+                completionTime: previousStatus.completionTime ?? rfc3339(now),
                 conditions: [
                   condition(
                     'SuccessCriteriaMet',
@@ -637,7 +640,7 @@ function podIp(pod: KubeObject): string {
 }
 
 function runningStatus(pod: KubeObject, now: number): Obj {
-  const t = iso(now);
+  const t = rfc3339(now);
   return {
     phase: 'Running',
     startTime: t,
@@ -655,7 +658,7 @@ function runningStatus(pod: KubeObject, now: number): Obj {
 }
 
 function succeededStatus(pod: KubeObject, now: number): Obj {
-  const t = iso(now);
+  const t = rfc3339(now);
   return {
     phase: 'Succeeded',
     conditions: [

@@ -4,6 +4,7 @@
  * `/healthz`, and fault injection. It listens on its own loopback HTTPS port with a certificate from
  * the local CA, writes its own kubeconfig, and keeps its state across restarts in a snapshot file.
  */
+import { rfc3339 } from '../api/time.ts';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { StoredCrdCatalog } from '../apiserver/catalog.ts';
@@ -289,7 +290,7 @@ export class SimulatedMember {
 
   /** Default namespaces and the nodes of the configuration (first start only). */
   async #bootstrap(): Promise<void> {
-    const now = new Date(Math.floor(this.#options.clock.now() / 1000) * 1000).toISOString().replace('.000Z', 'Z');
+    const now = rfc3339(this.#options.clock.now());
     for (const name of MEMBER_NAMESPACES) {
       try {
         const ns = await this.store.create({

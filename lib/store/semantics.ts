@@ -3,6 +3,7 @@
  * functions: the store adapters only decide *whether* a write wins (a conditional write), never
  * *what* is written. Time, uids and versions come in as a {@link Stamp}.
  */
+import { rfc3339 } from '../api/time.ts';
 import type { KubeObject, ObjectRef } from '../api/object.ts';
 import { cloneJson, deepEqual } from '../util/json.ts';
 import { ConflictError, InvalidObjectError } from './errors.ts';
@@ -27,11 +28,6 @@ export interface Stamp {
 export function nextVersion(previous: number | undefined, nowMs: number): number {
   const candidate = Math.floor(nowMs) * 1000;
   return previous === undefined ? candidate : Math.max(previous + 1, candidate);
-}
-
-/** RFC 3339 with second precision, as `metav1.Time` marshals. */
-export function formatTimestamp(ms: number): string {
-  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
 }
 
 /** The object minus `metadata` and `status`: what `generation` tracks. */
@@ -102,7 +98,7 @@ export function prepareCreate(ref: ObjectRef, obj: KubeObject, stamp: Stamp): Ku
   const out = cloneJson(obj);
   const meta = out.metadata;
   meta.uid = stamp.uid;
-  meta.creationTimestamp = formatTimestamp(stamp.nowMs);
+  meta.creationTimestamp = rfc3339(stamp.nowMs);
   meta.generation = 1;
   meta.resourceVersion = String(stamp.version);
   delete meta.deletionTimestamp;
@@ -223,7 +219,7 @@ export function prepareDelete(
   if ((current.metadata.finalizers ?? []).length === 0) return { action: 'remove', object: current };
   if (current.metadata.deletionTimestamp) return { action: 'none', object: current };
   const next = cloneJson(current);
-  next.metadata.deletionTimestamp = formatTimestamp(stamp.nowMs);
+  next.metadata.deletionTimestamp = rfc3339(stamp.nowMs);
   next.metadata.deletionGracePeriodSeconds = 0;
   next.metadata.generation = (current.metadata.generation ?? 0) + 1;
   next.metadata.resourceVersion = String(stamp.version);

@@ -4,6 +4,7 @@
  * (`getHighestPriorityPropagationPolicy`); shared/reference/karmada-behaviour.md §2.1, A.1.
  */
 import { matchesRequirements } from '../../api/labels.ts';
+import { compareGoStrings } from '../../util/strings.ts';
 import { compileLabelSelector } from '../placement/affinity.ts';
 import type { KubeObject, PropagationPolicy, ResourceSelector } from '../types.ts';
 
@@ -114,20 +115,4 @@ export function matchingTemplates<T extends KubeObject>(policy: PropagationPolic
   );
 }
 
-/** Go's `a < b` on strings: UTF-8 byte order, i.e. code point order (not UTF-16 unit order). */
-export function compareGoStrings(a: string, b: string): number {
-  if (a === b) return 0;
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    let ca = a.charCodeAt(i);
-    let cb = b.charCodeAt(i);
-    if (ca === cb) continue;
-    if (ca >= 0xd800 && cb >= 0xd800) {
-      // Surrogates encode code points above U+FFFF, which sort after U+E000..U+FFFF.
-      ca = ca <= 0xdfff ? ca + 0x2000 : ca - 0x800;
-      cb = cb <= 0xdfff ? cb + 0x2000 : cb - 0x800;
-    }
-    return ca < cb ? -1 : 1;
-  }
-  return a.length < b.length ? -1 : 1;
-}
+export { compareGoStrings };

@@ -2,6 +2,7 @@
  * Whether a binding needs a scheduling pass, and why (Karmada `pkg/scheduler/scheduler.go
  * doScheduleBinding`, reference §2.2 "When to (re)schedule"), plus which bindings the scheduler owns.
  */
+import { deepEqual } from '../../util/json.ts';
 import type { Placement, ResourceBinding } from '../types.ts';
 import { isFreshReschedule } from './assignment/dynamic.ts';
 import type { Snapshot } from './snapshot.ts';
@@ -93,14 +94,14 @@ export function placementChanged(
   } catch {
     return true;
   }
-  if (canonical(placement) === canonical(applied)) return false;
+  if (deepEqual(placement, applied)) return false;
   const { clusterAffinities: nowTerms, ...nowRest } = placement;
   const { clusterAffinities: thenTerms, ...thenRest } = applied;
-  if (!nowTerms?.length || !thenTerms?.length || canonical(nowRest) !== canonical(thenRest)) return true;
+  if (!nowTerms?.length || !thenTerms?.length || !deepEqual(nowRest, thenRest)) return true;
   const name = observedAffinity ?? nowTerms[0]!.affinityName;
   const now = nowTerms.find((t) => t.affinityName === name);
   const then = thenTerms.find((t) => t.affinityName === name);
-  return !now || !then || canonical(now) !== canonical(then);
+  return !now || !then || !deepEqual(now, then);
 }
 
 /** JSON with sorted keys, so field order in the stored annotation does not matter. */

@@ -4,6 +4,7 @@
  * `pkg/apis/cluster/mutation/mutation.go` and the registry strategy (`pkg/registry/cluster/strategy.go`)
  * with the `CustomizedClusterResourceModeling` gate on (its default).
  */
+import { rfc3339Text } from '../../api/time.ts';
 import type { KubeObject } from '../../api/object.ts';
 import { type FieldError, childPath, fieldError } from '../../kube/field-errors.ts';
 import { cloneJson } from '../../util/json.ts';
@@ -267,11 +268,6 @@ function standardizeResourceModels(models: unknown[]): unknown[] {
   return sorted;
 }
 
-function toRfc3339Seconds(now: string): string {
-  const ms = Date.parse(now);
-  return Number.isNaN(ms) ? now : new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
-}
-
 /**
  * Karmada's Cluster defaulting, returning a new object: on CREATE the nine default resource models
  * when none are given; otherwise (CREATE or UPDATE) the given models standardised; then the
@@ -290,7 +286,7 @@ export function defaultCluster(obj: KubeObject, ctx: KarmadaDefaultingContext): 
   }
   for (const item of list(spec.taints)) {
     const taint = record(item);
-    if (taint && text(taint.effect) === 'NoExecute' && !taint.timeAdded) taint.timeAdded = toRfc3339Seconds(ctx.now);
+    if (taint && text(taint.effect) === 'NoExecute' && !taint.timeAdded) taint.timeAdded = rfc3339Text(ctx.now);
   }
   const zone = text(spec.zone);
   if (zone !== '' && list(spec.zones).length === 0) {

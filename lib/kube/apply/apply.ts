@@ -3,6 +3,7 @@
  * live object, prune what the applier stopped setting, detect conflicts with other managers, and
  * record the new ownership — `merge.Updater.Apply` as the API server wraps it.
  */
+import { rfc3339Text } from '../../api/time.ts';
 import { InvalidApplyConfigurationError } from './errors.ts';
 import { ensureNamedFieldsAreMembers, mergeObjects, removeItems, toFieldSet, compareObjects } from './typed.ts';
 import {
@@ -17,7 +18,6 @@ import {
   BEFORE_FIRST_APPLY_MANAGER,
   decodeManagedFields,
   encodeManagedFields,
-  formatTime,
   managerId,
   resetFieldsFilter,
   stripMeta,
@@ -90,7 +90,7 @@ export type ApplyResult = { object: KubeObject } | { conflicts: Conflict[] };
  */
 export function applyConfiguration(input: ApplyInput): ApplyResult {
   const { config } = input;
-  const now = formatTime(input.now);
+  const now = rfc3339Text(input.now);
   if (config.metadata?.managedFields !== undefined && config.metadata.managedFields !== null) {
     throw new InvalidApplyConfigurationError('metadata.managedFields must be nil', 'metadata.managedFields');
   }

@@ -13,6 +13,7 @@
  * a node may also have children (a list item owned as a whole and field by field). `fieldsV1` writes
  * a member without children as `{}` and a member with children with an extra `".": {}` entry.
  */
+import { compareGoStrings } from '../../util/strings.ts';
 import { InvalidFieldsV1Error } from './errors.ts';
 
 /** One node of a {@link FieldSet}: whether its own path is in the set, and the set below it. */
@@ -62,7 +63,7 @@ function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
   if (value === null || typeof value !== 'object') return value;
   const out: Record<string, unknown> = {};
-  for (const key of Object.keys(value).sort(compareStrings)) {
+  for (const key of Object.keys(value).sort(compareGoStrings)) {
     const v = (value as Record<string, unknown>)[key];
     if (v !== undefined) out[key] = sortKeys(v);
   }
@@ -107,7 +108,7 @@ function parseElement(element: string): ParsedElement | undefined {
         throw new InvalidFieldsV1Error(`invalid key element ${JSON.stringify(element)}: not a JSON object`, element);
       }
       const fields = Object.entries(parsed as Record<string, unknown>);
-      fields.sort((a, b) => compareStrings(a[0], b[0]));
+      fields.sort((a, b) => compareGoStrings(a[0], b[0]));
       return { type: 'key', fields };
     }
     case 'v':
@@ -149,24 +150,6 @@ function canonicalElement(element: string): string | undefined {
   }
 }
 
-/** Go's `strings.Compare`: byte order of UTF-8, i.e. code point order (not UTF-16 unit order). */
-function compareStrings(a: string, b: string): number {
-  if (a === b) return 0;
-  const n = Math.min(a.length, b.length);
-  for (let i = 0; i < n; i++) {
-    let ca = a.charCodeAt(i);
-    let cb = b.charCodeAt(i);
-    if (ca === cb) continue;
-    if (ca >= 0xd800 && cb >= 0xd800) {
-      // Surrogates encode code points above U+FFFF, which sort after U+E000..U+FFFF.
-      ca = ca <= 0xdfff ? ca + 0x2000 : ca - 0x800;
-      cb = cb <= 0xdfff ? cb + 0x2000 : cb - 0x800;
-    }
-    return ca < cb ? -1 : 1;
-  }
-  return a.length === b.length ? 0 : a.length < b.length ? -1 : 1;
-}
-
 function valueRank(v: unknown): number {
   if (typeof v === 'number') return 0;
   if (typeof v === 'string') return 1;
@@ -182,7 +165,7 @@ function compareValues(a: unknown, b: unknown): number {
   const rb = valueRank(b);
   if (ra !== rb) return ra < rb ? -1 : 1;
   if (typeof a === 'number' && typeof b === 'number') return a === b ? 0 : a < b ? -1 : 1;
-  if (typeof a === 'string' && typeof b === 'string') return compareStrings(a, b);
+  if (typeof a === 'string' && typeof b === 'string') return compareGoStrings(a, b);
   if (typeof a === 'boolean' && typeof b === 'boolean') return a === b ? 0 : a ? 1 : -1;
   if (Array.isArray(a) && Array.isArray(b)) {
     for (let i = 0; i < Math.min(a.length, b.length); i++) {
@@ -192,8 +175,8 @@ function compareValues(a: unknown, b: unknown): number {
     return Math.sign(a.length - b.length);
   }
   if (ra === 4) {
-    const ea = Object.entries(a as object).sort((x, y) => compareStrings(x[0], y[0]));
-    const eb = Object.entries(b as object).sort((x, y) => compareStrings(x[0], y[0]));
+    const ea = Object.entries(a as object).sort((x, y) => compareGoStrings(x[0], y[0]));
+    const eb = Object.entries(b as object).sort((x, y) => compareGoStrings(x[0], y[0]));
     return compareFieldLists(ea, eb);
   }
   return 0;
@@ -201,7 +184,7 @@ function compareValues(a: unknown, b: unknown): number {
 
 function compareFieldLists(a: [string, unknown][], b: [string, unknown][]): number {
   for (let i = 0; i < Math.min(a.length, b.length); i++) {
-    const c = compareStrings(a[i]![0], b[i]![0]) || compareValues(a[i]![1], b[i]![1]);
+    const c = compareGoStrings(a[i]![0], b[i]![0]) || compareValues(a[i]![1], b[i]![1]);
     if (c !== 0) return c;
   }
   return Math.sign(a.length - b.length);
@@ -216,9 +199,9 @@ export function compareElements(a: string, b: string): number {
   if (a === b) return 0;
   const pa = parseElement(a);
   const pb = parseElement(b);
-  if (!pa || !pb) return compareStrings(a, b);
+  if (!pa || !pb) return compareGoStrings(a, b);
   if (pa.type !== pb.type) return TYPE_RANK[pa.type] < TYPE_RANK[pb.type] ? -1 : 1;
-  if (pa.type === 'field' && pb.type === 'field') return compareStrings(pa.name, pb.name);
+  if (pa.type === 'field' && pb.type === 'field') return compareGoStrings(pa.name, pb.name);
   if (pa.type === 'key' && pb.type === 'key') return compareFieldLists(pa.fields, pb.fields);
   if (pa.type === 'value' && pb.type === 'value') return compareValues(pa.value, pb.value);
   if (pa.type === 'index' && pb.type === 'index') return Math.sign(pa.index - pb.index);
@@ -231,7 +214,7 @@ function valueToString(v: unknown): string {
   if (typeof v === 'string') return JSON.stringify(v);
   if (Array.isArray(v)) return `[${v.map(valueToString).join(',')}]`;
   if (typeof v === 'object') {
-    const entries = Object.entries(v).sort((x, y) => compareStrings(x[0], y[0]));
+    const entries = Object.entries(v).sort((x, y) => compareGoStrings(x[0], y[0]));
     return `{${entries.map(([k, x]) => `${k}=${valueToString(x)}`).join(',')}}`;
   }
   return String(v);

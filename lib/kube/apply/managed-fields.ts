@@ -152,13 +152,6 @@ export function encodeManagedFields(managers: Managers, now: string): ManagedFie
   );
 }
 
-/** `metav1.Time` as Kubernetes serializes it: RFC 3339 in UTC, whole seconds. */
-export function formatTime(now: string): string {
-  const ms = Date.parse(now);
-  if (Number.isNaN(ms)) return now;
-  return new Date(Math.floor(ms / 1000) * 1000).toISOString().replace('.000Z', 'Z');
-}
-
 /**
  * Paths never recorded for the manager of a request (`stripMetaManager`): type meta, identity and
  * server-maintained metadata. Only these exact paths go: `metadata.labels` stays tracked.

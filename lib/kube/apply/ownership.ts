@@ -3,12 +3,12 @@
  * how a change moves ownership between managers (structured-merge-diff's `Updater.update` and
  * `Updater.Update`, wrapped as the API server wraps them).
  */
+import { rfc3339Text } from '../../api/time.ts';
 import { intersectFieldSets, subtractFieldSets, unionFieldSets, type FieldSet } from './field-set.ts';
 import {
   capUpdateManagers,
   decodeManagedFields,
   encodeManagedFields,
-  formatTime,
   isResetManagedFields,
   managerId,
   resetFieldsFilter,
@@ -157,7 +157,7 @@ function startingManagers(input: RecordUpdateInput): Managers {
  * create always starts tracking.
  */
 export function recordUpdate(input: RecordUpdateInput): ManagedFieldsEntry[] {
-  const now = formatTime(input.now);
+  const now = rfc3339Text(input.now);
   const managers = startingManagers(input);
   if (managers.size === 0 && input.before !== undefined) return [];
   const schema = rootSchema(input.schema);
