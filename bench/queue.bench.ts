@@ -3,22 +3,10 @@
  * source → handler framework path; plus how long a priority message waits behind a 5,000-message
  * standard backlog.
  */
-import { createSqsClient, SqsTransport } from '../lib/adapters/sqs/transport.ts';
-import { systemClock } from '../lib/clock/clock.ts';
 import type { ControllerSpec } from '../lib/controllers/specs.ts';
-import { provisionControllerQueues, queueUrlBase } from '../lib/local/queues.ts';
 import type { LocalSqsServer } from '../lib/local/servers.ts';
-import { createLogger } from '../lib/observability/logger.ts';
-import { createMetrics } from '../lib/observability/metrics.ts';
-import { EventSourceRunner } from '../lib/queue/event-source.ts';
-import { queueName } from '../lib/queue/naming.ts';
-import { LANES } from '../lib/queue/port.ts';
-import { TransportWorkQueue } from '../lib/queue/work-queue.ts';
-import type { Controller } from '../lib/reconcile/controller.ts';
-import { createControllerHandler } from '../lib/reconcile/handler.ts';
 import { type Measurement, median, percentile } from './harness.ts';
-
-let seq = 0;
+import { controllerOnQueues } from './pipeline.ts';
 
 function spec(name: string, pollers: number): ControllerSpec {
   return {
@@ -34,40 +22,6 @@ function spec(name: string, pollers: number): ControllerSpec {
       standard: { batchSize: 10, maximumBatchingWindowSeconds: 0, maxConcurrency: pollers },
     },
   };
-}
-
-async function controllerOnQueues(server: LocalSqsServer, pollers: number, controller: Controller) {
-  const client = createSqsClient({ region: 'us-east-1', endpoint: server.endpoint });
-  const transport = new SqsTransport(client);
-  const prefix = `bench${seq++}`;
-  const s = spec(controller.name, pollers);
-  const queues = await provisionControllerQueues(client, prefix, [s]);
-  const base = queueUrlBase(queues);
-  const workQueue = new TransportWorkQueue(transport, (c, lane) => base + queueName(prefix, c, lane), systemClock);
-  const runner = new EventSourceRunner({
-    transport,
-    clock: systemClock,
-    sources: LANES.map((lane) => {
-      const q = queues.find((x) => x.lane === lane)!;
-      return {
-        name: `${s.name}/${lane}`,
-        functionName: s.name,
-        queue: q.url,
-        queueArn: q.arn,
-        ...s.lanes[lane],
-        visibilityTimeoutSeconds: 180,
-        timeoutSeconds: 30,
-        createHandler: () =>
-          createControllerHandler(controller, {
-            workQueue,
-            clock: systemClock,
-            logger: createLogger({ format: 'json', level: 'SILENT', service: s.name, write: () => {} }),
-            metrics: createMetrics({ service: s.name, sink: () => {} }),
-          }),
-      };
-    }),
-  });
-  return { client, workQueue, runner };
 }
 
 async function until(condition: () => boolean, timeoutMs: number): Promise<void> {
@@ -88,13 +42,13 @@ export async function benchQueues(
   // Trial 0 is a discarded warm-up (JIT, sockets).
   for (let t = -1; t < options.trials; t++) {
     let handled = 0;
-    const { client, workQueue, runner } = await controllerOnQueues(server, 4, {
+    const { client, workQueue, runner } = await controllerOnQueues(server, spec('drain', 4), () => ({
       name: 'drain',
       async reconcile() {
         handled++;
         return undefined;
       },
-    });
+    }));
     const items = Array.from({ length: n }, (_, i) => ({
       controller: 'drain',
       lane: 'standard' as const,
@@ -120,14 +74,14 @@ export async function benchQueues(
     let handled = 0;
     let sentAt = 0;
     let waited = -1;
-    const { client, workQueue, runner } = await controllerOnQueues(server, 2, {
+    const { client, workQueue, runner } = await controllerOnQueues(server, spec('lanes', 2), () => ({
       name: 'lanes',
       async reconcile({ key }) {
         if (key === 'user-edit') waited = performance.now() - sentAt;
         handled++;
         return undefined;
       },
-    });
+    }));
     await workQueue.enqueue(
       Array.from({ length: 5000 }, (_, i) => ({
         controller: 'lanes',

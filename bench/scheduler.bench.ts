@@ -11,28 +11,20 @@ import { randomUUID } from 'node:crypto';
 import { createDynamoClient } from '../lib/adapters/dynamodb/client.ts';
 import { ensureTable } from '../lib/adapters/dynamodb/ensure-table.ts';
 import { DynamoRowStore } from '../lib/adapters/dynamodb/row-store.ts';
-import { createSqsClient, SqsTransport } from '../lib/adapters/sqs/transport.ts';
 import type { KubeObject } from '../lib/api/object.ts';
 import { systemClock } from '../lib/clock/clock.ts';
 import { allocatableModelings, type ResourceModel } from '../lib/clusters/resources.ts';
 import { createSchedulerController } from '../lib/controllers/scheduler.ts';
-import { CONTROLLER_SPECS, SCHEDULER_CONTROLLER_NAME } from '../lib/controllers/specs.ts';
+import { controllerSpec, SCHEDULER_CONTROLLER_NAME } from '../lib/controllers/specs.ts';
 import { buildFramework } from '../lib/core/scheduler/framework/registry.ts';
 import { scheduleBinding } from '../lib/core/scheduler/schedule.ts';
 import { buildSnapshot } from '../lib/core/scheduler/snapshot.ts';
 import type { Cluster, ResourceBinding } from '../lib/core/types.ts';
 import { defaultResourceModels } from '../lib/karmada/validation/cluster.ts';
-import { provisionControllerQueues, queueUrlBase } from '../lib/local/queues.ts';
 import type { LocalSqsServer } from '../lib/local/servers.ts';
-import { createLogger } from '../lib/observability/logger.ts';
-import { createMetrics } from '../lib/observability/metrics.ts';
-import { EventSourceRunner } from '../lib/queue/event-source.ts';
-import { queueName } from '../lib/queue/naming.ts';
-import { LANES } from '../lib/queue/port.ts';
-import { TransportWorkQueue } from '../lib/queue/work-queue.ts';
-import { createControllerHandler } from '../lib/reconcile/handler.ts';
 import { RowObjectStore } from '../lib/store/row-object-store.ts';
 import { type Measurement, median, runConcurrent } from './harness.ts';
+import { controllerOnQueues } from './pipeline.ts';
 
 const CLUSTERS = 100;
 const REGIONS = ['us-east-1', 'us-west-2', 'eu-west-1', 'eu-central-1', 'ap-southeast-1'];
@@ -175,9 +167,7 @@ export async function benchSchedulerPipeline(
 ): Promise<Measurement[]> {
   const n = options.bindings;
   const ddb = createDynamoClient({ region: 'us-east-1', endpoint: dynamoEndpoint });
-  const sqsClient = createSqsClient({ region: 'us-east-1', endpoint: sqs.endpoint });
-  const transport = new SqsTransport(sqsClient);
-  const spec = CONTROLLER_SPECS.find((s) => s.name === SCHEDULER_CONTROLLER_NAME)!;
+  const spec = controllerSpec(SCHEDULER_CONTROLLER_NAME);
   const rates: number[] = [];
   const writes: number[] = [];
   const ledgerWrites: number[] = [];
@@ -186,10 +176,6 @@ export async function benchSchedulerPipeline(
     const tableName = `bench-sched-${randomUUID()}`;
     await ensureTable(ddb, tableName);
     const store = new RowObjectStore(new DynamoRowStore({ client: ddb, tableName }), { clock: systemClock });
-    const prefix = `bsch${t}${Date.now() % 100000}`;
-    const queues = await provisionControllerQueues(sqsClient, prefix, [spec]);
-    const base = queueUrlBase(queues);
-    const workQueue = new TransportWorkQueue(transport, (c, lane) => base + queueName(prefix, c, lane), systemClock);
     for (const c of benchClusters()) {
       const created = await store.create(c);
       await store.updateStatus({ ...created, status: c.status });
@@ -199,30 +185,17 @@ export async function benchSchedulerPipeline(
       const { uid: _uid, generation: _generation, ...metadata } = bindings[i]!.metadata;
       await store.create({ ...bindings[i]!, metadata });
     });
-    const scheduler = createSchedulerController({ store, workQueue, now: () => Date.now() });
-    const runner = new EventSourceRunner({
-      transport,
-      clock: systemClock,
-      sources: LANES.map((lane) => {
-        const q = queues.find((x) => x.lane === lane)!;
-        return {
-          name: `${spec.name}/${lane}`,
-          functionName: spec.name,
-          queue: q.url,
-          queueArn: q.arn,
-          ...spec.lanes[lane],
-          visibilityTimeoutSeconds: 600,
-          timeoutSeconds: spec.timeoutSeconds,
-          createHandler: () =>
-            createControllerHandler(scheduler, {
-              workQueue,
-              clock: systemClock,
-              logger: createLogger({ format: 'json', level: 'SILENT', service: 'bench', write: () => {} }),
-              metrics: createMetrics({ service: 'bench', sink: () => {} }),
-            }),
-        };
-      }),
-    });
+    const {
+      client,
+      workQueue,
+      runner,
+      controller: scheduler,
+    } = await controllerOnQueues(
+      sqs,
+      spec,
+      (queue) => createSchedulerController({ store, workQueue: queue, now: () => Date.now() }),
+      { visibilityTimeoutSeconds: 600 },
+    );
     await workQueue.enqueue(
       bindings.map((b) => ({
         controller: SCHEDULER_CONTROLLER_NAME,
@@ -239,12 +212,12 @@ export async function benchSchedulerPipeline(
     }
     rates.push(n / ((performance.now() - started) / 1000));
     await runner.stop();
+    client.destroy();
     writes.push((scheduler.stats.bindingWrites + scheduler.stats.ledgerWrites) / n);
     ledgerWrites.push(scheduler.stats.ledgerWrites / n);
     unschedulable = scheduler.stats.failed;
   }
   ddb.destroy();
-  sqsClient.destroy();
   const group = 'Scheduler (issue 5)';
   return [
     {

@@ -27,3 +27,5 @@ export const CLUSTER_GROUP = 'cluster.karmada.io';
 export const RESOURCE_BINDING = { group: WORK_GROUP, kind: 'ResourceBinding' } as const;
 export const CLUSTER_RESOURCE_BINDING = { group: WORK_GROUP, kind: 'ClusterResourceBinding' } as const;
 export const CLUSTER = { group: CLUSTER_GROUP, kind: 'Cluster' } as const;
+export const PROPAGATION_POLICY = { group: 'policy.karmada.io', kind: 'PropagationPolicy' } as const;
+export const CLUSTER_PROPAGATION_POLICY = { group: 'policy.karmada.io', kind: 'ClusterPropagationPolicy' } as const;

@@ -3,7 +3,7 @@
  */
 import { relative } from 'node:path';
 import { CLUSTER_TIMING_FLAGS, type ClusterTimings } from '../config/runtime.ts';
-import { CONTROLLER_SPECS } from '../controllers/specs.ts';
+import { CONTROLLER_SPECS, type ControllerSpec } from '../controllers/specs.ts';
 import { DEFAULT_RESYNC_SCHEDULE, type LocalRuntime, startLocalRuntime } from '../local/runtime.ts';
 import type { LogLevelName } from '../observability/logger.ts';
 import { readFileSync } from 'node:fs';
@@ -48,17 +48,15 @@ export interface UpIo {
 
 export function describeRuntime(rt: LocalRuntime): string[] {
   const where = rt.dataDir ? relative(process.cwd(), rt.dataDir) || '.' : undefined;
-  const pollers = (name: string) => {
-    const spec = CONTROLLER_SPECS.find((s) => s.name === name)!;
-    return `priority ×${spec.lanes.priority.maxConcurrency}, standard ×${spec.lanes.standard.maxConcurrency}`;
-  };
+  const pollers = (spec: ControllerSpec) =>
+    `priority ×${spec.lanes.priority.maxConcurrency}, standard ×${spec.lanes.standard.maxConcurrency}`;
   return [
     'Serverless Karmada — local control plane',
     `  data         ${where ? `${where}/ (kept across restarts; --in-memory to discard)` : 'in memory (discarded on exit)'}`,
     `  DynamoDB     ${rt.endpoints.dynamodb}  table ${rt.config.tableName} (dynalite)`,
     `  SQS          ${rt.endpoints.sqs}  ${rt.queues.length} queues + ${rt.queues.length} dead-letter queues (fauxqs)`,
     ...CONTROLLER_SPECS.map(
-      (s, i) => `  ${i === 0 ? 'controllers ' : '            '} ${s.name} (${pollers(s.name)} pollers)`,
+      (s, i) => `  ${i === 0 ? 'controllers ' : '            '} ${s.name} (${pollers(s)} pollers)`,
     ),
     ...rt.schedules.map(
       (s, i) => `  ${i === 0 ? 'schedules   ' : '            '} ${s.name}: ${s.expression} → ${s.target}`,

@@ -14,7 +14,12 @@
  * Events `ApplyPolicySucceed` / `ApplyPolicyFailed` go on the template, as in Karmada.
  */
 import { randomUUID } from 'node:crypto';
-import { CLUSTER_RESOURCE_BINDING, RESOURCE_BINDING } from '../api/karmada-names.ts';
+import {
+  CLUSTER_PROPAGATION_POLICY,
+  CLUSTER_RESOURCE_BINDING,
+  PROPAGATION_POLICY,
+  RESOURCE_BINDING,
+} from '../api/karmada-names.ts';
 import type { GroupKind, KubeObject, ObjectRef } from '../api/object.ts';
 import { formatKey, parseApiVersion, parseKey, refOf } from '../api/object.ts';
 import { interpretBindingWorkload } from '../core/interpreter/index.ts';
@@ -37,6 +42,7 @@ import { type EventRecorder, NO_EVENTS } from '../events/recorder.ts';
 import {
   CPP_FINALIZER,
   CRB_PERMANENT_ID_LABEL,
+  POLICY_GROUP,
   PP_FINALIZER,
   RB_PERMANENT_ID_LABEL,
 } from '../karmada/validation/constants.ts';
@@ -55,9 +61,8 @@ import type { ObjectStore } from '../store/port.ts';
 import { DETECTOR_CONTROLLER_NAME, isResourceTemplate, SCHEDULER_CONTROLLER_NAME } from './specs.ts';
 
 export const DETECTOR_CONTROLLER = DETECTOR_CONTROLLER_NAME;
-const POLICY_GROUP = 'policy.karmada.io';
-const PP: GroupKind = { group: POLICY_GROUP, kind: 'PropagationPolicy' };
-const CPP: GroupKind = { group: POLICY_GROUP, kind: 'ClusterPropagationPolicy' };
+const PP: GroupKind = PROPAGATION_POLICY;
+const CPP: GroupKind = CLUSTER_PROPAGATION_POLICY;
 const RB = RESOURCE_BINDING;
 const CRB = CLUSTER_RESOURCE_BINDING;
 const BINDING_API_VERSION = 'work.karmada.io/v1alpha2';

@@ -12,8 +12,9 @@ import type { WorkQueue } from '../queue/port.ts';
 import type { Controller, ReconcileContext, ReconcileRequest, ReconcileResult } from '../reconcile/controller.ts';
 import { ConflictError, NotFoundError } from '../store/errors.ts';
 import type { ObjectStore } from '../store/port.ts';
+import { NAMESPACE_CONTROLLER_NAME } from './specs.ts';
 
-export const NAMESPACE_CONTROLLER = 'namespace';
+export const NAMESPACE_CONTROLLER = NAMESPACE_CONTROLLER_NAME;
 
 /** How soon to look again while objects in a terminating namespace wait on their finalizers. */
 const RECHECK_MS = 2_000;

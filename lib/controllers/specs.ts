@@ -4,6 +4,13 @@
  * The CDK stack and local mode both read this list; neither has its own copy. Metadata only — no
  * controller code is imported here, so a function bundle carries only its own controller.
  */
+import {
+  CLUSTER,
+  CLUSTER_PROPAGATION_POLICY,
+  CLUSTER_RESOURCE_BINDING,
+  PROPAGATION_POLICY,
+  RESOURCE_BINDING,
+} from '../api/karmada-names.ts';
 import type { GroupKind } from '../api/object.ts';
 import type { Lane } from '../queue/port.ts';
 import type { ResyncTarget } from '../reconcile/resync.ts';
@@ -65,6 +72,14 @@ export interface ControllerSpec {
   lanes: Record<Lane, LaneTuning>;
 }
 
+/** The default tuning: small batches, two pollers per lane. */
+const SMALL_LANE: LaneTuning = { batchSize: 10, maximumBatchingWindowSeconds: 0, maxConcurrency: 2 };
+
+/** The same tuning on both lanes. */
+function bothLanes(tuning: LaneTuning): Record<Lane, LaneTuning> {
+  return { priority: { ...tuning }, standard: { ...tuning } };
+}
+
 /** AWS's guidance: a queue's visibility timeout at least six times its consumer's timeout. */
 export function visibilityTimeoutSeconds(spec: ControllerSpec): number {
   return spec.timeoutSeconds * 6;
@@ -80,10 +95,7 @@ export const CONTROLLER_SPECS: readonly ControllerSpec[] = [
     timeoutSeconds: 60,
     memoryMB: 512,
     maxReceiveCount: 5,
-    lanes: {
-      priority: { batchSize: 10, maximumBatchingWindowSeconds: 0, maxConcurrency: 2 },
-      standard: { batchSize: 10, maximumBatchingWindowSeconds: 0, maxConcurrency: 2 },
-    },
+    lanes: bothLanes(SMALL_LANE),
   },
   {
     name: NAMESPACE_CONTROLLER_NAME,
@@ -95,24 +107,18 @@ export const CONTROLLER_SPECS: readonly ControllerSpec[] = [
     timeoutSeconds: 120,
     memoryMB: 512,
     maxReceiveCount: 8,
-    lanes: {
-      priority: { batchSize: 10, maximumBatchingWindowSeconds: 0, maxConcurrency: 2 },
-      standard: { batchSize: 10, maximumBatchingWindowSeconds: 0, maxConcurrency: 2 },
-    },
+    lanes: bothLanes(SMALL_LANE),
   },
   {
     name: CLUSTER_CONTROLLER_NAME,
     description: 'Cluster lifecycle: finalizer and execution namespace; on deletion, waits for them to empty',
-    watches: [{ group: 'cluster.karmada.io', kind: 'Cluster' }],
+    watches: [CLUSTER],
     sendsTo: [NAMESPACE_CONTROLLER_NAME],
-    triggers: { kinds: [{ group: 'cluster.karmada.io', kind: 'Cluster' }] },
+    triggers: { kinds: [CLUSTER] },
     timeoutSeconds: 60,
     memoryMB: 512,
     maxReceiveCount: 8,
-    lanes: {
-      priority: { batchSize: 10, maximumBatchingWindowSeconds: 0, maxConcurrency: 2 },
-      standard: { batchSize: 10, maximumBatchingWindowSeconds: 0, maxConcurrency: 2 },
-    },
+    lanes: bothLanes(SMALL_LANE),
   },
   {
     name: CLUSTER_STATUS_CONTROLLER_NAME,
@@ -121,7 +127,7 @@ export const CONTROLLER_SPECS: readonly ControllerSpec[] = [
     watches: [],
     // Capacity, taints or APIs changed: the scheduler retries what could not be scheduled.
     sendsTo: [SCHEDULER_CONTROLLER_NAME],
-    triggers: { kinds: [{ group: 'cluster.karmada.io', kind: 'Cluster' }] },
+    triggers: { kinds: [CLUSTER] },
     // Every minute the sweep spreads one probe per cluster per --cluster-status-update-frequency.
     schedules: [{ name: 'cluster-sweep', expression: 'rate(1 minute)', key: SWEEP_KEY }],
     opensCredentials: true,
@@ -129,26 +135,17 @@ export const CONTROLLER_SPECS: readonly ControllerSpec[] = [
     timeoutSeconds: 60,
     memoryMB: 512,
     maxReceiveCount: 3,
-    lanes: {
-      priority: { batchSize: 5, maximumBatchingWindowSeconds: 0, maxConcurrency: 4 },
-      standard: { batchSize: 5, maximumBatchingWindowSeconds: 0, maxConcurrency: 4 },
-    },
+    lanes: bothLanes({ batchSize: 5, maximumBatchingWindowSeconds: 0, maxConcurrency: 4 }),
   },
   {
     name: DETECTOR_CONTROLLER_NAME,
     description:
       'Resource detector: matches resource templates to (Cluster)PropagationPolicies, claims them and writes their (Cluster)ResourceBindings',
-    watches: [
-      { group: 'policy.karmada.io', kind: 'PropagationPolicy' },
-      { group: 'policy.karmada.io', kind: 'ClusterPropagationPolicy' },
-    ],
+    watches: [PROPAGATION_POLICY, CLUSTER_PROPAGATION_POLICY],
     sendsTo: [SCHEDULER_CONTROLLER_NAME],
     triggers: {
       templates: true,
-      kinds: [
-        { group: 'policy.karmada.io', kind: 'PropagationPolicy' },
-        { group: 'policy.karmada.io', kind: 'ClusterPropagationPolicy' },
-      ],
+      kinds: [PROPAGATION_POLICY, CLUSTER_PROPAGATION_POLICY],
     },
     timeoutSeconds: 120,
     memoryMB: 1024,
@@ -163,17 +160,10 @@ export const CONTROLLER_SPECS: readonly ControllerSpec[] = [
     name: SCHEDULER_CONTROLLER_NAME,
     description:
       'Scheduler: places (Cluster)ResourceBindings on clusters from stored cluster status, one write per binding, no over-commit',
-    watches: [
-      { group: 'work.karmada.io', kind: 'ResourceBinding' },
-      { group: 'work.karmada.io', kind: 'ClusterResourceBinding' },
-    ],
+    watches: [RESOURCE_BINDING, CLUSTER_RESOURCE_BINDING],
     sendsTo: [],
     triggers: {
-      kinds: [
-        { group: 'work.karmada.io', kind: 'ResourceBinding' },
-        { group: 'work.karmada.io', kind: 'ClusterResourceBinding' },
-        { group: 'cluster.karmada.io', kind: 'Cluster' },
-      ],
+      kinds: [RESOURCE_BINDING, CLUSTER_RESOURCE_BINDING, CLUSTER],
     },
     // Bindings that could not be scheduled are retried every minute (Karmada #3112).
     schedules: [{ name: 'unschedulable-sweep', expression: 'rate(1 minute)', key: SWEEP_KEY }],
@@ -195,10 +185,7 @@ export const CONTROLLER_SPECS: readonly ControllerSpec[] = [
     timeoutSeconds: 120,
     memoryMB: 512,
     maxReceiveCount: 8,
-    lanes: {
-      priority: { batchSize: 10, maximumBatchingWindowSeconds: 0, maxConcurrency: 2 },
-      standard: { batchSize: 10, maximumBatchingWindowSeconds: 0, maxConcurrency: 2 },
-    },
+    lanes: bothLanes(SMALL_LANE),
   },
 ];
 

@@ -10,6 +10,7 @@ import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'nod
 import { join } from 'node:path';
 import type { OutgoingMessage, QueueTransport } from '../queue/port.ts';
 import type { InspectedMessage, LocalSqsServer } from './servers.ts';
+import { MAX_DELAY_SECONDS } from '../queue/messages.ts';
 
 export interface SavedMessage {
   queue: string;
@@ -84,7 +85,7 @@ export async function restoreSnapshot(
     list.push({
       body: m.body,
       attributes: m.attributes,
-      delaySeconds: Math.min(900, Math.ceil(m.delayMs / 1000)),
+      delaySeconds: Math.min(MAX_DELAY_SECONDS, Math.ceil(m.delayMs / 1000)),
     });
     byQueue.set(m.queue, list);
   }

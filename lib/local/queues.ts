@@ -6,6 +6,7 @@
 import { CreateQueueCommand, GetQueueAttributesCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { type ControllerSpec, visibilityTimeoutSeconds } from '../controllers/specs.ts';
 import { deadLetterQueueName, queueName } from '../queue/naming.ts';
+import type { EventSourceSpec, SqsHandler } from '../queue/event-source.ts';
 import { LANES, type Lane } from '../queue/port.ts';
 
 export const QUEUE_RETENTION_SECONDS = 4 * 24 * 3600;
@@ -60,4 +61,30 @@ export function queueUrlBase(queues: readonly ProvisionedQueue[]): string {
   const first = queues[0];
   if (!first) throw new Error('no queues were provisioned');
   return first.url.slice(0, first.url.lastIndexOf('/') + 1);
+}
+
+/**
+ * The two event sources (priority and standard lane) of one controller over its provisioned queues,
+ * tuned by its spec: what a Lambda event source mapping is in AWS.
+ */
+export function eventSourcesFor(
+  spec: ControllerSpec,
+  queues: readonly ProvisionedQueue[],
+  createHandler: () => SqsHandler,
+  options: { functionName?: string; visibilityTimeoutSeconds?: number } = {},
+): EventSourceSpec[] {
+  return LANES.map((lane) => {
+    const queue = queues.find((q) => q.controller === spec.name && q.lane === lane);
+    if (!queue) throw new Error(`no ${lane} queue was provisioned for controller ${spec.name}`);
+    return {
+      name: `${spec.name}/${lane}`,
+      functionName: options.functionName ?? spec.name,
+      queue: queue.url,
+      queueArn: queue.arn,
+      ...spec.lanes[lane],
+      visibilityTimeoutSeconds: options.visibilityTimeoutSeconds ?? visibilityTimeoutSeconds(spec),
+      timeoutSeconds: spec.timeoutSeconds,
+      createHandler,
+    };
+  });
 }

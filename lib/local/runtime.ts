@@ -26,18 +26,18 @@ import { type Clock, systemClock } from '../clock/clock.ts';
 import { type ClusterTimings, clusterTimings, type RuntimeConfig } from '../config/runtime.ts';
 import { ConfigError } from '../config/validate.ts';
 import { CONTROLLER_FACTORIES } from '../controllers/factories.ts';
-import { CONTROLLER_SPECS, visibilityTimeoutSeconds } from '../controllers/specs.ts';
+import { CONTROLLER_SPECS } from '../controllers/specs.ts';
 import { createLogger, type LogFormat, type LogLevelName, stderrWrite } from '../observability/logger.ts';
 import { EventSourceRunner, type EventSourceSpec } from '../queue/event-source.ts';
 import { encodeMessage } from '../queue/messages.ts';
-import { queueName } from '../queue/naming.ts';
+import { deadLetterQueueName, queueName } from '../queue/naming.ts';
 import { LANES } from '../queue/port.ts';
 import { RESYNC_ALL, RESYNC_CONTROLLER } from '../reconcile/resync.ts';
 import { parseSchedule, ScheduleExpressionError } from '../schedule/expression.ts';
 import { controllerHandler, type Runtime, wireRuntime } from '../wiring.ts';
 import { acquireDataDirLock } from './lock.ts';
 import { restoreSnapshot, snapshotQueues, writeSnapshot } from './queue-snapshot.ts';
-import { type ProvisionedQueue, provisionControllerQueues, queueUrlBase } from './queues.ts';
+import { eventSourcesFor, type ProvisionedQueue, provisionControllerQueues, queueUrlBase } from './queues.ts';
 import { type LocalServer, type LocalSqsServer, startDynalite, startSqsServer } from './servers.ts';
 import { RowObjectStore } from '../store/row-object-store.ts';
 import { type RunningTimer, startTimer } from './timer.ts';
@@ -259,23 +259,13 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     cleanups.push(() => new Promise<void>((resolve) => control.close(() => resolve())));
 
     const stats: LocalRuntimeStats = { invocations: 0, messages: 0, retried: 0, failedInvocations: 0 };
-    const sources: EventSourceSpec[] = CONTROLLER_SPECS.flatMap((spec) =>
-      LANES.map((lane) => {
-        const queue = queues.find((q) => q.controller === spec.name && q.lane === lane)!;
-        const factory = CONTROLLER_FACTORIES[spec.name];
-        if (!factory) throw new Error(`controller ${spec.name} has a spec but no factory`);
-        return {
-          name: `${spec.name}/${lane}`,
-          functionName: `${LOCAL_QUEUE_PREFIX}-${spec.name}`,
-          queue: queue.url,
-          queueArn: queue.arn,
-          ...spec.lanes[lane],
-          visibilityTimeoutSeconds: visibilityTimeoutSeconds(spec),
-          timeoutSeconds: spec.timeoutSeconds,
-          createHandler: () => controllerHandler(spec.name, factory, runtime, { logWrite }),
-        };
-      }),
-    );
+    const sources: EventSourceSpec[] = CONTROLLER_SPECS.flatMap((spec) => {
+      const factory = CONTROLLER_FACTORIES[spec.name];
+      if (!factory) throw new Error(`controller ${spec.name} has a spec but no factory`);
+      return eventSourcesFor(spec, queues, () => controllerHandler(spec.name, factory, runtime, { logWrite }), {
+        functionName: `${LOCAL_QUEUE_PREFIX}-${spec.name}`,
+      });
+    });
     const runner = new EventSourceRunner({
       transport: runtime.transport,
       clock,
@@ -374,7 +364,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     const allQueueNames = CONTROLLER_SPECS.flatMap((s) =>
       LANES.flatMap((lane) => [
         queueName(LOCAL_QUEUE_PREFIX, s.name, lane),
-        `${queueName(LOCAL_QUEUE_PREFIX, s.name, lane)}-dlq`,
+        deadLetterQueueName(LOCAL_QUEUE_PREFIX, s.name, lane),
       ]),
     );
     let stopping: Promise<{ savedMessages: number }> | undefined;

@@ -6,6 +6,7 @@
  */
 import type { Clock } from '../clock/clock.ts';
 import type { OutgoingMessage, QueueTransport, ReceivedMessage, ReceiveOptions } from './port.ts';
+import { MAX_DELAY_SECONDS } from './messages.ts';
 
 export interface MemoryQueueConfig {
   visibilityTimeoutSeconds: number;
@@ -68,8 +69,8 @@ export class MemoryQueueTransport implements QueueTransport {
     const q = this.#queue(queue);
     const now = this.#clock.now();
     for (const m of messages) {
-      if ((m.delaySeconds ?? 0) < 0 || (m.delaySeconds ?? 0) > 900) {
-        throw new Error(`DelaySeconds must be between 0 and 900, got ${m.delaySeconds}`);
+      if ((m.delaySeconds ?? 0) < 0 || (m.delaySeconds ?? 0) > MAX_DELAY_SECONDS) {
+        throw new Error(`DelaySeconds must be between 0 and ${MAX_DELAY_SECONDS}, got ${m.delaySeconds}`);
       }
       const seq = this.#seq++;
       q.messages.push({

@@ -19,6 +19,7 @@ import { parseQuantity } from '../api/quantity.ts';
 import { type EventRecorder, NO_EVENTS } from '../events/recorder.ts';
 import { AlreadyExistsError, ConflictError, NotFoundError } from '../store/errors.ts';
 import type { ObjectStore } from '../store/port.ts';
+import { listAll } from '../store/list-all.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -111,15 +112,8 @@ export class ClusterControllers {
     this.#events = options.events ?? (() => NO_EVENTS);
   }
 
-  async #all(gk: { group: string; kind: string }): Promise<KubeObject[]> {
-    const out: KubeObject[] = [];
-    let token: string | undefined;
-    do {
-      const page = await this.#store.list({ ...gk, limit: 1000, ...(token ? { continue: token } : {}) });
-      out.push(...page.items);
-      token = page.continue;
-    } while (token);
-    return out;
+  #all(gk: { group: string; kind: string }): Promise<KubeObject[]> {
+    return listAll(this.#store, { ...gk, limit: 1000 });
   }
 
   /** One reconcile pass over the whole cluster. */

@@ -6,6 +6,9 @@
 import { compareSortKeys, inRange } from './layout.ts';
 import type { IndexPage, IndexQuery, IndexRow, Row, RowStore, WriteCondition, WriteOutcome } from './rows.ts';
 
+/** A row as {@link MemoryRowStore.exportRows} writes it: the body as base64. */
+export type ExportedRow = Omit<Row, 'body'> & { body: string };
+
 export class MemoryRowStore implements RowStore {
   readonly maxRowBytes: number;
   readonly #rows = new Map<string, Row>();
@@ -21,32 +24,12 @@ export class MemoryRowStore implements RowStore {
   }
 
   /** Every row, serialisable (bodies as base64): to keep an in-memory store across restarts. */
-  exportRows(): {
-    pk: string;
-    kindShard: string;
-    sortKey: string;
-    clusterKey?: string;
-    version: number;
-    body: string;
-    expiresAt?: number;
-    ownerKey?: string;
-  }[] {
+  exportRows(): ExportedRow[] {
     return [...this.#rows.values()].map((r) => ({ ...r, body: Buffer.from(r.body).toString('base64') }));
   }
 
   /** Loads rows written by {@link exportRows} (replacing rows with the same key). */
-  importRows(
-    rows: readonly {
-      pk: string;
-      kindShard: string;
-      sortKey: string;
-      clusterKey?: string;
-      version: number;
-      body: string;
-      expiresAt?: number;
-      ownerKey?: string;
-    }[],
-  ): void {
+  importRows(rows: readonly ExportedRow[]): void {
     for (const r of rows) this.#rows.set(r.pk, { ...r, body: new Uint8Array(Buffer.from(r.body, 'base64')) });
   }
 

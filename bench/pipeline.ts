@@ -1,0 +1,47 @@
+/**
+ * One controller on real local queues, as the local runtime runs it: its two SQS queues provisioned on
+ * the local SQS-compatible server, the event-source runner polling them, the real handler with silent
+ * logs and metrics. Benchmarks start the runner when their backlog is in place.
+ */
+import { createSqsClient, SqsTransport } from '../lib/adapters/sqs/transport.ts';
+import { systemClock } from '../lib/clock/clock.ts';
+import type { ControllerSpec } from '../lib/controllers/specs.ts';
+import { eventSourcesFor, provisionControllerQueues, queueUrlBase } from '../lib/local/queues.ts';
+import type { LocalSqsServer } from '../lib/local/servers.ts';
+import { createLogger } from '../lib/observability/logger.ts';
+import { createMetrics } from '../lib/observability/metrics.ts';
+import { EventSourceRunner } from '../lib/queue/event-source.ts';
+import { queueName } from '../lib/queue/naming.ts';
+import { TransportWorkQueue } from '../lib/queue/work-queue.ts';
+import type { Controller } from '../lib/reconcile/controller.ts';
+import { createControllerHandler } from '../lib/reconcile/handler.ts';
+
+let seq = 0;
+
+export async function controllerOnQueues<C extends Controller>(
+  server: LocalSqsServer,
+  spec: ControllerSpec,
+  make: (workQueue: TransportWorkQueue) => C,
+  options: { visibilityTimeoutSeconds?: number } = {},
+) {
+  const client = createSqsClient({ region: 'us-east-1', endpoint: server.endpoint });
+  const transport = new SqsTransport(client);
+  const prefix = `bench${seq++}x${Date.now() % 100_000}`;
+  const queues = await provisionControllerQueues(client, prefix, [spec]);
+  const base = queueUrlBase(queues);
+  const workQueue = new TransportWorkQueue(transport, (c, lane) => base + queueName(prefix, c, lane), systemClock);
+  const controller = make(workQueue);
+  const handler = () =>
+    createControllerHandler(controller, {
+      workQueue,
+      clock: systemClock,
+      logger: createLogger({ format: 'json', level: 'SILENT', service: spec.name, write: () => {} }),
+      metrics: createMetrics({ service: spec.name, sink: () => {} }),
+    });
+  const runner = new EventSourceRunner({
+    transport,
+    clock: systemClock,
+    sources: eventSourcesFor(spec, queues, handler, options),
+  });
+  return { client, workQueue, runner, controller };
+}
