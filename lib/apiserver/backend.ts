@@ -3,7 +3,7 @@
  * Karmada, stored CRDs), token auth, admission (CRD checks, Karmada's deletion protection), and the
  * consequences of a write (controllers enqueued, CRD status, catalog refresh).
  */
-import { type KubeObject, refOf } from '../api/object.ts';
+import { formatKey, type KubeObject, refOf } from '../api/object.ts';
 import type { Clock } from '../clock/clock.ts';
 import { enqueueGarbageCollection, enqueueOwnerCheck } from '../controllers/garbage-collector.ts';
 import { CONTROLLER_SPECS, type ControllerSpec } from '../controllers/specs.ts';
@@ -54,12 +54,10 @@ export class ControlPlaneBackend implements RestBackend {
   readonly #auth: TokenAuthenticator;
   /** A garbage collector runs: Foreground and Orphan deletes get their finalizers. */
   readonly garbageCollection: boolean;
-  readonly #collects: boolean;
 
   constructor(options: ControlPlaneBackendOptions) {
     this.#options = options;
-    this.#collects = (options.specs ?? CONTROLLER_SPECS).some((s) => s.triggers?.deletions);
-    this.garbageCollection = this.#collects;
+    this.garbageCollection = (options.specs ?? CONTROLLER_SPECS).some((s) => s.triggers?.deletions);
     this.productVersion = options.productVersion;
     this.store = options.store;
     this.clock = options.clock;
@@ -152,7 +150,7 @@ export class ControlPlaneBackend implements RestBackend {
         `api-${operation.toLowerCase()}`,
         this.#options.specs,
       );
-      if (this.#collects) {
+      if (this.garbageCollection) {
         const removed =
           operation === 'UPDATE' &&
           object.metadata.deletionTimestamp &&
@@ -170,7 +168,7 @@ export class ControlPlaneBackend implements RestBackend {
     } catch (err) {
       // The write stands; the periodic resync will enqueue the key if this send was lost.
       this.#options.logger?.error('could not enqueue controllers for an accepted write; resync will catch up', {
-        key: `${def.kind}.${def.group}/${object.metadata.namespace ?? ''}/${object.metadata.name}`,
+        key: formatKey(refOf(object)),
         error: err as Error,
       });
     }

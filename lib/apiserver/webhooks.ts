@@ -13,7 +13,7 @@
  */
 import { randomUUID, timingSafeEqual } from 'node:crypto';
 import { CLUSTER_GROUP, executionNamespace, WORK_GROUP } from '../api/karmada-names.ts';
-import type { KubeObject } from '../api/object.ts';
+import { type KubeObject, refOf } from '../api/object.ts';
 import type { Clock } from '../clock/clock.ts';
 import type { CredentialCipher } from '../crypto/cipher.ts';
 import { defaultCluster, validateClusterName } from '../karmada/validation/index.ts';
@@ -223,6 +223,8 @@ export class WebhookHandler {
 
   async #clusterAction(req: KubeRequest, name: string, action: string): Promise<KubeResponse> {
     const { store, clock } = this.#o;
+    // The Cluster read while checking the signature (a verified request names the path's cluster).
+    let registered: KubeObject | undefined;
     const verdict = await verifyWebhookRequest({
       method: req.method,
       path: req.path + (req.query.toString() ? `?${req.query.toString()}` : ''),
@@ -230,7 +232,11 @@ export class WebhookHandler {
       body: req.body,
       headers: req.headers,
       nowMs: clock.now(),
-      secretFor: (cluster) => this.#credentialOf(cluster),
+      secretFor: async (cluster) => {
+        const found = await this.#credentialOf(cluster);
+        if (found && cluster === name) registered = found.cluster;
+        return found?.credential;
+      },
     });
     if (!verdict.ok) {
       // An unknown cluster and a wrong signature look the same from outside: names are not probed.
@@ -251,7 +257,7 @@ export class WebhookHandler {
         throw new ApiError(401, 'Unauthorized', 'replayed request: this nonce was already used');
       throw err;
     }
-    const cluster = await store.get({ ...CLUSTER, name });
+    const cluster = registered;
     if (!cluster) throw new ApiError(401, 'Unauthorized', `cluster ${name} is not registered`);
     if ((cluster.spec as { syncMode?: string } | undefined)?.syncMode !== 'Pull') {
       throw new ApiError(
@@ -280,8 +286,8 @@ export class WebhookHandler {
     }
   }
 
-  /** The webhook credential of a registered Pull cluster (bound to its current incarnation). */
-  async #credentialOf(name: string): Promise<string | undefined> {
+  /** The webhook credential of a registered Pull cluster (bound to its current incarnation), and the Cluster. */
+  async #credentialOf(name: string): Promise<{ cluster: KubeObject; credential: string } | undefined> {
     const [cluster, secret] = await Promise.all([
       this.#o.store.get({ ...CLUSTER, name }),
       this.#o.store.get({
@@ -296,12 +302,12 @@ export class WebhookHandler {
     if (secret.metadata.annotations?.[AGENT_CLUSTER_UID_ANNOTATION] !== cluster.metadata.uid) return undefined;
     const key = `${secret.metadata.uid}@${secret.metadata.resourceVersion}`;
     const cached = openedCredentials.get(key);
-    if (cached !== undefined) return cached;
+    if (cached !== undefined) return { cluster, credential: cached };
     const value = (await openCredentialSecret(secret, this.#o.cipher!))['webhook-secret']?.toString('utf8');
     if (value === undefined) return undefined;
     if (openedCredentials.size >= 1000) openedCredentials.delete(openedCredentials.keys().next().value as string);
     openedCredentials.set(key, value);
-    return value;
+    return { cluster, credential: value };
   }
 
   async #renewLease(cluster: KubeObject): Promise<void> {
@@ -408,10 +414,6 @@ export class WebhookHandler {
     }
     return jsonResponse(200, { kind: 'StatusAccepted' });
   }
-}
-
-function refOf(cluster: KubeObject) {
-  return { ...CLUSTER, name: cluster.metadata.name! };
 }
 
 function parseBody(req: KubeRequest): Record<string, unknown> {

@@ -14,9 +14,9 @@
  * fans out one probe per cluster per `--cluster-status-update-frequency`.
  */
 import { createHash } from 'node:crypto';
-import { CLUSTER_GROUP } from '../api/karmada-names.ts';
-import type { KubeObject, ObjectRef } from '../api/object.ts';
-import { parseKey } from '../api/object.ts';
+import { CLUSTER } from '../api/karmada-names.ts';
+import type { KubeObject } from '../api/object.ts';
+import { formatKey, parseKey } from '../api/object.ts';
 import {
   type Condition,
   findCondition,
@@ -47,7 +47,6 @@ import type { ObjectStore } from '../store/port.ts';
 import { CLUSTER_STATUS_CONTROLLER_NAME, SCHEDULER_CONTROLLER_NAME, SWEEP_KEY, UNSCHEDULABLE_KEY } from './specs.ts';
 
 export const CLUSTER_STATUS_CONTROLLER = CLUSTER_STATUS_CONTROLLER_NAME;
-const CLUSTER = { group: CLUSTER_GROUP, kind: 'Cluster' };
 /** Internal bookkeeping per cluster (not served by the API). */
 export const CLUSTER_HEALTH = { group: 'cluster.serverless-karmada.io', kind: 'ClusterHealth' };
 /**
@@ -110,7 +109,7 @@ export function createClusterStatusController(options: ClusterStatusOptions): Co
             conditions: setCondition(conditions, { type: READY_CONDITION, ...stale }, nowText),
           };
       } else {
-        const health = await readHealth(store, cluster);
+        const { stored: healthObject, state: health } = await readHealth(store, cluster);
         let observed: ObservedCondition = statusCollectionFailed('no client');
         let client: MemberClient | undefined;
         try {
@@ -154,12 +153,13 @@ export function createClusterStatusController(options: ClusterStatusOptions): Co
           }
         }
         nextStatus = { ...status, ...collected, conditions: nextConditions };
-        await writeHealth(store, cluster, health, nextHealth);
+        await writeHealth(store, cluster, healthObject, health, nextHealth);
       }
 
+      let latest = cluster;
       if (JSON.stringify(nextStatus) !== JSON.stringify(status)) {
         try {
-          await store.updateStatus({ ...cluster, status: nextStatus });
+          latest = await store.updateStatus({ ...cluster, status: nextStatus });
           if (schedulingInputsChanged(status, nextStatus)) await tellScheduler(options.workQueue, 'cluster-status');
           context.logger.debug('cluster status updated', {
             ready: findCondition(nextStatus.conditions as Condition[], READY_CONDITION)?.status,
@@ -172,7 +172,7 @@ export function createClusterStatusController(options: ClusterStatusOptions): Co
       }
       return syncTaints(
         options,
-        ref,
+        latest,
         events,
         findCondition(nextStatus.conditions as Condition[], READY_CONDITION),
         nowText,
@@ -210,14 +210,12 @@ async function pullStaleness(
 /** Taints follow the Ready condition (Karmada's taintClusterByCondition); writes only on change. */
 async function syncTaints(
   options: ClusterStatusOptions,
-  ref: ObjectRef,
+  cluster: KubeObject,
   events: EventRecorder,
   ready: Condition | undefined,
   nowText: string,
   context: ReconcileContext,
 ): Promise<ReconcileResult | undefined> {
-  const cluster = await options.store.get(ref);
-  if (!cluster) return undefined;
   const spec = (cluster.spec ?? {}) as { taints?: Taint[] };
   const taints = taintsForReady(spec.taints, ready, nowText);
   if (taints === spec.taints) return undefined;
@@ -267,7 +265,7 @@ async function scheduleProbes(options: ClusterStatusOptions, clusters: readonly 
       Array.from({ length: Math.max(0, slots - first) }, (_, i) => ({
         controller: CLUSTER_STATUS_CONTROLLER,
         lane: 'standard' as const,
-        key: `Cluster.${CLUSTER_GROUP}/${name}`,
+        key: formatKey({ ...CLUSTER, name }),
         delayMs: (i + first) * Math.max(1_000, options.timings.statusUpdateFrequencyMs),
         reason: 'sweep',
       })),
@@ -291,23 +289,28 @@ async function sweep(options: ClusterStatusOptions, context: ReconcileContext): 
   context.logger.debug('cluster sweep scheduled', { clusters, probesEach: slotsPerMinute(options) });
 }
 
-async function readHealth(store: ObjectStore, cluster: KubeObject): Promise<HealthState> {
-  const obj = await store.get({ ...CLUSTER_HEALTH, name: cluster.metadata.name! });
+/** The cluster's ClusterHealth object (kept for the write) and the state it holds. */
+async function readHealth(
+  store: ObjectStore,
+  cluster: KubeObject,
+): Promise<{ stored: KubeObject | undefined; state: HealthState }> {
+  const stored = await store.get({ ...CLUSTER_HEALTH, name: cluster.metadata.name! });
   // A ClusterHealth left from an earlier cluster of the same name does not carry over.
-  if (!obj || (obj.spec as { clusterUid?: string } | undefined)?.clusterUid !== cluster.metadata.uid) return {};
-  return ((obj.spec as { state?: HealthState } | undefined)?.state ?? {}) as HealthState;
+  if (!stored || (stored.spec as { clusterUid?: string } | undefined)?.clusterUid !== cluster.metadata.uid) {
+    return { stored, state: {} };
+  }
+  return { stored, state: ((stored.spec as { state?: HealthState } | undefined)?.state ?? {}) as HealthState };
 }
 
 async function writeHealth(
   store: ObjectStore,
   cluster: KubeObject,
+  current: KubeObject | undefined,
   before: HealthState,
   after: HealthState,
 ): Promise<void> {
   if (JSON.stringify(before) === JSON.stringify(after)) return;
-  const ref = { ...CLUSTER_HEALTH, name: cluster.metadata.name! };
   const spec = { clusterUid: cluster.metadata.uid, state: after };
-  const current = await store.get(ref);
   try {
     if (current) await store.update({ ...current, spec });
     else

@@ -6,7 +6,7 @@
  * and no ResourceBinding or ClusterResourceBinding still places workload on it. Health, status and
  * taints are the cluster-status controller's.
  */
-import { CLUSTER_GROUP, executionNamespace, WORK_GROUP } from '../api/karmada-names.ts';
+import { executionNamespace, WORK_GROUP } from '../api/karmada-names.ts';
 import type { KubeObject, ObjectRef } from '../api/object.ts';
 import { formatKey, parseKey } from '../api/object.ts';
 import { CREDENTIALS_NAMESPACE } from '../members/credentials.ts';
@@ -169,5 +169,3 @@ function adjust(current: string[], wanted: string[]): string[] {
   const rest = current.filter((f) => f !== CLUSTER_FINALIZER);
   return add ? [...rest, CLUSTER_FINALIZER] : rest;
 }
-
-export const CLUSTER_KIND = { group: CLUSTER_GROUP, kind: 'Cluster' };

@@ -208,7 +208,8 @@ export async function establishCrd(store: ObjectStore, crd: KubeObject, nowMs: n
     ],
   };
   for (let attempt = 0; attempt < 3; attempt++) {
-    const current = await store.get(refOf(crd));
+    // The CRD as just written first; re-read only after a conflict.
+    const current = attempt === 0 ? crd : await store.get(refOf(crd));
     if (!current) return;
     try {
       await store.updateStatus({ ...current, status });

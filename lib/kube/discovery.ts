@@ -259,18 +259,37 @@ function operationsFor(def: ResourceDef): Record<string, unknown> {
   return paths;
 }
 
+/**
+ * Documents built per catalog: a catalog never changes (the CRD catalog hands out a new one when CRDs
+ * change), and building and hashing every group-version's document takes milliseconds per request.
+ */
+const openApiCache = new WeakMap<Catalog, Map<string, unknown>>();
+
+function memo<T>(catalog: Catalog, key: string, build: () => T): T {
+  let byKey = openApiCache.get(catalog);
+  if (!byKey) openApiCache.set(catalog, (byKey = new Map()));
+  if (!byKey.has(key)) byKey.set(key, build());
+  return byKey.get(key) as T;
+}
+
 /** The OpenAPI v3 document of one group-version, or undefined when nothing is served there. */
 export function openApiDocument(catalog: Catalog, group: string, version: string, productVersion: string) {
+  return memo(catalog, `doc ${group}/${version} ${productVersion}`, () =>
+    buildOpenApiDocument(catalog, group, version, productVersion),
+  );
+}
+
+function buildOpenApiDocument(catalog: Catalog, group: string, version: string, productVersion: string) {
   const defs = catalog.resources(group, version);
   if (defs.length === 0) return undefined;
   const schemas: Record<string, Schema> = {};
-  let paths: Record<string, unknown> = {};
+  const paths: Record<string, unknown> = {};
   for (const def of defs) {
     schemas[schemaName(def)] = {
       ...(def.schema ?? { type: 'object', 'x-kubernetes-preserve-unknown-fields': true }),
       'x-kubernetes-group-version-kind': [{ group: def.group, version: def.version, kind: def.kind }],
     };
-    paths = { ...paths, ...operationsFor(def) };
+    Object.assign(paths, operationsFor(def));
   }
   return {
     openapi: '3.0.0',
@@ -282,6 +301,10 @@ export function openApiDocument(catalog: Catalog, group: string, version: string
 
 /** `/openapi/v3`: where each group-version's document is, with a content hash for caching. */
 export function openApiRoot(catalog: Catalog, productVersion: string) {
+  return memo(catalog, `root ${productVersion}`, () => buildOpenApiRoot(catalog, productVersion));
+}
+
+function buildOpenApiRoot(catalog: Catalog, productVersion: string) {
   const paths: Record<string, { serverRelativeURL: string }> = {};
   for (const g of catalog.groups()) {
     for (const v of g.versions) {
