@@ -67,11 +67,6 @@ export async function issueToken(
   return { id, token: `skt_${id}_${secret}`, user: input.user, groups: input.groups };
 }
 
-/** Removes a token; it stops working at once (after the cache's few seconds). */
-export async function revokeToken(store: ObjectStore, id: string): Promise<void> {
-  await store.delete({ group: TOKEN_GROUP, kind: TOKEN_KIND, name: id });
-}
-
 /**
  * Authenticates `Authorization: Bearer skt_...` against stored hashes, caching verified tokens for
  * a few seconds so a burst of kubectl requests costs one read.
@@ -126,10 +121,4 @@ export function authorize(user: UserInfo, attrs: RequestAttributes): true | stri
     return 'viewers may only get and list';
   }
   return 'no role grants this request';
-}
-
-/** Extracts the bearer token id for logs (never the secret). */
-export function tokenIdOf(req: KubeRequest): string | undefined {
-  const m = TOKEN_FORMAT.exec(req.headers.authorization?.slice('Bearer '.length).trim() ?? '');
-  return m?.[1];
 }

@@ -15,7 +15,7 @@ import { AlreadyExistsError } from '../store/errors.ts';
 import type { ObjectStore } from '../store/port.ts';
 import type { ChangeFeed } from '../store/watch.ts';
 import { PRODUCT_VERSION } from '../version.ts';
-import { ADMIN_GROUP, type IssuedToken, issueToken, TOKEN_GROUP, TOKEN_KIND } from './auth.ts';
+import { ADMIN_GROUP, type IssuedToken, issueToken } from './auth.ts';
 import { ControlPlaneBackend } from './backend.ts';
 import { StoredCrdCatalog, staticControlPlaneDefs } from './catalog.ts';
 import { WebhookHandler } from './webhooks.ts';
@@ -96,22 +96,6 @@ export async function ensureDefaultNamespaces(store: ObjectStore): Promise<void>
       if (!(err instanceof AlreadyExistsError)) throw err;
     }
   }
-}
-
-/** True when at least one admin token exists. */
-export async function hasAdminToken(store: ObjectStore): Promise<boolean> {
-  let token: string | undefined;
-  do {
-    const page = await store.list({
-      group: TOKEN_GROUP,
-      kind: TOKEN_KIND,
-      limit: 100,
-      ...(token ? { continue: token } : {}),
-    });
-    if (page.items.some((t) => ((t.spec as { groups?: string[] }).groups ?? []).includes(ADMIN_GROUP))) return true;
-    token = page.continue;
-  } while (token);
-  return false;
 }
 
 /** Issues a new admin token (the plaintext is returned once; only its hash is stored). */

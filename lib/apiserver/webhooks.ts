@@ -19,7 +19,12 @@ import type { CredentialCipher } from '../crypto/cipher.ts';
 import { defaultCluster, validateClusterName } from '../karmada/validation/index.ts';
 import { ApiError, apiErrors } from '../kube/errors.ts';
 import { jsonResponse, type KubeRequest, type KubeResponse, MAX_REQUEST_BYTES } from '../kube/http.ts';
-import { CREDENTIALS_NAMESPACE, openCredentialSecret, sealCredentialSecret } from '../members/credentials.ts';
+import {
+  agentCredentialSecretName,
+  CREDENTIALS_NAMESPACE,
+  openCredentialSecret,
+  sealCredentialSecret,
+} from '../members/credentials.ts';
 import type { Logger } from '../observability/logger.ts';
 import type { WorkQueue } from '../queue/port.ts';
 import {
@@ -42,14 +47,6 @@ const LEASE_NAMESPACE = CREDENTIALS_NAMESPACE;
 const DEFAULT_LEASE_DURATION_SECONDS = 40;
 const CLUSTER = { group: CLUSTER_GROUP, kind: 'Cluster' };
 const ACTIONS = new Set(['heartbeat', 'status', 'works', 'workstatus']);
-
-/**
- * The Secret holding a Pull cluster's webhook credential (sealed). The dot keeps it apart from any
- * Push cluster's credentials Secret, which is named like a cluster (cluster names have no dots).
- */
-export function agentCredentialSecretName(cluster: string): string {
-  return `agent.${cluster}`;
-}
 
 /** Marks a Secret as a Pull agent's credential and binds it to one Cluster incarnation. */
 export const AGENT_CREDENTIAL_LABEL = 'cluster.serverless-karmada.io/agent-credential';

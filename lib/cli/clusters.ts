@@ -24,6 +24,7 @@ import { durationFlag, parseFlags, UsageError } from './args.ts';
 import { formatTable } from './get.ts';
 import { KubeApiError, KubeClient, kubeconfigPath } from './kube-client.ts';
 import { memberConnectionFromKubeconfig } from './member-kubeconfig.ts';
+import { agentCredentialSecretName, CREDENTIALS_NAMESPACE } from '../members/credentials.ts';
 
 export const JOIN_HELP = `Join a member cluster in Push mode: the control plane reaches it with the given credentials.
 
@@ -175,10 +176,11 @@ export async function runUnjoin(args: string[], io: Io): Promise<number> {
   }
   const name = one(positionals, 'cluster name', 'unjoin');
   try {
-    await unjoinCluster(controlPlane(values), name);
+    const api = controlPlane(values);
+    await unjoinCluster(api, name);
     // A Pull cluster's agent credential goes too.
-    await controlPlane(values)
-      .send('DELETE', `/api/v1/namespaces/karmada-cluster/secrets/agent.${name}`)
+    await api
+      .send('DELETE', `/api/v1/namespaces/${CREDENTIALS_NAMESPACE}/secrets/${agentCredentialSecretName(name)}`)
       .catch((err: unknown) => {
         if (!(err instanceof KubeApiError && err.code === 404)) throw err;
       });

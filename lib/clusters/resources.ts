@@ -87,9 +87,9 @@ export function nanoOf(q: string | number): bigint {
 }
 
 /** `Quantity.Value()`: whole units, rounded up. */
-const unitsOf = (nano: bigint) => ceilDiv(nano, NANO);
+export const unitsOf = (nano: bigint) => ceilDiv(nano, NANO);
 /** `Quantity.MilliValue()`: thousandths, rounded up. */
-const millisOf = (nano: bigint) => ceilDiv(nano, MILLI_IN_NANO);
+export const millisOf = (nano: bigint) => ceilDiv(nano, MILLI_IN_NANO);
 
 const BYTE_RESOURCES = new Set(['memory', 'ephemeral-storage', 'storage']);
 const isByteResource = (name: string) => BYTE_RESOURCES.has(name) || name.startsWith('hugepages-');

@@ -9,7 +9,7 @@
 import { executionNamespace, WORK_GROUP } from '../api/karmada-names.ts';
 import type { KubeObject, ObjectRef } from '../api/object.ts';
 import { formatKey, parseKey } from '../api/object.ts';
-import { CREDENTIALS_NAMESPACE } from '../members/credentials.ts';
+import { agentCredentialSecretName, CREDENTIALS_NAMESPACE } from '../members/credentials.ts';
 import type { WorkQueue } from '../queue/port.ts';
 import type { Controller, ReconcileContext, ReconcileRequest, ReconcileResult } from '../reconcile/controller.ts';
 import { AlreadyExistsError, ConflictError, NotFoundError } from '../store/errors.ts';
@@ -120,7 +120,12 @@ async function cleanUp(
   if (binding) return `${binding} still places workload on it`;
   // A Pull cluster's agent credential goes with it (a new Cluster of the same name gets its own).
   try {
-    await store.delete({ group: '', kind: 'Secret', namespace: CREDENTIALS_NAMESPACE, name: `agent.${cluster}` });
+    await store.delete({
+      group: '',
+      kind: 'Secret',
+      namespace: CREDENTIALS_NAMESPACE,
+      name: agentCredentialSecretName(cluster),
+    });
   } catch (err) {
     if (!(err instanceof NotFoundError)) throw err;
   }

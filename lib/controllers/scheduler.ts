@@ -27,7 +27,7 @@ import {
   scheduleTrigger,
 } from '../core/scheduler/reschedule.ts';
 import { scheduleBinding, type ScheduleResult } from '../core/scheduler/schedule.ts';
-import { buildSnapshot, type ReservationDelta, type Snapshot } from '../core/scheduler/snapshot.ts';
+import { applyDelta, buildSnapshot, type ReservationDelta, type Snapshot } from '../core/scheduler/snapshot.ts';
 import type { Cluster, ResourceBinding, ResourceBindingStatus } from '../core/types.ts';
 import { type EventRecorder, NO_EVENTS } from '../events/recorder.ts';
 import type { WorkQueue } from '../queue/port.ts';
@@ -193,7 +193,7 @@ export function createSchedulerController(options: SchedulerOptions): Controller
         if (err instanceof ConflictError) {
           // Decide again on the binding as it now is, with this attempt's capacity free again in the
           // snapshot (it stays in the ledger: the next attempt reserves only what it needs beyond it).
-          release(scope.snapshot, reserved);
+          for (const d of reserved) applyDelta(scope.snapshot, d, -1);
           continue;
         }
         throw err;
@@ -279,16 +279,6 @@ export function resultBinding(
     deepEqual(annotations, binding.metadata.annotations ?? {}) &&
     deepEqual({ ...status, lastScheduledTime: undefined }, { ...binding.status, lastScheduledTime: undefined });
   return unchanged ? undefined : next;
-}
-
-/** Takes `deltas` back out of the snapshot's reservations (an attempt whose binding write lost). */
-function release(snapshot: Snapshot, deltas: readonly ReservationDelta[]): void {
-  for (const d of deltas) {
-    const r = snapshot.reservations.get(d.cluster);
-    if (!r) continue;
-    r.pods = Math.max(0, r.pods - d.pods);
-    for (const [name, n] of d.units) r.units.set(name, Math.max(0, (r.units.get(name) ?? 0) - n));
-  }
 }
 
 /** What `wanted` reserves beyond `held` (per cluster: pods and each resource, never negative). */

@@ -5,6 +5,7 @@
  * drops them.
  */
 import type { KubeObject, ObjectMeta } from '../api/object.ts';
+import type { ResourceModel, ResourceModelRange } from '../clusters/resources.ts';
 
 export type { KubeObject, ObjectMeta };
 
@@ -249,16 +250,7 @@ export interface ResourceBinding extends KubeObject {
 // ---------------------------------------------------------------------------------------------------
 // Clusters (cluster.karmada.io/v1alpha1)
 
-export interface ResourceModelRange {
-  name: string;
-  min: string;
-  max: string;
-}
-
-export interface ResourceModel {
-  grade: number;
-  ranges: ResourceModelRange[];
-}
+export type { ResourceModel, ResourceModelRange };
 
 export interface ClusterSpec {
   id?: string;

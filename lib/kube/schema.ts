@@ -68,10 +68,3 @@ export function propertySchema(schema: Schema | undefined, key: string): Schema 
   if (typeof schema.additionalProperties === 'object') return schema.additionalProperties;
   return undefined;
 }
-
-/** True when values under `schema` may hold fields it does not declare. */
-export function preservesUnknownFields(schema: Schema | undefined): boolean {
-  if (!schema) return true;
-  if (schema['x-kubernetes-preserve-unknown-fields']) return true;
-  return schema.type === 'object' && !schema.properties && schema.additionalProperties === undefined;
-}

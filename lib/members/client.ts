@@ -6,6 +6,7 @@
  */
 import { Agent, request } from 'node:https';
 import type { KubeObject } from '../api/object.ts';
+import type { ProbeResult } from '../clusters/health.ts';
 
 /** How to reach one member cluster's API. */
 export interface MemberConnection {
@@ -42,10 +43,7 @@ export class MemberUnreachableError extends Error {
   override readonly name = 'MemberUnreachableError';
 }
 
-export interface ProbeResult {
-  online: boolean;
-  healthy: boolean;
-}
+export type { ProbeResult };
 
 export interface DiscoveredResource {
   group: string;

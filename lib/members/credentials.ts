@@ -15,6 +15,14 @@ import type { MemberConnection } from './client.ts';
 
 /** The namespace of cluster credentials (Karmada's `--cluster-namespace`). */
 export const CREDENTIALS_NAMESPACE = 'karmada-cluster';
+
+/**
+ * The Secret holding a Pull cluster's webhook credential (sealed). The dot keeps it apart from any
+ * Push cluster's credentials Secret, which is named like a cluster (cluster names have no dots).
+ */
+export function agentCredentialSecretName(cluster: string): string {
+  return `agent.${cluster}`;
+}
 /** Where the sealed values live on the Secret. */
 export const SEALED_ANNOTATION = 'credentials.serverless-karmada.io/sealed';
 const LAST_APPLIED = 'kubectl.kubernetes.io/last-applied-configuration';

@@ -13,6 +13,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { KubeObject } from '../api/object.ts';
+import { isBase64 } from '../crypto/cipher.ts';
 
 /** `<id>.<secret>`; `api.BootstrapTokenPattern` (Go's `\A…\z`: a JS regexp without `m` is equally anchored). */
 export const BOOTSTRAP_TOKEN_PATTERN = /^([a-z0-9]{6})\.([a-z0-9]{16})$/;
@@ -244,7 +245,6 @@ export interface BootstrapTokenInfo {
 }
 
 /** Go's `StdEncoding` (what `[]byte` JSON fields use) is strict: canonical alphabet, padding required. */
-const STRICT_BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
 /**
  * The Secret's data as strings: base64 `data`, with `stringData` (if present, e.g. an unapplied manifest)
@@ -258,7 +258,7 @@ function secretData(secret: KubeObject): Record<string, string> | undefined {
   if (data !== undefined && data !== null) {
     if (typeof data !== 'object' || Array.isArray(data)) return undefined;
     for (const [k, v] of Object.entries(data)) {
-      if (typeof v !== 'string' || !STRICT_BASE64.test(v)) return undefined;
+      if (typeof v !== 'string' || !isBase64(v)) return undefined;
       try {
         out[k] = decoder.decode(Buffer.from(v, 'base64'));
       } catch {

@@ -14,7 +14,7 @@
  * subtracted from what is available on the summary path; on the resource-model path the estimate is
  * reduced by the replicas the reservations would hold.
  */
-import { nanoOf } from '../../clusters/resources.ts';
+import { millisOf, nanoOf, unitsOf } from '../../clusters/resources.ts';
 import type { Cluster, ResourceList } from '../types.ts';
 import { MAX_INT32 } from './types.ts';
 
@@ -60,17 +60,9 @@ export interface EstimatorOptions {
   customizedClusterResourceModeling?: boolean;
 }
 
-const MILLI_NANO = 1_000_000n;
-const UNIT_NANO = 1_000_000_000n;
-
-function ceilDiv(a: bigint, b: bigint): bigint {
-  const q = a / b;
-  return a % b > 0n ? q + 1n : q;
-}
-
 /** Estimator units of an exact nano amount: millicores for cpu, whole units otherwise (rounded up). */
 function toUnits(name: string, nano: bigint): number {
-  return Number(ceilDiv(nano, name === 'cpu' ? MILLI_NANO : UNIT_NANO));
+  return Number(name === 'cpu' ? millisOf(nano) : unitsOf(nano));
 }
 
 function nanoOrUndefined(q: unknown): bigint | undefined {
@@ -93,7 +85,7 @@ function nanoMap(list: unknown): Map<string, bigint> {
 }
 
 function wholeUnits(nano: bigint | undefined): bigint {
-  return nano === undefined ? 0n : ceilDiv(nano, UNIT_NANO);
+  return nano === undefined ? 0n : unitsOf(nano);
 }
 
 const capacities = new WeakMap<object, Map<boolean, ClusterCapacity>>();
@@ -162,14 +154,19 @@ export function compileRequest(request: ResourceList | undefined): CompiledReque
     for (const [name, q] of Object.entries(request)) {
       const nano = nanoOrUndefined(q);
       // Karmada skips resources whose Value() (whole units, rounded up) is not positive.
-      if (nano === undefined || ceilDiv(nano, UNIT_NANO) <= 0n) continue;
+      if (nano === undefined || unitsOf(nano) <= 0n) continue;
       resources.push([name, toUnits(name, nano)]);
     }
-    resources.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-    compiled = { resources, key: resources.map(([n, u]) => `${n}=${u}`).join(',') };
+    compiled = requestFromUnits(resources);
     requests.set(request, compiled);
   }
   return compiled;
+}
+
+/** A compiled request from per-replica amounts (estimator units), sorted by resource name and keyed. */
+export function requestFromUnits(resources: Iterable<readonly [string, number]>): CompiledRequest {
+  const sorted = [...resources].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+  return { resources: sorted, key: sorted.map(([n, u]) => `${n}=${u}`).join(',') };
 }
 
 /** Whether a request has anything for capacity to bound (else only pods count). */

@@ -12,7 +12,7 @@
  * - static weights use Webster with a deterministic tie-break (Karmada ≥ 1.16), never a coin flip.
  */
 import { assignReplicas } from './assignment/index.ts';
-import { type CompiledRequest, compileRequest, estimateReplicas } from './estimate.ts';
+import { type CompiledRequest, compileRequest, estimateReplicas, requestFromUnits } from './estimate.ts';
 import type { ClusterInfo, ScheduleUnit } from './framework/interface.ts';
 import type { Framework } from './framework/registry.ts';
 import {
@@ -235,8 +235,7 @@ function componentSetRequest(components: readonly Component[]): SetRequest {
         units.set(name, (units.get(name) ?? 0) + u * replicas);
       }
     }
-    const resources = [...units].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
-    cached = { request: { resources, key: resources.map(([n, u]) => `${n}=${u}`).join(',') }, pods };
+    cached = { request: requestFromUnits(units), pods };
     setRequests.set(components, cached);
   }
   return cached;

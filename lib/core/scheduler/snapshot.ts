@@ -103,10 +103,16 @@ export function replicaDelta(cluster: string, request: CompiledRequest, replicas
   return { cluster, pods: r.pods, units: r.units };
 }
 
-/** Adds a delta to the snapshot's reservations, so later decisions on it see the capacity taken. */
-export function applyDelta(snapshot: Snapshot, delta: ReservationDelta): void {
+/**
+ * Adds a delta to the snapshot's reservations, so later decisions on it see the capacity taken; with
+ * `sign` -1 takes it back out (never below zero).
+ */
+export function applyDelta(snapshot: Snapshot, delta: ReservationDelta, sign: 1 | -1 = 1): void {
   let r = snapshot.reservations.get(delta.cluster);
-  if (!r) snapshot.reservations.set(delta.cluster, (r = emptyReservation()));
-  r.pods += delta.pods;
-  for (const [name, n] of delta.units) r.units.set(name, (r.units.get(name) ?? 0) + n);
+  if (!r) {
+    if (sign < 0) return;
+    snapshot.reservations.set(delta.cluster, (r = emptyReservation()));
+  }
+  r.pods = Math.max(0, r.pods + sign * delta.pods);
+  for (const [name, n] of delta.units) r.units.set(name, Math.max(0, (r.units.get(name) ?? 0) + sign * n));
 }

@@ -173,7 +173,7 @@ describe('detector: templates', () => {
         { controller: SCHEDULER_CONTROLLER_NAME, lane, key: keyOf(rb), reason: 'binding-changed' },
       ]);
       assert.deepEqual(
-        h.events.events.map((e) => [e.object.kind, e.object.name, e.type, e.reason, e.message]),
+        h.events.events.map((e) => [e.involved.kind, e.involved.name, e.type, e.reason, e.message]),
         [['Deployment', 'web', 'Normal', 'ApplyPolicySucceed', 'Apply policy(default/spread) succeed']],
       );
     });
@@ -363,7 +363,7 @@ describe('detector: templates', () => {
     assert.deepEqual(claimOf(await h.template(web)), {});
     assert.deepEqual(h.queue.items, []);
     assert.deepEqual(
-      h.events.events.map((e) => [e.object.name, e.type, e.reason, e.message]),
+      h.events.events.map((e) => [e.involved.name, e.type, e.reason, e.message]),
       [
         [
           'web',

@@ -5,8 +5,7 @@
 import type { KubeObject, ObjectRef } from '../../../lib/api/object.ts';
 import { formatKey, parseApiVersion } from '../../../lib/api/object.ts';
 import { VirtualClock } from '../../../lib/clock/index.ts';
-import type { EventRecorder, EventType, InvolvedObject } from '../../../lib/events/recorder.ts';
-import { involvedObjectOf } from '../../../lib/events/recorder.ts';
+import { MemoryEventRecorder } from '../../../lib/events/recorder.ts';
 import { createLogger } from '../../../lib/observability/logger.ts';
 import type { EnqueueItem, WorkQueue } from '../../../lib/queue/port.ts';
 import type { BatchScope, ReconcileContext } from '../../../lib/reconcile/controller.ts';
@@ -72,23 +71,6 @@ export function recordingStore(inner: ObjectStore): RecordingStore {
   };
 }
 
-export interface RecordedEvent {
-  object: InvolvedObject;
-  type: EventType;
-  reason: string;
-  message: string;
-}
-
-export function recordingEvents(): EventRecorder & { events: RecordedEvent[] } {
-  const events: RecordedEvent[] = [];
-  return {
-    events,
-    async record(object, type, reason, message) {
-      events.push({ object: involvedObjectOf(object), type, reason, message });
-    },
-  };
-}
-
 export function recordingQueue(): WorkQueue & { items: EnqueueItem[] } {
   const items: EnqueueItem[] = [];
   return {
@@ -106,7 +88,7 @@ export function world() {
   const clock = new VirtualClock(Date.UTC(2026, 10, 21, 10, 0, 0));
   const store = recordingStore(new RowObjectStore(new MemoryRowStore(), { clock }));
   const queue = recordingQueue();
-  const events = recordingEvents();
+  const events = new MemoryEventRecorder();
   return {
     clock,
     store,

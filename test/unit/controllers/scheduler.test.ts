@@ -129,7 +129,7 @@ describe('scheduler: one write per decision', () => {
         lastTransitionTime: time,
       });
       assert.deepEqual(
-        h.events.events.map((e) => [e.object.kind, e.object.namespace, e.object.name, e.type, e.reason]),
+        h.events.events.map((e) => [e.involved.kind, e.involved.namespace, e.involved.name, e.type, e.reason]),
         [
           ['ResourceBinding', 'default', 'web', 'Normal', 'ScheduleBindingSucceed'],
           ['Deployment', 'default', 'web', 'Normal', 'ScheduleBindingSucceed'],
@@ -247,7 +247,7 @@ describe('scheduler: failures', () => {
       assert.equal(h.scheduler.stats.failed, 1);
       assert.equal(await h.store.get(LEDGER_REF), undefined, 'a failure reserves nothing');
       assert.deepEqual(
-        h.events.events.map((e) => [e.object.kind, e.type, e.reason, e.message]),
+        h.events.events.map((e) => [e.involved.kind, e.type, e.reason, e.message]),
         [
           ['ResourceBinding', 'Warning', 'ScheduleBindingFailed', condition.message],
           ['Deployment', 'Warning', 'ScheduleBindingFailed', condition.message],
