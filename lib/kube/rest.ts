@@ -568,7 +568,6 @@ export class RestHandler {
     const { def } = ctx;
     this.#checkTypeMeta(ctx, body);
     const input = this.#withNamespace(ctx, body);
-    await this.#checkNamespace(ctx, input.metadata.namespace);
     let obj = await this.#prepare(ctx, 'CREATE', input, undefined);
     obj.metadata.managedFields = this.#fields.recordUpdate({
       before: undefined,
@@ -1172,6 +1171,8 @@ export class RestHandler {
     old: KubeObject | undefined,
   ): Promise<KubeObject> {
     const { def } = ctx;
+    // NamespaceLifecycle admission: every create (POST, PUT-create, server-side apply) needs a live namespace.
+    if (operation === 'CREATE') await this.#checkNamespace(ctx, input.metadata?.namespace);
     const name = input.metadata?.name ?? input.metadata?.generateName ?? '';
     const checked = checkSchema(input, def.schema);
     if (checked.unknown.length > 0) {

@@ -154,6 +154,18 @@ const cases: Case[] = [
     message: /namespaces "nowhere" not found/,
   },
   {
+    name: 'a server-side apply into a namespace that does not exist',
+    method: 'PATCH',
+    path: '/api/v1/namespaces/nowhere/configmaps/c?fieldManager=test',
+    options: {
+      rawBody: 'apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: c\ndata:\n  a: "1"\n',
+      contentType: 'application/apply-patch+yaml',
+    },
+    code: 404,
+    reason: 'NotFound',
+    message: /namespaces "nowhere" not found/,
+  },
+  {
     name: 'a body namespace that differs from the URL',
     method: 'POST',
     path: '/api/v1/namespaces/default/configmaps',
