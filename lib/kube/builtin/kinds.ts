@@ -143,29 +143,6 @@ function defaultPodSpec(spec: Obj | undefined): void {
 
 const clone = <T>(v: T): T => structuredClone(v);
 
-const deploymentStrategy: ResourceStrategy = {
-  default(o) {
-    const out = clone(o);
-    const spec = (out.spec ??= {}) as Obj;
-    spec.replicas ??= 1;
-    spec.revisionHistoryLimit ??= 10;
-    spec.progressDeadlineSeconds ??= 600;
-    const strategy = (spec.strategy ??= {}) as Obj;
-    strategy.type ??= 'RollingUpdate';
-    if (strategy.type === 'RollingUpdate') {
-      const ru = (strategy.rollingUpdate ??= {}) as Obj;
-      ru.maxUnavailable ??= '25%';
-      ru.maxSurge ??= '25%';
-    }
-    defaultPodSpec(field(out, 'spec', 'template', 'spec') as Obj | undefined);
-    return out;
-  },
-  validate: (o) => [
-    ...selectorMatchesTemplate(o, ['spec', 'template']),
-    ...uniqueContainerNames(o, ['spec', 'template', 'spec']),
-  ],
-};
-
 const workloadStrategy = (extraDefaults: (spec: Obj) => void = () => {}): ResourceStrategy => ({
   default(o) {
     const out = clone(o);
@@ -178,6 +155,19 @@ const workloadStrategy = (extraDefaults: (spec: Obj) => void = () => {}): Resour
     ...selectorMatchesTemplate(o, ['spec', 'template']),
     ...uniqueContainerNames(o, ['spec', 'template', 'spec']),
   ],
+});
+
+const deploymentStrategy = workloadStrategy((spec) => {
+  spec.replicas ??= 1;
+  spec.revisionHistoryLimit ??= 10;
+  spec.progressDeadlineSeconds ??= 600;
+  const strategy = (spec.strategy ??= {}) as Obj;
+  strategy.type ??= 'RollingUpdate';
+  if (strategy.type === 'RollingUpdate') {
+    const ru = (strategy.rollingUpdate ??= {}) as Obj;
+    ru.maxUnavailable ??= '25%';
+    ru.maxSurge ??= '25%';
+  }
 });
 
 const jobStrategy: ResourceStrategy = {
