@@ -29,3 +29,15 @@ export const CLUSTER_RESOURCE_BINDING = { group: WORK_GROUP, kind: 'ClusterResou
 export const CLUSTER = { group: CLUSTER_GROUP, kind: 'Cluster' } as const;
 export const PROPAGATION_POLICY = { group: 'policy.karmada.io', kind: 'PropagationPolicy' } as const;
 export const CLUSTER_PROPAGATION_POLICY = { group: 'policy.karmada.io', kind: 'ClusterPropagationPolicy' } as const;
+
+/** Label carrying a ResourceBinding's permanent id (on the binding, its Works and their manifests). */
+export const RESOURCE_BINDING_PERMANENT_ID_LABEL = 'resourcebinding.karmada.io/permanent-id';
+/** Label carrying a ClusterResourceBinding's permanent id. */
+export const CLUSTER_RESOURCE_BINDING_PERMANENT_ID_LABEL = 'clusterresourcebinding.karmada.io/permanent-id';
+
+/** The permanent id of the (Cluster)ResourceBinding a Work (or manifest) was rendered from, if any. */
+export function bindingIdOf(labels: Readonly<Record<string, string>> | undefined): string | undefined {
+  return (
+    labels?.[RESOURCE_BINDING_PERMANENT_ID_LABEL] || labels?.[CLUSTER_RESOURCE_BINDING_PERMANENT_ID_LABEL] || undefined
+  );
+}

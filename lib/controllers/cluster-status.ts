@@ -13,7 +13,6 @@
  * It writes only when something changed. The sweep key `*` (an EventBridge schedule, every minute)
  * fans out one probe per cluster per `--cluster-status-update-frequency`.
  */
-import { createHash } from 'node:crypto';
 import { CLUSTER } from '../api/karmada-names.ts';
 import type { KubeObject } from '../api/object.ts';
 import { formatKey, parseKey } from '../api/object.ts';
@@ -37,8 +36,9 @@ import type { ClusterTimings } from '../config/runtime.ts';
 import type { CredentialCipher } from '../crypto/cipher.ts';
 import { SealError } from '../crypto/cipher.ts';
 import { type EventRecorder, NO_EVENTS } from '../events/recorder.ts';
-import { MemberClient, type MemberConnection } from '../members/client.ts';
-import { CREDENTIALS_NAMESPACE, CredentialsError, memberConnection } from '../members/credentials.ts';
+import type { MemberClient, MemberConnection } from '../members/client.ts';
+import { cachedClient, cachedConnection } from '../members/connections.ts';
+import { CREDENTIALS_NAMESPACE, CredentialsError } from '../members/credentials.ts';
 import { collectStatus, resourceModelsOf } from '../members/status.ts';
 import type { WorkQueue } from '../queue/port.ts';
 import type { Controller, ReconcileContext, ReconcileRequest, ReconcileResult } from '../reconcile/controller.ts';
@@ -335,51 +335,4 @@ async function writeHealth(
     // Another probe of the same cluster won; its state is as good as ours.
     if (!(err instanceof ConflictError || err instanceof AlreadyExistsError)) throw err;
   }
-}
-
-/** Member clients by connection, reused across invocations of a warm function (connection reuse). */
-const clients = new Map<string, MemberClient>();
-const MAX_CLIENTS = 200;
-
-function cachedClient(conn: MemberConnection): MemberClient {
-  const key = createHash('sha256').update(JSON.stringify(conn)).digest('hex');
-  let client = clients.get(key);
-  if (client) {
-    // Most recently used last.
-    clients.delete(key);
-    clients.set(key, client);
-    return client;
-  }
-  client = new MemberClient({ timeoutMs: 5_000, ...conn });
-  clients.set(key, client);
-  if (clients.size > MAX_CLIENTS) {
-    const [oldestKey, oldest] = clients.entries().next().value as [string, MemberClient];
-    clients.delete(oldestKey);
-    oldest.close();
-  }
-  return client;
-}
-
-/**
- * Opened connections by Cluster and credential Secret version: a probe six times a minute would
- * otherwise ask KMS to decrypt the same credentials each time.
- */
-const connections = new Map<string, MemberConnection>();
-
-async function cachedConnection(
-  store: ObjectStore,
-  cipher: CredentialCipher,
-  cluster: KubeObject,
-): Promise<MemberConnection> {
-  const ref = (cluster.spec as { secretRef?: { namespace?: string; name?: string } } | undefined)?.secretRef;
-  const secret = ref?.name
-    ? await store.get({ group: '', kind: 'Secret', namespace: ref.namespace || CREDENTIALS_NAMESPACE, name: ref.name })
-    : undefined;
-  const key = `${cluster.metadata.uid}@${cluster.metadata.generation}|${secret?.metadata.uid}@${secret?.metadata.resourceVersion}`;
-  const cached = connections.get(key);
-  if (cached) return cached;
-  const conn = await memberConnection(store, cipher, cluster);
-  if (connections.size >= MAX_CLIENTS) connections.delete(connections.keys().next().value as string);
-  connections.set(key, conn);
-  return conn;
 }

@@ -3,7 +3,7 @@
  * and the continue tokens of paginated lists. Pure; shared by the adapters and the infrastructure
  * (docs/decisions/0001-store-layout.md explains the choice).
  */
-import { clusterOfExecutionNamespace, WORK_GROUP } from '../api/karmada-names.ts';
+import { bindingIdOf, clusterOfExecutionNamespace, WORK_GROUP } from '../api/karmada-names.ts';
 import type { GroupKind, KubeObject, ObjectRef } from '../api/object.ts';
 import { formatGroupKind, formatKey } from '../api/object.ts';
 import { BadRequestError } from './errors.ts';
@@ -70,10 +70,17 @@ export function rowKeysOf(ref: ObjectRef): RowKeys {
 /**
  * The owner an object is indexed under in `byOwner`: its controller owner reference, else its first
  * one. (One index partition per item: an object with several owners is found under this one only.)
+ *
+ * A Work rendered from a binding has no owner reference (it lives in `karmada-es-<cluster>`, and a
+ * namespaced owner must share the dependent's namespace), so it is indexed under its binding's
+ * permanent id instead: `listDependents(<permanent id>)` answers "the Works of this binding" without a
+ * scan. Permanent ids are never object uids, so the garbage collector never acts on these entries.
  */
 export function ownerKeyOf(obj: KubeObject): string | undefined {
   const refs = obj.metadata.ownerReferences ?? [];
-  return (refs.find((r) => r.controller) ?? refs[0])?.uid || undefined;
+  const owner = (refs.find((r) => r.controller) ?? refs[0])?.uid || undefined;
+  if (owner || obj.kind !== 'Work' || !obj.apiVersion?.startsWith(`${WORK_GROUP}/`)) return owner;
+  return bindingIdOf(obj.metadata.labels);
 }
 
 /** Rebuilds the ref of a row from its group/kind and sort key. */
