@@ -26,6 +26,16 @@ import type { MemberClient } from '../members/client.ts';
 import { collectStatus } from '../members/status.ts';
 import type { Logger } from '../observability/logger.ts';
 import { signWebhookRequest } from '../registration/webhook-signing.ts';
+import type { ManifestStatus } from '../core/status/index.ts';
+import {
+  applyWork,
+  appliedCurrent,
+  manifestsOf,
+  observeWork,
+  releaseWork,
+  statusChanged,
+  workStatusAfter,
+} from '../execution/work-apply.ts';
 
 export interface AgentConfig {
   /** The control plane's API address (`https://…`). */
@@ -56,8 +66,7 @@ export const DEFAULT_AGENT_TIMINGS: AgentTimings = {
 /** Summaries (node and pod lists) are collected at most this often; health at every round. */
 const COLLECT_EVERY_MS = 60_000;
 
-/** The field manager the agent applies Works' manifests as (Karmada's execution controller's). */
-export const WORK_FIELD_MANAGER = 'execution-controller';
+export { WORK_FIELD_MANAGER } from '../execution/work-apply.ts';
 
 /** The control plane refused a webhook call. */
 export class WebhookCallError extends Error {
@@ -143,13 +152,6 @@ export interface AgentOptions {
   timings?: Partial<AgentTimings>;
 }
 
-interface AppliedManifest {
-  apiVersion: string;
-  kind: string;
-  namespace?: string;
-  name: string;
-}
-
 /** The agent's loop; `start` resolves once the first round is done, `stop` ends it. */
 export class PullAgent {
   readonly #o: AgentOptions;
@@ -161,10 +163,6 @@ export class PullAgent {
   #models: ResourceModel[] = [];
   #lastCollectedMs: number | undefined;
   #lastReport: string | undefined;
-  /** The version of each Work last applied, and the status last reported for it. */
-  readonly #synced = new Map<string, { version: string; status: string }>();
-  /** What each Work applied, to delete it when the Work goes. */
-  readonly #applied = new Map<string, AppliedManifest[]>();
   #loops: Promise<void>[] = [];
 
   constructor(options: AgentOptions) {
@@ -257,95 +255,49 @@ export class PullAgent {
   }
 
   /**
-   * Applies the manifests of Works that changed since the last round (server-side apply), reports
-   * their status when it changed, and deletes what a removed Work had applied.
+   * One round over this cluster's Works (Karmada's execution and work status controllers, in the
+   * agent): a changed or not-yet-applied Work is applied; an applied one is read back, re-applied
+   * when it drifted or vanished, and its status reported when it changed; a deleting Work's objects
+   * are deleted (or released, with preserveResourcesOnDeletion) before the control plane is told to
+   * let it go.
    */
   async #syncWorks(): Promise<void> {
-    const { member, logger } = this.#o;
+    const { member, logger, config } = this.#o;
     const works = await this.#webhooks.post<{ items: KubeObject[] }>('works');
-    const seen = new Set<string>();
     for (const work of works.items) {
       const name = work.metadata.name!;
-      seen.add(name);
-      const version = `${work.metadata.uid}@${work.metadata.generation ?? work.metadata.resourceVersion}`;
-      if (this.#synced.get(name)?.version === version) continue;
-      const manifests = ((work.spec as { workload?: { manifests?: unknown[] } } | undefined)?.workload?.manifests ??
-        []) as unknown[];
-      const manifestStatuses: Record<string, unknown>[] = [];
-      const applied = new Map((this.#applied.get(name) ?? []).map((m) => [appliedKey(m), m]));
-      let failure: string | undefined;
-      for (const [ordinal, raw] of manifests.entries()) {
-        const manifest = raw as KubeObject;
-        const apiVersion = typeof manifest?.apiVersion === 'string' ? manifest.apiVersion : '';
-        const slash = apiVersion.indexOf('/');
-        const identifier = {
-          ordinal,
-          group: slash < 0 ? '' : apiVersion.slice(0, slash),
-          version: slash < 0 ? apiVersion : apiVersion.slice(slash + 1),
-          kind: typeof manifest?.kind === 'string' ? manifest.kind : '',
-          namespace: manifest?.metadata?.namespace ?? '',
-          name: manifest?.metadata?.name ?? '',
-        };
-        if (!apiVersion || !identifier.kind || !identifier.name) {
-          failure = `manifest ${ordinal}: apiVersion, kind and metadata.name are required`;
+      try {
+        if (work.metadata.deletionTimestamp) {
+          await releaseWork(member, work);
+          await this.#webhooks.post('workstatus', { name, released: true });
           continue;
         }
-        try {
-          const live = await member.apply(manifest, WORK_FIELD_MANAGER);
-          const ref: AppliedManifest = {
-            apiVersion,
-            kind: identifier.kind,
-            ...(identifier.namespace ? { namespace: identifier.namespace } : {}),
-            name: identifier.name,
-          };
-          applied.set(appliedKey(ref), ref);
-          manifestStatuses.push({ identifier, status: live.status ?? {}, health: 'Unknown' });
-        } catch (err) {
-          failure = `${identifier.kind} ${identifier.namespace ? `${identifier.namespace}/` : ''}${identifier.name}: ${(err as Error).message}`;
+        if ((work.spec as { suspendDispatching?: boolean } | undefined)?.suspendDispatching) continue;
+        let outcome: { failure?: string; manifestStatuses: ManifestStatus[] } | undefined;
+        if (appliedCurrent(work)) {
+          const live = new Map<KubeObject, KubeObject | undefined>();
+          for (const m of manifestsOf(work)) {
+            live.set(
+              m,
+              m.apiVersion && m.kind && m.metadata?.name
+                ? await member.getObject(m.apiVersion, m.kind, m.metadata.namespace, m.metadata.name)
+                : undefined,
+            );
+          }
+          const seen = observeWork(work, (m) => live.get(m));
+          if (seen.apply)
+            logger.info('member object changed outside Karmada; applying the work again', {
+              work: name,
+              detail: seen.reason,
+            });
+          else outcome = { manifestStatuses: seen.manifestStatuses };
         }
+        outcome ??= await applyWork(member, work, config.cluster);
+        const next = workStatusAfter(work, outcome, rfc3339(this.#o.clock.now()));
+        if (statusChanged(work, next)) await this.#webhooks.post('workstatus', { name, status: next });
+      } catch (err) {
+        logger.warn('could not sync a work; retrying next round', { work: name, error: (err as Error).message });
       }
-      this.#applied.set(name, [...applied.values()]);
-      const now = rfc3339(this.#o.clock.now());
-      const previous = (work.status as { conditions?: Condition[] } | undefined)?.conditions ?? [];
-      const conditions = setCondition(
-        previous,
-        failure
-          ? {
-              type: 'Applied',
-              status: 'False',
-              reason: 'AppliedFailed',
-              message: `Failed to apply all manifests: ${failure}`,
-            }
-          : {
-              type: 'Applied',
-              status: 'True',
-              reason: 'AppliedSuccessful',
-              message: 'Manifest has been successfully applied',
-            },
-        now,
-      );
-      const status = { conditions, manifestStatuses };
-      const text = JSON.stringify(status);
-      if (this.#synced.get(name)?.status !== text) await this.#webhooks.post('workstatus', { name, status });
-      // A failed apply is tried again next round; a successful one only when the Work changes.
-      if (failure) this.#synced.delete(name);
-      else this.#synced.set(name, { version, status: text });
-    }
-    for (const [name, manifests] of this.#applied) {
-      if (seen.has(name)) continue;
-      for (const m of manifests) {
-        try {
-          await member.deleteObject(m.apiVersion, m.kind, m.namespace, m.name);
-        } catch (err) {
-          logger.warn('could not delete what a removed Work applied', { work: name, error: (err as Error).message });
-        }
-      }
-      this.#applied.delete(name);
-      this.#synced.delete(name);
     }
   }
-}
-
-function appliedKey(m: AppliedManifest): string {
-  return `${m.apiVersion}/${m.kind}/${m.namespace ?? ''}/${m.name}`;
 }

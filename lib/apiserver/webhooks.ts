@@ -12,7 +12,14 @@
  *   action is a level-triggered write.
  */
 import { randomUUID, timingSafeEqual } from 'node:crypto';
-import { CLUSTER_GROUP, executionNamespace, WORK_GROUP } from '../api/karmada-names.ts';
+import {
+  bindingKeyOf,
+  CLUSTER_GROUP,
+  EXECUTION_CONTROLLER_FINALIZER,
+  executionNamespace,
+  WORK_GROUP,
+} from '../api/karmada-names.ts';
+import { BINDER_CONTROLLER_NAME } from '../controllers/specs.ts';
 import { type KubeObject, refOf } from '../api/object.ts';
 import type { Clock } from '../clock/clock.ts';
 import type { CredentialCipher } from '../crypto/cipher.ts';
@@ -391,19 +398,41 @@ export class WebhookHandler {
     return jsonResponse(200, { kind: 'WorkList', apiVersion: `${WORK_GROUP}/v1alpha1`, metadata: {}, items });
   }
 
+  /**
+   * The agent reports a Work's status, or (`released: true`) that a deleting Work's member objects are
+   * deleted or released, so its finalizer can go. Either way the binder hears of it.
+   */
   async #workStatus(cluster: string, body: Record<string, unknown>): Promise<KubeResponse> {
     const name = typeof body.name === 'string' ? body.name : '';
     const status = body.status;
-    if (!name || typeof status !== 'object' || status === null) {
-      throw apiErrors.badRequest('a work status report needs the Work name and its status');
+    const released = body.released === true;
+    if (!name || (!released && (typeof status !== 'object' || status === null || Array.isArray(status)))) {
+      throw apiErrors.badRequest('a work status report needs the Work name and its status (or released: true)');
     }
     const ref = { group: WORK_GROUP, kind: 'Work', namespace: executionNamespace(cluster), name };
     for (let attempt = 0; attempt < 3; attempt++) {
       const work = await this.#o.store.get(ref);
-      if (!work) throw apiErrors.notFound('works', WORK_GROUP, name);
-      if (JSON.stringify(work.status ?? {}) === JSON.stringify(status)) break;
+      if (!work) {
+        if (released) break; // already gone
+        throw apiErrors.notFound('works', WORK_GROUP, name);
+      }
       try {
-        await this.#o.store.updateStatus({ ...work, status });
+        if (released) {
+          const finalizers = work.metadata.finalizers ?? [];
+          if (!work.metadata.deletionTimestamp || !finalizers.includes(EXECUTION_CONTROLLER_FINALIZER)) break;
+          await this.#o.store.update({
+            ...work,
+            metadata: { ...work.metadata, finalizers: finalizers.filter((f) => f !== EXECUTION_CONTROLLER_FINALIZER) },
+          });
+        } else {
+          if (JSON.stringify(work.status ?? {}) === JSON.stringify(status)) break;
+          await this.#o.store.updateStatus({ ...work, status: status as Record<string, unknown> });
+        }
+        const binding = bindingKeyOf(work);
+        if (binding)
+          await this.#o.workQueue.enqueue([
+            { controller: BINDER_CONTROLLER_NAME, lane: 'priority', key: binding, reason: 'work-status' },
+          ]);
         break;
       } catch (err) {
         if (!(err instanceof ConflictError)) throw err;

@@ -44,7 +44,13 @@ import type { WorkQueue } from '../queue/port.ts';
 import type { Controller, ReconcileContext, ReconcileRequest, ReconcileResult } from '../reconcile/controller.ts';
 import { AlreadyExistsError, ConflictError, NotFoundError } from '../store/errors.ts';
 import type { ObjectStore } from '../store/port.ts';
-import { CLUSTER_STATUS_CONTROLLER_NAME, SCHEDULER_CONTROLLER_NAME, SWEEP_KEY, UNSCHEDULABLE_KEY } from './specs.ts';
+import {
+  CLUSTER_STATUS_CONTROLLER_NAME,
+  EXECUTOR_CONTROLLER_NAME,
+  SCHEDULER_CONTROLLER_NAME,
+  SWEEP_KEY,
+  UNSCHEDULABLE_KEY,
+} from './specs.ts';
 
 export const CLUSTER_STATUS_CONTROLLER = CLUSTER_STATUS_CONTROLLER_NAME;
 /** Internal bookkeeping per cluster (not served by the API). */
@@ -169,6 +175,13 @@ export function createClusterStatusController(options: ClusterStatusOptions): Co
           if (err instanceof NotFoundError) return undefined;
           throw err;
         }
+      }
+      // A Ready Push member is synced by the executor at the probe's cadence: drift corrected, Work
+      // status refreshed, and Works that could not be applied while it was down applied now.
+      if (mode !== 'Pull' && findCondition(nextStatus.conditions as Condition[], READY_CONDITION)?.status === 'True') {
+        await options.workQueue.enqueue([
+          { controller: EXECUTOR_CONTROLLER_NAME, lane: 'standard', key: request.key, reason: 'member-sync' },
+        ]);
       }
       return syncTaints(
         options,

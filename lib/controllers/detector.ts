@@ -15,10 +15,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import {
+  BINDING_CONTROLLER_FINALIZER,
   CLUSTER_PROPAGATION_POLICY,
   CLUSTER_RESOURCE_BINDING,
+  CLUSTER_RESOURCE_BINDING_CONTROLLER_FINALIZER,
   PROPAGATION_POLICY,
   RESOURCE_BINDING,
+  templateRefOf,
 } from '../api/karmada-names.ts';
 import type { GroupKind, KubeObject, ObjectRef } from '../api/object.ts';
 import { formatKey, parseApiVersion, parseKey, refOf } from '../api/object.ts';
@@ -284,10 +287,10 @@ export function createDetectorController(options: DetectorOptions): Controller {
       for (const binding of bindings) {
         const claim = claimedBy(binding)!;
         await unclaimBinding(binding, claim);
-        const template = await store.get(templateRefOf(binding));
+        const template = await store.get(templateRefOf(binding.spec.resource));
         if (template) {
           await unclaim(template, claim, context);
-          enqueue.add(formatKey(templateRefOf(binding)));
+          enqueue.add(formatKey(templateRefOf(binding.spec.resource)));
         }
       }
       await enqueueTemplates(enqueue, 'policy-deleted');
@@ -311,7 +314,7 @@ export function createDetectorController(options: DetectorOptions): Controller {
 
     // Templates it claims: re-apply, or unclaim those it no longer selects.
     for (const binding of bindings) {
-      const templateRef = templateRefOf(binding);
+      const templateRef = templateRefOf(binding.spec.resource);
       const template = await store.get(templateRef);
       if (template && policyImplicitPriority(template, policy) === 0) {
         const claim = claimedBy(binding)!;
@@ -428,12 +431,6 @@ export function bindingRefOf(template: KubeObject): ObjectRef {
   return template.metadata.namespace ? { ...RB, namespace: template.metadata.namespace, name } : { ...CRB, name };
 }
 
-function templateRefOf(binding: ResourceBinding): ObjectRef {
-  const r = binding.spec.resource;
-  const { group } = parseApiVersion(r.apiVersion);
-  return { group, kind: r.kind, name: r.name, ...(r.namespace ? { namespace: r.namespace } : {}) };
-}
-
 /** Fields of the binding spec the detector owns (everything else — clusters, eviction tasks — is kept). */
 const POLICY_FIELDS = [
   'propagateDeps',
@@ -510,9 +507,13 @@ export function desiredBinding(
       blockOwnerDeletion: true,
     },
   ];
+  // The binder removes its finalizer once the binding's Works are deleted (Karmada's binding controller).
+  const finalizer = namespaced ? BINDING_CONTROLLER_FINALIZER : CLUSTER_RESOURCE_BINDING_CONTROLLER_FINALIZER;
+  const finalizers = [...(base.metadata.finalizers ?? [])];
+  if (!finalizers.includes(finalizer)) finalizers.push(finalizer);
   return {
     ...claimed,
-    metadata: { ...claimed.metadata, labels, ownerReferences },
+    metadata: { ...claimed.metadata, labels, ownerReferences, finalizers },
     spec,
   } as ResourceBinding;
 }
@@ -522,6 +523,7 @@ function bindingChanged(existing: ResourceBinding, desired: ResourceBinding): bo
     !deepEqual(existing.spec, desired.spec) ||
     !deepEqual(existing.metadata.labels ?? {}, desired.metadata.labels ?? {}) ||
     !deepEqual(existing.metadata.annotations ?? {}, desired.metadata.annotations ?? {}) ||
-    !deepEqual(existing.metadata.ownerReferences ?? [], desired.metadata.ownerReferences ?? [])
+    !deepEqual(existing.metadata.ownerReferences ?? [], desired.metadata.ownerReferences ?? []) ||
+    !deepEqual(existing.metadata.finalizers ?? [], desired.metadata.finalizers ?? [])
   );
 }

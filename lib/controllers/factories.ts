@@ -14,6 +14,9 @@ import { createDetectorController, DETECTOR_CONTROLLER } from './detector.ts';
 import { createSchedulerController, SCHEDULER_CONTROLLER } from './scheduler.ts';
 import { createGarbageCollector, GARBAGE_COLLECTOR } from './garbage-collector.ts';
 import { createNamespaceController, NAMESPACE_CONTROLLER } from './namespace.ts';
+import { BINDER_CONTROLLER, createBinderController } from './binder.ts';
+import { createExecutorController, EXECUTOR_CONTROLLER } from './executor.ts';
+import { createNamespaceSyncController, NAMESPACE_SYNC_CONTROLLER } from './namespace-sync.ts';
 import { resyncTargets } from './specs.ts';
 
 export type ControllerFactory = (runtime: Runtime) => Controller;
@@ -60,6 +63,24 @@ export const schedulerFactory: ControllerFactory = (runtime) =>
     now: () => runtime.clock.now(),
   });
 
+export const binderFactory: ControllerFactory = (runtime) =>
+  createBinderController({
+    store: runtime.store,
+    workQueue: runtime.workQueue,
+    events: eventRecorder(runtime, 'binding-controller'),
+  });
+
+export const executorFactory: ControllerFactory = (runtime) =>
+  createExecutorController({
+    store: runtime.store,
+    workQueue: runtime.workQueue,
+    cipher: runtime.cipher,
+    events: eventRecorder(runtime, 'execution-controller'),
+  });
+
+export const namespaceSyncFactory: ControllerFactory = (runtime) =>
+  createNamespaceSyncController({ store: runtime.store, workQueue: runtime.workQueue });
+
 /** Every controller by name; must cover every entry of CONTROLLER_SPECS (a test checks). */
 export const CONTROLLER_FACTORIES: Readonly<Record<string, ControllerFactory>> = {
   [RESYNC_CONTROLLER]: resyncFactory,
@@ -69,4 +90,7 @@ export const CONTROLLER_FACTORIES: Readonly<Record<string, ControllerFactory>> =
   [CLUSTER_STATUS_CONTROLLER]: clusterStatusFactory,
   [DETECTOR_CONTROLLER]: detectorFactory,
   [SCHEDULER_CONTROLLER]: schedulerFactory,
+  [BINDER_CONTROLLER]: binderFactory,
+  [EXECUTOR_CONTROLLER]: executorFactory,
+  [NAMESPACE_SYNC_CONTROLLER]: namespaceSyncFactory,
 };

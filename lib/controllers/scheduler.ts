@@ -43,7 +43,7 @@ import { listAll } from '../store/list-all.ts';
 import { deepEqual } from '../util/json.ts';
 import type { ObjectStore } from '../store/port.ts';
 import { BatchLedger, DEFAULT_RESERVATION_TTL_MS, ledgerReservations, loadLedger } from './reservations.ts';
-import { SCHEDULER_CONTROLLER_NAME, SWEEP_KEY, UNSCHEDULABLE_KEY } from './specs.ts';
+import { BINDER_CONTROLLER_NAME, SCHEDULER_CONTROLLER_NAME, SWEEP_KEY, UNSCHEDULABLE_KEY } from './specs.ts';
 
 export const SCHEDULER_CONTROLLER = SCHEDULER_CONTROLLER_NAME;
 /** Karmada's condition type and success wording. */
@@ -144,7 +144,13 @@ export function createSchedulerController(options: SchedulerOptions): Controller
       }
       if (ref.group !== RESOURCE_BINDING.group) return undefined;
       const scope = (context.batch as SchedulerBatch | undefined) ?? (await openBatch());
-      return scheduleKey(ref, scope, request, context);
+      const result = await scheduleKey(ref, scope, request, context);
+      // Placed or not, the binder renders what the binding now says (it writes only what changed).
+      if (!result?.requeueAfterMs)
+        await options.workQueue.enqueue([
+          { controller: BINDER_CONTROLLER_NAME, lane: request.lane, key: request.key, reason: 'scheduled' },
+        ]);
+      return result;
     },
   };
 

@@ -6,10 +6,13 @@
  */
 import {
   CLUSTER,
+  CLUSTER_OVERRIDE_POLICY,
   CLUSTER_PROPAGATION_POLICY,
   CLUSTER_RESOURCE_BINDING,
+  OVERRIDE_POLICY,
   PROPAGATION_POLICY,
   RESOURCE_BINDING,
+  WORK,
 } from '../api/karmada-names.ts';
 import type { GroupKind } from '../api/object.ts';
 import type { Lane } from '../queue/port.ts';
@@ -28,6 +31,12 @@ export const CLUSTER_STATUS_CONTROLLER_NAME = 'cluster-status';
 export const SCHEDULER_CONTROLLER_NAME = 'scheduler';
 /** Name of the resource detector (lib/controllers/detector.ts). */
 export const DETECTOR_CONTROLLER_NAME = 'detector';
+/** Name of the binder: Works from bindings, status back (lib/controllers/binder.ts). */
+export const BINDER_CONTROLLER_NAME = 'binder';
+/** Name of the executor: Works applied on Push members (lib/controllers/executor.ts). */
+export const EXECUTOR_CONTROLLER_NAME = 'executor';
+/** Name of the namespace auto-propagation controller (lib/controllers/namespace-sync.ts). */
+export const NAMESPACE_SYNC_CONTROLLER_NAME = 'namespace-sync';
 /** The key a schedule sends to fan a controller out over all its objects. */
 export const SWEEP_KEY = '*';
 /** The key that asks the scheduler to retry every binding that could not be scheduled (capacity appeared). */
@@ -126,7 +135,8 @@ export const CONTROLLER_SPECS: readonly ControllerSpec[] = [
       "Cluster health and status: probes Push clusters, watches Pull clusters' leases, Ready condition, taints, resource summary and models",
     watches: [],
     // Capacity, taints or APIs changed: the scheduler retries what could not be scheduled.
-    sendsTo: [SCHEDULER_CONTROLLER_NAME],
+    // After each probe of a Ready Push cluster the executor syncs it (drift, status, retries).
+    sendsTo: [SCHEDULER_CONTROLLER_NAME, EXECUTOR_CONTROLLER_NAME],
     triggers: { kinds: [CLUSTER] },
     // Every minute the sweep spreads one probe per cluster per --cluster-status-update-frequency.
     schedules: [{ name: 'cluster-sweep', expression: 'rate(1 minute)', key: SWEEP_KEY }],
@@ -161,7 +171,8 @@ export const CONTROLLER_SPECS: readonly ControllerSpec[] = [
     description:
       'Scheduler: places (Cluster)ResourceBindings on clusters from stored cluster status, one write per binding, no over-commit',
     watches: [RESOURCE_BINDING, CLUSTER_RESOURCE_BINDING],
-    sendsTo: [],
+    // Every binding it has looked at goes on to the binder (which renders only what changed).
+    sendsTo: [BINDER_CONTROLLER_NAME],
     triggers: {
       kinds: [RESOURCE_BINDING, CLUSTER_RESOURCE_BINDING, CLUSTER],
     },
@@ -175,6 +186,51 @@ export const CONTROLLER_SPECS: readonly ControllerSpec[] = [
       priority: { batchSize: 10, maximumBatchingWindowSeconds: 0, maxConcurrency: 4 },
       standard: { batchSize: 100, maximumBatchingWindowSeconds: 1, maxConcurrency: 2 },
     },
+  },
+  {
+    name: BINDER_CONTROLLER_NAME,
+    description:
+      'Binder: renders one Work per target cluster from each binding (replicas, overrides, dependencies) and aggregates Work status into the binding and its template',
+    watches: [RESOURCE_BINDING, CLUSTER_RESOURCE_BINDING],
+    sendsTo: [EXECUTOR_CONTROLLER_NAME],
+    // Binding deletions (by the garbage collector) and override policy changes.
+    triggers: { kinds: [RESOURCE_BINDING, CLUSTER_RESOURCE_BINDING, OVERRIDE_POLICY, CLUSTER_OVERRIDE_POLICY] },
+    timeoutSeconds: 120,
+    memoryMB: 1024,
+    maxReceiveCount: 8,
+    lanes: {
+      priority: { batchSize: 10, maximumBatchingWindowSeconds: 0, maxConcurrency: 4 },
+      standard: { batchSize: 100, maximumBatchingWindowSeconds: 1, maxConcurrency: 2 },
+    },
+  },
+  {
+    name: EXECUTOR_CONTROLLER_NAME,
+    description:
+      'Executor: applies Works on Push member clusters (server-side apply), corrects drift, collects status, deletes or releases member objects',
+    watches: [WORK],
+    sendsTo: [BINDER_CONTROLLER_NAME],
+    triggers: { kinds: [WORK] },
+    opensCredentials: true,
+    // Members can be slow; a batch is small and concurrency higher.
+    timeoutSeconds: 120,
+    memoryMB: 1024,
+    maxReceiveCount: 8,
+    lanes: {
+      priority: { batchSize: 10, maximumBatchingWindowSeconds: 0, maxConcurrency: 4 },
+      standard: { batchSize: 50, maximumBatchingWindowSeconds: 1, maxConcurrency: 2 },
+    },
+  },
+  {
+    name: NAMESPACE_SYNC_CONTROLLER_NAME,
+    description:
+      'Namespace auto-propagation: every control-plane namespace (but reserved or skipped ones) on every member cluster',
+    watches: [{ group: '', kind: 'Namespace' }],
+    sendsTo: [EXECUTOR_CONTROLLER_NAME],
+    triggers: { kinds: [{ group: '', kind: 'Namespace' }, CLUSTER] },
+    timeoutSeconds: 60,
+    memoryMB: 512,
+    maxReceiveCount: 8,
+    lanes: bothLanes(SMALL_LANE),
   },
   {
     name: GARBAGE_COLLECTOR_NAME,

@@ -17,3 +17,6 @@ export * from './policy/index.ts';
 export * from './interpreter/index.ts';
 export * from './scheduler/index.ts';
 export * from './overrides/index.ts';
+export * from './status/index.ts';
+export * from './work/index.ts';
+export * from './dependencies/index.ts';

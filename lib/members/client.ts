@@ -313,6 +313,23 @@ export class MemberClient {
     return `${base}${ns}/${resource.name}${name !== undefined ? `/${encodeURIComponent(name)}` : ''}`;
   }
 
+  /** The collection path of a kind across every namespace (for a cluster-wide list). */
+  async collectionPath(apiVersion: string, kind: string): Promise<string> {
+    const path = await this.pathOf(apiVersion, kind, undefined);
+    return path.replace(/\/namespaces\/[^/]+\//, '/');
+  }
+
+  /** Replaces an object (PUT; `metadata.resourceVersion` makes it conditional). */
+  async replace(object: KubeObject): Promise<KubeObject> {
+    const path = await this.pathOf(
+      object.apiVersion,
+      object.kind,
+      object.metadata.namespace,
+      object.metadata.name ?? '',
+    );
+    return this.send('PUT', path, object) as Promise<KubeObject>;
+  }
+
   /** Server-side apply of a whole manifest (creates or updates it), as `fieldManager`. */
   async apply(manifest: KubeObject, fieldManager: string, force = true): Promise<KubeObject> {
     const path = await this.pathOf(

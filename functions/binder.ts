@@ -1,0 +1,9 @@
+/**
+ * Lambda: the binder (Works from bindings, status back). Wiring only — lib/controllers/binder.ts.
+ */
+import { loadRuntimeConfig } from '../lib/config/runtime.ts';
+import { BINDER_CONTROLLER } from '../lib/controllers/binder.ts';
+import { binderFactory } from '../lib/controllers/factories.ts';
+import { controllerHandler, wireRuntime } from '../lib/wiring.ts';
+
+export const handler = controllerHandler(BINDER_CONTROLLER, binderFactory, wireRuntime(loadRuntimeConfig()));

@@ -1,0 +1,13 @@
+/**
+ * Lambda: namespace auto-propagation. Wiring only — lib/controllers/namespace-sync.ts.
+ */
+import { loadRuntimeConfig } from '../lib/config/runtime.ts';
+import { NAMESPACE_SYNC_CONTROLLER } from '../lib/controllers/namespace-sync.ts';
+import { namespaceSyncFactory } from '../lib/controllers/factories.ts';
+import { controllerHandler, wireRuntime } from '../lib/wiring.ts';
+
+export const handler = controllerHandler(
+  NAMESPACE_SYNC_CONTROLLER,
+  namespaceSyncFactory,
+  wireRuntime(loadRuntimeConfig()),
+);

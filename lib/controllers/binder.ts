@@ -1,0 +1,548 @@
+/**
+ * The binder (Karmada's binding controllers, with the binding status controller and the dependencies
+ * distributor folded in): turns a scheduled (Cluster)ResourceBinding into one Work per target cluster
+ * and reports what the members did back onto the binding and its resource template.
+ *
+ * One reconcile of a binding key:
+ * 1. A deleting binding: its Works are deleted (the executor then deletes or releases the member
+ *    objects), its dependencies released, then its finalizer removed.
+ * 2. Per target cluster (`spec.clusters` ∪ `spec.requiredBy[*].clusters`): the Work is rendered by the
+ *    pure core (replicas revised, Job completions divided, overrides last, Karmada's labels and
+ *    annotations) and written only when it differs. A cluster whose overrides fail gets no new Work;
+ *    the failure is recorded (ApplyOverridePolicyFailed) and retried.
+ * 3. Works of clusters no longer targeted (nor evicting) are deleted.
+ * 4. With `propagateDeps`, the ConfigMaps, Secrets, ServiceAccounts and PVCs the workload references
+ *    follow it through attached bindings (`spec.requiredBy`).
+ * 5. The Works' status becomes the binding's `aggregatedStatus` and `FullyApplied` condition, and the
+ *    template's status (Deployment ready replicas summed, Job succeeded, …).
+ *
+ * Override policy and cluster changes fan out to the bindings they may affect, on the standard lane.
+ */
+import {
+  BINDING_CONTROLLER_FINALIZER,
+  bindingIdOf,
+  CLUSTER,
+  CLUSTER_RESOURCE_BINDING,
+  CLUSTER_RESOURCE_BINDING_CONTROLLER_FINALIZER,
+  clusterOfExecutionNamespace,
+  EXECUTION_CONTROLLER_FINALIZER,
+  executionNamespace,
+  RESOURCE_BINDING,
+  templateRefOf,
+  WORK_GROUP,
+  CLUSTER_OVERRIDE_POLICY,
+  OVERRIDE_POLICY,
+  WORK,
+} from '../api/karmada-names.ts';
+import { rfc3339, setCondition, type Condition } from '../api/conditions.ts';
+import type { KubeObject, ObjectRef } from '../api/object.ts';
+import { formatKey, parseKey, refOf } from '../api/object.ts';
+import {
+  attachedBinding,
+  dependedByLabelKey,
+  interpretDependencies,
+  targetClusters,
+  withoutRequirement,
+} from '../core/dependencies/index.ts';
+import type { OverridePolicy } from '../core/overrides/index.ts';
+import { aggregatedStatusItems, aggregateStatus, fullyAppliedCondition } from '../core/status/index.ts';
+import type { Cluster, ResourceBinding } from '../core/types.ts';
+import { generateWorkName, renderWork, type RenderedWork, WORK_PERMANENT_ID_LABEL } from '../core/work/index.ts';
+import { type EventRecorder, NO_EVENTS } from '../events/recorder.ts';
+import type { Lane, WorkQueue } from '../queue/port.ts';
+import type {
+  BatchScope,
+  Controller,
+  ReconcileContext,
+  ReconcileRequest,
+  ReconcileResult,
+} from '../reconcile/controller.ts';
+import { AlreadyExistsError, ConflictError, NotFoundError } from '../store/errors.ts';
+import { listAll } from '../store/list-all.ts';
+import type { ObjectStore } from '../store/port.ts';
+import { deepEqual } from '../util/json.ts';
+import { randomUUID } from 'node:crypto';
+import { BINDER_CONTROLLER_NAME, EXECUTOR_CONTROLLER_NAME } from './specs.ts';
+
+export const BINDER_CONTROLLER = BINDER_CONTROLLER_NAME;
+const WORK_API_VERSION = `${WORK_GROUP}/v1alpha1`;
+/** How soon a cluster whose overrides failed is tried again. */
+const OVERRIDE_RETRY_MS = 10_000;
+
+export interface BinderOptions {
+  store: ObjectStore;
+  workQueue: WorkQueue;
+  events?: EventRecorder;
+}
+
+/** What one batch shares: clusters and override policies, read once. */
+export interface BinderBatch extends BatchScope {
+  clusters(): Promise<Map<string, Cluster>>;
+  overridePolicies(): Promise<OverridePolicy[]>;
+  clusterOverridePolicies(): Promise<OverridePolicy[]>;
+}
+
+/** Counters a benchmark or test can read. */
+export interface BinderStats {
+  worksWritten: number;
+  worksDeleted: number;
+  statusWrites: number;
+}
+
+export function createBinderController(options: BinderOptions): Controller & { stats: BinderStats } {
+  const { store } = options;
+  const events = options.events ?? NO_EVENTS;
+  const stats: BinderStats = { worksWritten: 0, worksDeleted: 0, statusWrites: 0 };
+
+  function openBatch(): Promise<BinderBatch> {
+    const once = <T>(load: () => Promise<T>) => {
+      let value: Promise<T> | undefined;
+      return () => (value ??= load());
+    };
+    return Promise.resolve({
+      clusters: once(
+        async () => new Map((await listAll(store, CLUSTER)).map((c) => [c.metadata.name!, c as Cluster] as const)),
+      ),
+      overridePolicies: once(async () => (await listAll(store, OVERRIDE_POLICY)) as OverridePolicy[]),
+      clusterOverridePolicies: once(async () => (await listAll(store, CLUSTER_OVERRIDE_POLICY)) as OverridePolicy[]),
+    });
+  }
+
+  return {
+    name: BINDER_CONTROLLER,
+    stats,
+    // Rendering is CPU-cheap; a key waits on a handful of reads and writes.
+    reconcileConcurrency: 16,
+    openBatch,
+    async reconcile(request: ReconcileRequest, context: ReconcileContext): Promise<ReconcileResult | undefined> {
+      const ref = parseKey(request.key);
+      if (ref.group === OVERRIDE_POLICY.group) {
+        await fanOutForOverridePolicy(ref, context);
+        return undefined;
+      }
+      if (
+        ref.group !== WORK_GROUP ||
+        (ref.kind !== RESOURCE_BINDING.kind && ref.kind !== CLUSTER_RESOURCE_BINDING.kind)
+      )
+        return undefined;
+      const batch = (context.batch as BinderBatch | undefined) ?? (await openBatch());
+      return syncBinding(ref, batch, request.lane, context);
+    },
+  };
+
+  async function syncBinding(
+    ref: ObjectRef,
+    batch: BinderBatch,
+    lane: Lane,
+    context: ReconcileContext,
+  ): Promise<ReconcileResult | undefined> {
+    let binding = (await store.get(ref)) as ResourceBinding | undefined;
+    if (!binding) return undefined;
+    const finalizer = finalizerOf(binding);
+    if (binding.metadata.deletionTimestamp) return removeBinding(binding, finalizer, lane, context);
+    if (!(binding.metadata.finalizers ?? []).includes(finalizer)) {
+      try {
+        binding = (await store.update({
+          ...binding,
+          metadata: { ...binding.metadata, finalizers: [...(binding.metadata.finalizers ?? []), finalizer] },
+        })) as ResourceBinding;
+      } catch (err) {
+        if (err instanceof ConflictError) return { requeueAfterMs: 0 };
+        if (err instanceof NotFoundError) return undefined;
+        throw err;
+      }
+    }
+    const template = await store.get(templateRefOf(binding.spec.resource));
+    // The template is gone (or replaced): the garbage collector deletes the binding.
+    if (!template || (binding.spec.resource.uid && template.metadata.uid !== binding.spec.resource.uid))
+      return undefined;
+
+    const targets = targetClusters(binding);
+    const clusters = await batch.clusters();
+    const [overridePolicies, clusterOverridePolicies] = await Promise.all([
+      batch.overridePolicies(),
+      batch.clusterOverridePolicies(),
+    ]);
+    let retry: ReconcileResult | undefined;
+    const changed: string[] = [];
+    const works: { cluster: string; work: KubeObject }[] = [];
+    const workName = workNameOf(template);
+    await Promise.all(
+      targets.map(async (target) => {
+        const cluster = clusters.get(target.name);
+        if (!cluster) return; // Unknown cluster: nothing to render to (the scheduler re-places).
+        const ref = workRefOf(target.name, workName);
+        const existing = await store.get(ref);
+        const workPermanentId = existing?.metadata.labels?.[WORK_PERMANENT_ID_LABEL] ?? randomUUID();
+        const result = renderWork({
+          template,
+          binding: binding!,
+          cluster,
+          overridePolicies,
+          clusterOverridePolicies,
+          workPermanentId,
+        });
+        if (!result.ok) {
+          const message = `Apply override policy failed on cluster ${target.name}: ${result.error}`;
+          context.logger.warn('overrides could not be applied; the cluster keeps its current Work', {
+            cluster: target.name,
+            error: result.error,
+          });
+          await Promise.all([
+            events.record(template, 'Warning', 'ApplyOverridePolicyFailed', message),
+            events.record(binding!, 'Warning', 'SyncWorkFailed', message),
+          ]);
+          retry = { requeueAfterMs: OVERRIDE_RETRY_MS };
+          if (existing) works.push({ cluster: target.name, work: existing });
+          return;
+        }
+        result.work.labels[WORK_PERMANENT_ID_LABEL] = workPermanentId;
+        const outcome = await ensureWork(result.work, existing);
+        if (outcome === 'retry') {
+          retry ??= { requeueAfterMs: 1_000 };
+          return;
+        }
+        if (outcome.changed) changed.push(target.name);
+        works.push({ cluster: target.name, work: outcome.work });
+      }),
+    );
+
+    // Works of clusters no longer targeted (an evicting cluster keeps its Work until the task ends).
+    const keep = new Set([
+      ...targets.map((t) => t.name),
+      ...(binding.spec.gracefulEvictionTasks ?? []).map((t) => t.fromCluster),
+    ]);
+    const removed = await deleteWorks(binding, (cluster) => !keep.has(cluster));
+    if (changed.length > 0 || removed.length > 0) {
+      await enqueueExecutor([...changed.map((c) => workRefOf(c, workName)), ...removed], lane);
+      stats.worksWritten += changed.length;
+      stats.worksDeleted += removed.length;
+      context.logger.info('works synced', { updated: changed.join(',') || '-', deleted: removed.length });
+      await events.record(
+        binding,
+        'Normal',
+        'SyncWorkSucceed',
+        `Sync work of ${binding.kind === 'ResourceBinding' ? `resourceBinding(${binding.metadata.namespace}/${binding.metadata.name})` : `clusterResourceBinding(${binding.metadata.name})`} successful.`,
+      );
+    }
+
+    if (binding.spec.propagateDeps && !(binding.spec.requiredBy?.length && !binding.spec.placement)) {
+      await syncDependencies(binding, template, lane, context);
+    }
+    await aggregate(
+      binding,
+      template,
+      targets.map((t) => t.name),
+      works,
+      context,
+    );
+    return retry;
+  }
+
+  /** Creates or updates one Work; `changed` when something was written. */
+  async function ensureWork(
+    rendered: RenderedWork,
+    existing: KubeObject | undefined,
+  ): Promise<{ changed: boolean; work: KubeObject } | 'retry'> {
+    const desired = workObject(rendered, existing);
+    try {
+      if (!existing) return { changed: true, work: await store.create(desired) };
+      if (existing.metadata.deletionTimestamp) return 'retry'; // the old one is still being cleaned up
+      if (!workChanged(existing, desired)) return { changed: false, work: existing };
+      return { changed: true, work: await store.update(desired) };
+    } catch (err) {
+      if (err instanceof ConflictError || err instanceof AlreadyExistsError) return 'retry';
+      if (err instanceof NotFoundError) return 'retry'; // its execution namespace is not there yet
+      throw err;
+    }
+  }
+
+  /** Deletes the binding's Works in the clusters `select` picks; returns their refs. */
+  async function deleteWorks(binding: ResourceBinding, select: (cluster: string) => boolean): Promise<ObjectRef[]> {
+    const id = bindingIdOf(binding.metadata.labels);
+    if (!id) return [];
+    const removed: ObjectRef[] = [];
+    let token: string | undefined;
+    do {
+      const page = await store.listDependents(id, { limit: 500, ...(token ? { continue: token } : {}) });
+      for (const ref of page.items) {
+        if (ref.group !== WORK_GROUP || ref.kind !== 'Work') continue;
+        const cluster = clusterOfExecutionNamespace(ref.namespace);
+        if (!cluster || !select(cluster)) continue;
+        try {
+          await store.delete(ref);
+          removed.push(ref);
+        } catch (err) {
+          if (!(err instanceof NotFoundError)) throw err;
+        }
+      }
+      token = page.continue;
+    } while (token);
+    return removed;
+  }
+
+  async function removeBinding(
+    binding: ResourceBinding,
+    finalizer: string,
+    lane: Lane,
+    context: ReconcileContext,
+  ): Promise<ReconcileResult | undefined> {
+    const removed = await deleteWorks(binding, () => true);
+    if (removed.length > 0) {
+      await enqueueExecutor(removed, lane);
+      stats.worksDeleted += removed.length;
+      context.logger.info('binding deleted; its works are being removed', { works: removed.length });
+    }
+    if (binding.spec.propagateDeps) await releaseDependencies(binding, new Set(), lane);
+    if (!(binding.metadata.finalizers ?? []).includes(finalizer)) return undefined;
+    try {
+      await store.update({
+        ...binding,
+        metadata: { ...binding.metadata, finalizers: binding.metadata.finalizers!.filter((f) => f !== finalizer) },
+      });
+    } catch (err) {
+      if (err instanceof ConflictError) return { requeueAfterMs: 0 };
+      if (!(err instanceof NotFoundError)) throw err;
+    }
+    return undefined;
+  }
+
+  // ---------------------------------------------------------------------------------------------------
+  // Dependencies (propagateDeps)
+
+  async function syncDependencies(
+    binding: ResourceBinding,
+    template: KubeObject,
+    lane: Lane,
+    context: ReconcileContext,
+  ): Promise<void> {
+    const wanted = new Set<string>();
+    let deps: ReturnType<typeof interpretDependencies>;
+    try {
+      deps = interpretDependencies(template);
+    } catch (err) {
+      await events.record(template, 'Warning', 'GetDependenciesFailed', (err as Error).message);
+      return;
+    }
+    for (const dep of deps) {
+      const { group } = splitApiVersion(dep.apiVersion);
+      const object = await store.get({ group, kind: dep.kind, namespace: dep.namespace, name: dep.name });
+      if (!object) continue; // Karmada skips a dependency that does not exist (yet).
+      const existingRef = attachedRefOf(object);
+      wanted.add(existingRef.name);
+      const existing = (await store.get(existingRef)) as ResourceBinding | undefined;
+      if (existing?.metadata.deletionTimestamp) continue;
+      let desired: ResourceBinding;
+      try {
+        desired = attachedBinding({ dependency: object, independent: binding, ...(existing ? { existing } : {}) });
+      } catch (err) {
+        // The attached binding belongs to another object of the same name (Karmada #6034): leave it.
+        await events.record(binding, 'Warning', 'GetDependenciesFailed', (err as Error).message);
+        continue;
+      }
+      if (existing && deepEqual(existing, desired)) continue;
+      try {
+        if (existing) await store.update(desired);
+        else await store.create(desired);
+        context.logger.info('dependency follows its workload', { dependency: `${dep.kind}/${dep.name}` });
+        await options.workQueue.enqueue([
+          { controller: BINDER_CONTROLLER, lane, key: formatKey(existingRef), reason: 'dependency' },
+        ]);
+      } catch (err) {
+        if (!(err instanceof ConflictError || err instanceof AlreadyExistsError)) throw err;
+        await options.workQueue.enqueue([
+          { controller: BINDER_CONTROLLER, lane: 'standard', key: formatKey(refOf(binding)), delayMs: 1_000 },
+        ]);
+      }
+    }
+    await releaseDependencies(binding, wanted, lane);
+  }
+
+  /** Removes this binding's requirement from attached bindings it no longer depends on (all, when `keep` is empty). */
+  async function releaseDependencies(binding: ResourceBinding, keep: ReadonlySet<string>, lane: Lane): Promise<void> {
+    const namespace = binding.metadata.namespace;
+    if (!namespace) return;
+    const independent = { namespace, name: binding.metadata.name! };
+    const attached = (await listAll(store, {
+      ...RESOURCE_BINDING,
+      namespace,
+      labelSelector: dependedByLabelKey(independent),
+    })) as ResourceBinding[];
+    for (const rb of attached) {
+      if (keep.has(rb.metadata.name!)) continue;
+      const next = withoutRequirement(rb, independent);
+      if (!next) continue;
+      try {
+        // Karmada keeps an attached binding nobody requires (no targets: its Works go); the garbage
+        // collector removes it with its dependency object.
+        await store.update(next);
+        await options.workQueue.enqueue([
+          { controller: BINDER_CONTROLLER, lane, key: formatKey(refOf(rb)), reason: 'dependency-released' },
+        ]);
+      } catch (err) {
+        if (!(err instanceof ConflictError || err instanceof NotFoundError)) throw err;
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------------
+  // Status
+
+  async function aggregate(
+    binding: ResourceBinding,
+    template: KubeObject,
+    targets: readonly string[],
+    works: readonly { cluster: string; work: KubeObject }[],
+    context: ReconcileContext,
+  ): Promise<void> {
+    const items = aggregatedStatusItems(template, works);
+    const fully = fullyAppliedCondition(targets, items);
+    const nowText = rfc3339(context.now);
+    const status = { ...binding.status };
+    status.aggregatedStatus = items as unknown as Record<string, unknown>[];
+    status.conditions = setCondition(binding.status?.conditions as Condition[] | undefined, fully, nowText);
+    if (!deepEqual(status, binding.status ?? {})) {
+      try {
+        await store.updateStatus({ ...binding, status });
+        stats.statusWrites++;
+      } catch (err) {
+        if (err instanceof ConflictError) {
+          await options.workQueue.enqueue([
+            { controller: BINDER_CONTROLLER, lane: 'standard', key: formatKey(refOf(binding)), reason: 'conflict' },
+          ]);
+        } else if (!(err instanceof NotFoundError)) throw err;
+      }
+    }
+    const next = aggregateStatus(template, items, { now: nowText });
+    if (
+      next === undefined ||
+      deepEqual(withoutConditionTimes(next), withoutConditionTimes((template.status ?? {}) as Record<string, unknown>))
+    )
+      return;
+    try {
+      await store.updateStatus({ ...template, status: next });
+      stats.statusWrites++;
+      await events.record(
+        template,
+        'Normal',
+        'AggregateStatusSucceed',
+        `Update resourceBinding(${binding.metadata.namespace ? `${binding.metadata.namespace}/` : ''}${binding.metadata.name}) with AggregatedStatus successfully.`,
+      );
+    } catch (err) {
+      if (err instanceof ConflictError) {
+        await options.workQueue.enqueue([
+          { controller: BINDER_CONTROLLER, lane: 'standard', key: formatKey(refOf(binding)), reason: 'conflict' },
+        ]);
+      } else if (!(err instanceof NotFoundError)) throw err;
+    }
+  }
+
+  // ---------------------------------------------------------------------------------------------------
+  // Fan-out
+
+  /** An (Cluster)OverridePolicy changed: every binding it may touch is rendered again. */
+  async function fanOutForOverridePolicy(ref: ObjectRef, context: ReconcileContext): Promise<void> {
+    const bindings =
+      ref.kind === OVERRIDE_POLICY.kind
+        ? await listAll(store, { ...RESOURCE_BINDING, namespace: ref.namespace! })
+        : [...(await listAll(store, RESOURCE_BINDING)), ...(await listAll(store, CLUSTER_RESOURCE_BINDING))];
+    if (bindings.length === 0) return;
+    context.logger.info('override policy changed; rendering bindings again', { bindings: bindings.length });
+    await options.workQueue.enqueue(
+      bindings.map((b) => ({
+        controller: BINDER_CONTROLLER,
+        lane: 'standard' as const,
+        key: formatKey(refOf(b)),
+        reason: `override-policy:${ref.name}`,
+      })),
+    );
+  }
+
+  function enqueueExecutor(refs: readonly ObjectRef[], lane: Lane): Promise<void> {
+    return options.workQueue.enqueue(
+      refs.map((r) => ({ controller: EXECUTOR_CONTROLLER_NAME, lane, key: formatKey(r), reason: 'work-changed' })),
+    );
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Pure helpers
+
+/** A status without its conditions' probe/transition times (aggregation stamps them with now). */
+function withoutConditionTimes(status: Record<string, unknown>): unknown {
+  const conditions = status.conditions;
+  if (!Array.isArray(conditions)) return status;
+  return {
+    ...status,
+    conditions: conditions.map((c: Record<string, unknown>) => ({
+      ...c,
+      lastProbeTime: undefined,
+      lastTransitionTime: undefined,
+    })),
+  };
+}
+
+function finalizerOf(binding: ResourceBinding): string {
+  return binding.kind === 'ClusterResourceBinding'
+    ? CLUSTER_RESOURCE_BINDING_CONTROLLER_FINALIZER
+    : BINDING_CONTROLLER_FINALIZER;
+}
+
+function splitApiVersion(apiVersion: string): { group: string; version: string } {
+  const slash = apiVersion.indexOf('/');
+  return slash < 0
+    ? { group: '', version: apiVersion }
+    : { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1) };
+}
+
+/** The attached binding of a dependency object: `<name>-<kind>` in its namespace. */
+function attachedRefOf(object: KubeObject): ObjectRef {
+  return {
+    ...RESOURCE_BINDING,
+    namespace: object.metadata.namespace!,
+    name: `${object.metadata.name!.replace(/:/g, '.')}-${object.kind}`.toLowerCase(),
+  };
+}
+
+/** The Work object for a rendering, keeping what others own on the existing one (status, uid, version). */
+export function workObject(rendered: RenderedWork, existing: KubeObject | undefined): KubeObject {
+  const metadata = { ...(existing?.metadata ?? {}) };
+  metadata.name = rendered.name;
+  metadata.namespace = rendered.namespace;
+  metadata.labels = { ...(existing?.metadata.labels ?? {}), ...rendered.labels };
+  metadata.annotations = { ...(existing?.metadata.annotations ?? {}), ...rendered.annotations };
+  // Applied-override annotations no longer applied are dropped.
+  for (const key of Object.keys(existing?.metadata.annotations ?? {}))
+    if (key.startsWith('policy.karmada.io/applied-') && !(key in rendered.annotations))
+      delete metadata.annotations[key];
+  const finalizers = [...(metadata.finalizers ?? [])];
+  if (!finalizers.includes(EXECUTION_CONTROLLER_FINALIZER)) finalizers.push(EXECUTION_CONTROLLER_FINALIZER);
+  metadata.finalizers = finalizers;
+  const spec: Record<string, unknown> = { workload: { manifests: [rendered.manifest] } };
+  if (rendered.suspendDispatching) spec.suspendDispatching = true;
+  if (rendered.preserveResourcesOnDeletion) spec.preserveResourcesOnDeletion = true;
+  return {
+    apiVersion: WORK_API_VERSION,
+    kind: 'Work',
+    metadata,
+    spec,
+    ...(existing?.status ? { status: existing.status } : {}),
+  };
+}
+
+function workChanged(existing: KubeObject, desired: KubeObject): boolean {
+  return (
+    !deepEqual(existing.spec, desired.spec) ||
+    !deepEqual(existing.metadata.labels ?? {}, desired.metadata.labels ?? {}) ||
+    !deepEqual(existing.metadata.annotations ?? {}, desired.metadata.annotations ?? {}) ||
+    !deepEqual(existing.metadata.finalizers ?? [], desired.metadata.finalizers ?? [])
+  );
+}
+
+function workNameOf(template: KubeObject): string {
+  return generateWorkName(template.kind, template.metadata.name!, template.metadata.namespace);
+}
+
+export function workRefOf(cluster: string, name: string): ObjectRef {
+  return { ...WORK, namespace: executionNamespace(cluster), name };
+}

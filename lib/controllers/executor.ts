@@ -1,0 +1,370 @@
+/**
+ * The executor (Karmada's execution controller and work status controller, Push clusters): makes each
+ * Work real on its member cluster and reports what the member did.
+ *
+ * - A Work key: apply its manifests by server-side apply (field manager `execution-controller`),
+ *   refusing to adopt an object Karmada does not manage under `conflictResolution: Abort`; write the
+ *   `Applied` condition (the member's error message when it fails) and the manifests' status and
+ *   health. A deleting Work deletes its member objects, or releases them with
+ *   `preserveResourcesOnDeletion`, then loses its finalizer. A suspended Work is not dispatched.
+ * - A Cluster key (sent by the cluster-status controller after each probe of a Ready cluster): list
+ *   the member's Karmada-managed objects once per kind, re-apply what is missing, drifted or failed
+ *   before (a member that was down gets its updates when it is back), and refresh Work statuses.
+ * - A member that cannot be reached is retried; nothing is dropped and the Work's last known status
+ *   is kept.
+ *
+ * Pull clusters are left to their agent (lib/agent), which does the same through webhooks.
+ */
+import {
+  CLUSTER,
+  clusterOfExecutionNamespace,
+  bindingKeyOf,
+  EXECUTION_CONTROLLER_FINALIZER,
+  WORK_GROUP,
+  WORK,
+} from '../api/karmada-names.ts';
+import { type Condition, findCondition, rfc3339, setCondition } from '../api/conditions.ts';
+import type { KubeObject, ObjectRef } from '../api/object.ts';
+import { formatKey, parseKey } from '../api/object.ts';
+import { SealError } from '../crypto/cipher.ts';
+import type { CredentialCipher } from '../crypto/cipher.ts';
+import { type EventRecorder, NO_EVENTS } from '../events/recorder.ts';
+import {
+  applyWork,
+  appliedCurrent,
+  manifestsOf,
+  objectKey,
+  observeWork,
+  releaseWork,
+  statusChanged,
+  type WorkStatus,
+  workStatusAfter,
+} from '../execution/work-apply.ts';
+import { MemberApiError, type MemberClient, MemberUnreachableError } from '../members/client.ts';
+import type { MemberConnection } from '../members/client.ts';
+import { cachedClient, cachedConnection } from '../members/connections.ts';
+import type { Lane, WorkQueue } from '../queue/port.ts';
+import type {
+  BatchScope,
+  Controller,
+  ReconcileContext,
+  ReconcileRequest,
+  ReconcileResult,
+} from '../reconcile/controller.ts';
+import { ConflictError, NotFoundError } from '../store/errors.ts';
+import { listAll } from '../store/list-all.ts';
+import type { ObjectStore } from '../store/port.ts';
+import { BINDER_CONTROLLER_NAME, EXECUTOR_CONTROLLER_NAME } from './specs.ts';
+
+export const EXECUTOR_CONTROLLER = EXECUTOR_CONTROLLER_NAME;
+/** A member that cannot be reached, or refused a manifest, is tried again after this long. */
+const RETRY_MS = 15_000;
+/** Works applied at once during a member sync. */
+const SYNC_CONCURRENCY = 8;
+
+export interface ExecutorOptions {
+  store: ObjectStore;
+  workQueue: WorkQueue;
+  cipher: CredentialCipher;
+  events?: EventRecorder;
+  /** How to reach a member (tests inject one); default: a cached client. */
+  connect?: (conn: MemberConnection) => MemberClient;
+}
+
+/** What one batch shares: clusters and their clients, opened once. */
+interface ExecutorBatch extends BatchScope {
+  cluster(name: string): Promise<KubeObject | undefined>;
+  client(cluster: KubeObject): Promise<MemberClient>;
+}
+
+/** Counters a benchmark or test can read. */
+export interface ExecutorStats {
+  applied: number;
+  failed: number;
+  released: number;
+  driftCorrected: number;
+  statusWrites: number;
+}
+
+export function createExecutorController(options: ExecutorOptions): Controller & { stats: ExecutorStats } {
+  const { store } = options;
+  const events = options.events ?? NO_EVENTS;
+  const connect = options.connect ?? cachedClient;
+  const stats: ExecutorStats = { applied: 0, failed: 0, released: 0, driftCorrected: 0, statusWrites: 0 };
+
+  function openBatch(): Promise<ExecutorBatch> {
+    const clusters = new Map<string, Promise<KubeObject | undefined>>();
+    const clients = new Map<string, Promise<MemberClient>>();
+    return Promise.resolve({
+      cluster(name: string) {
+        let c = clusters.get(name);
+        if (!c) clusters.set(name, (c = store.get({ ...CLUSTER, name })));
+        return c;
+      },
+      client(cluster: KubeObject) {
+        const name = cluster.metadata.name!;
+        let c = clients.get(name);
+        if (!c) {
+          c = cachedConnection(store, options.cipher, cluster).then(connect);
+          // A failure is not cached: the next key tries again.
+          c.catch(() => clients.delete(name));
+          clients.set(name, c);
+        }
+        return c;
+      },
+    });
+  }
+
+  return {
+    name: EXECUTOR_CONTROLLER,
+    stats,
+    // Each key mostly waits on the member and the store.
+    reconcileConcurrency: 16,
+    openBatch,
+    async reconcile(request: ReconcileRequest, context: ReconcileContext): Promise<ReconcileResult | undefined> {
+      const ref = parseKey(request.key);
+      const batch = (context.batch as ExecutorBatch | undefined) ?? (await openBatch());
+      if (ref.group === CLUSTER.group && ref.kind === CLUSTER.kind) return syncMember(ref.name, batch, context);
+      if (ref.group !== WORK.group || ref.kind !== WORK.kind) return undefined;
+      return syncWork(ref, batch, request.lane, context);
+    },
+  };
+
+  async function syncWork(
+    ref: ObjectRef,
+    batch: ExecutorBatch,
+    lane: Lane,
+    context: ReconcileContext,
+  ): Promise<ReconcileResult | undefined> {
+    const work = await store.get(ref);
+    if (!work) return undefined;
+    const clusterName = clusterOfExecutionNamespace(work.metadata.namespace);
+    if (!clusterName) return undefined;
+    context.logger.appendKeys({ cluster: clusterName });
+    const cluster = await batch.cluster(clusterName);
+    const deleting = Boolean(work.metadata.deletionTimestamp);
+    if (!cluster || cluster.metadata.deletionTimestamp) {
+      // The cluster is gone (or going): there is no member object left to manage.
+      if (deleting) await removeFinalizer(work);
+      return undefined;
+    }
+    if (syncModeOf(cluster) === 'Pull') return undefined; // its agent applies and reports
+    if (deleting) return deleteWork(work, cluster, batch, lane, context);
+    if (suspended(work)) return suspend(work, context);
+    if (!isReady(cluster)) {
+      context.logger.debug('cluster not ready; the work waits for it', {});
+      return { requeueAfterMs: RETRY_MS };
+    }
+    return apply(work, cluster, batch, lane, context);
+  }
+
+  async function apply(
+    work: KubeObject,
+    cluster: KubeObject,
+    batch: ExecutorBatch,
+    lane: Lane,
+    context: ReconcileContext,
+  ): Promise<ReconcileResult | undefined> {
+    const name = cluster.metadata.name!;
+    let outcome: Awaited<ReturnType<typeof applyWork>>;
+    try {
+      outcome = await applyWork(await batch.client(cluster), work, name);
+    } catch (err) {
+      if (err instanceof SealError && err.transient) throw err;
+      const message =
+        err instanceof MemberUnreachableError || err instanceof MemberApiError
+          ? err.message
+          : `the cluster credentials could not be used: ${(err as Error).message}`;
+      context.logger.info('member not reachable; the work is retried', { error: message });
+      return { requeueAfterMs: RETRY_MS };
+    }
+    const next = workStatusAfter(work, outcome, rfc3339(context.now));
+    const wasApplied = findCondition((work.status as WorkStatus | undefined)?.conditions, 'Applied');
+    if (outcome.failure) {
+      stats.failed++;
+      context.logger.warn('work not applied', { error: outcome.failure });
+      if (wasApplied?.status !== 'False' || wasApplied.message !== outcome.failure)
+        await events.record(work, 'Warning', 'SyncFailed', `Failed to sync workload: ${outcome.failure}`);
+    } else {
+      stats.applied++;
+      if (wasApplied?.status !== 'True' || wasApplied.observedGeneration !== work.metadata.generation) {
+        const m = manifestsOf(work)[0];
+        await events.record(
+          work,
+          'Normal',
+          'SyncSucceed',
+          `Successfully applied resource(${m?.metadata?.namespace ? `${m.metadata.namespace}/` : ''}${m?.metadata?.name ?? ''}) to cluster ${name}`,
+        );
+      }
+    }
+    await writeStatus(work, next, lane);
+    return outcome.failure ? { requeueAfterMs: RETRY_MS } : undefined;
+  }
+
+  async function deleteWork(
+    work: KubeObject,
+    cluster: KubeObject,
+    batch: ExecutorBatch,
+    lane: Lane,
+    context: ReconcileContext,
+  ): Promise<ReconcileResult | undefined> {
+    if (!(work.metadata.finalizers ?? []).includes(EXECUTION_CONTROLLER_FINALIZER)) return undefined;
+    if (!isReady(cluster)) return { requeueAfterMs: RETRY_MS };
+    try {
+      await releaseWork(await batch.client(cluster), work);
+    } catch (err) {
+      if (err instanceof SealError && err.transient) throw err;
+      context.logger.info('member not reachable; the deletion is retried', { error: (err as Error).message });
+      return { requeueAfterMs: RETRY_MS };
+    }
+    stats.released++;
+    context.logger.info(
+      (work.spec as { preserveResourcesOnDeletion?: boolean }).preserveResourcesOnDeletion
+        ? 'work deleted; member objects kept without Karmada markers'
+        : 'work deleted; member objects deleted',
+      {},
+    );
+    await removeFinalizer(work);
+    await tellBinder(work, lane);
+    return undefined;
+  }
+
+  async function suspend(work: KubeObject, context: ReconcileContext): Promise<ReconcileResult | undefined> {
+    const status = (work.status ?? {}) as WorkStatus;
+    const conditions = setCondition(
+      status.conditions,
+      {
+        type: 'Dispatching',
+        status: 'False',
+        reason: 'SuspendDispatching',
+        message: 'Work dispatching is in a suspended state.',
+      },
+      rfc3339(context.now),
+    );
+    if (conditions === status.conditions) return undefined;
+    await events.record(work, 'Normal', 'WorkDispatching', 'Work dispatching is in a suspended state.');
+    await writeStatus(work, { ...status, conditions }, undefined);
+    return undefined;
+  }
+
+  /**
+   * A Ready member's periodic sync: one list per kind of what Karmada manages there, then per Work:
+   * re-apply when missing, drifted or not applied yet; otherwise refresh its status.
+   */
+  async function syncMember(
+    clusterName: string,
+    batch: ExecutorBatch,
+    context: ReconcileContext,
+  ): Promise<ReconcileResult | undefined> {
+    const cluster = await batch.cluster(clusterName);
+    if (!cluster || cluster.metadata.deletionTimestamp || syncModeOf(cluster) === 'Pull' || !isReady(cluster))
+      return undefined;
+    context.logger.appendKeys({ cluster: clusterName });
+    const works = (await listAll(store, { ...WORK, cluster: clusterName })).filter(
+      (w) => !w.metadata.deletionTimestamp && !suspended(w),
+    );
+    if (works.length === 0) return undefined;
+    let client: MemberClient;
+    try {
+      client = await batch.client(cluster);
+    } catch (err) {
+      if (err instanceof SealError && err.transient) throw err;
+      return undefined;
+    }
+    // One list per kind of the objects Karmada manages on the member.
+    const kinds = new Map<string, { apiVersion: string; kind: string }>();
+    for (const w of works)
+      for (const m of manifestsOf(w))
+        if (m.apiVersion && m.kind) kinds.set(`${m.apiVersion}/${m.kind}`, { apiVersion: m.apiVersion, kind: m.kind });
+    const live = new Map<string, Map<string, KubeObject>>();
+    try {
+      for (const [key, { apiVersion, kind }] of kinds) {
+        let items: KubeObject[];
+        try {
+          const path = await client.collectionPath(apiVersion, kind);
+          items = await client.listAll(`${path}?labelSelector=${encodeURIComponent('karmada.io/managed=true')}`);
+        } catch (err) {
+          if (err instanceof MemberApiError && err.status === 404)
+            items = []; // kind not served (yet)
+          else throw err;
+        }
+        live.set(key, new Map(items.map((o) => [objectKey(o.metadata.namespace, o.metadata.name), o])));
+      }
+    } catch (err) {
+      context.logger.info('member not reachable; sync skipped', { error: (err as Error).message });
+      return undefined;
+    }
+    const lookup = (m: KubeObject) =>
+      live.get(`${m.apiVersion}/${m.kind}`)?.get(objectKey(m.metadata?.namespace, m.metadata?.name));
+    const queue = [...works];
+    let corrected = 0;
+    await Promise.all(
+      Array.from({ length: Math.min(SYNC_CONCURRENCY, queue.length) }, async () => {
+        for (let work = queue.shift(); work; work = queue.shift()) {
+          const seen = observeWork(work, lookup);
+          if (!appliedCurrent(work) || seen.apply) {
+            if (seen.apply && appliedCurrent(work)) {
+              corrected++;
+              stats.driftCorrected++;
+              context.logger.info('member object changed outside Karmada; applying the work again', {
+                work: work.metadata.name,
+                detail: seen.reason,
+              });
+            }
+            await apply(work, cluster, batch, 'standard', context);
+            continue;
+          }
+          const next = { ...(work.status as WorkStatus), manifestStatuses: seen.manifestStatuses };
+          if (statusChanged(work, next)) await writeStatus(work, next, 'standard');
+        }
+      }),
+    );
+    if (corrected > 0) context.logger.info('member sync corrected drift', { works: corrected });
+    return undefined;
+  }
+
+  async function writeStatus(work: KubeObject, next: WorkStatus, lane: Lane | undefined): Promise<void> {
+    if (!statusChanged(work, next)) return;
+    try {
+      await store.updateStatus({ ...work, status: next });
+      stats.statusWrites++;
+    } catch (err) {
+      // A newer Work is reconciled by its own message; a deleted one needs nothing.
+      if (err instanceof ConflictError || err instanceof NotFoundError) return;
+      throw err;
+    }
+    if (lane) await tellBinder(work, lane);
+  }
+
+  async function removeFinalizer(work: KubeObject): Promise<void> {
+    const finalizers = (work.metadata.finalizers ?? []).filter((f) => f !== EXECUTION_CONTROLLER_FINALIZER);
+    if (finalizers.length === (work.metadata.finalizers ?? []).length) return;
+    try {
+      await store.update({ ...work, metadata: { ...work.metadata, finalizers } });
+    } catch (err) {
+      if (!(err instanceof NotFoundError || err instanceof ConflictError)) throw err;
+    }
+  }
+
+  /** The binder aggregates Work status into the binding and template. */
+  async function tellBinder(work: KubeObject, lane: Lane): Promise<void> {
+    const binding = bindingKeyOf(work);
+    if (!binding) return;
+    await options.workQueue.enqueue([
+      { controller: BINDER_CONTROLLER_NAME, lane, key: binding, reason: 'work-status' },
+    ]);
+  }
+}
+
+function syncModeOf(cluster: KubeObject): string | undefined {
+  return (cluster.spec as { syncMode?: string } | undefined)?.syncMode;
+}
+
+function isReady(cluster: KubeObject): boolean {
+  const conditions = (cluster.status as { conditions?: Condition[] } | undefined)?.conditions;
+  return findCondition(conditions, 'Ready')?.status === 'True';
+}
+
+function suspended(work: KubeObject): boolean {
+  return (work.spec as { suspendDispatching?: boolean } | undefined)?.suspendDispatching === true;
+}

@@ -1,0 +1,180 @@
+/**
+ * Work status → binding status (Karmada v1.15.9): the manifest status the work status controller writes
+ * for a member object (`pkg/controllers/status/work_status_controller.go` `reflectStatus`,
+ * `buildStatusIdentifier`), and the binding's `status.aggregatedStatus` and `FullyApplied` condition
+ * built from its Works (`pkg/util/helper/workstatus.go` `assembleWorkStatus`, `equalIdentifier`,
+ * `worksFullyApplied`, `generateFullyAppliedCondition`; `pkg/util/helper/binding.go`
+ * `ObtainBindingSpecExistingClusters`).
+ */
+import { cloneJson } from '../../util/json.ts';
+import type { KubeObject, ResourceBindingSpec } from '../types.ts';
+import { interpretHealth } from './health.ts';
+import { reflectStatus } from './reflect.ts';
+import { arrayOf, compareStrings, int64Of, isObject, objectOf, stringOf } from './typed.ts';
+import type { AggregatedStatusItem, FullyAppliedCondition, ManifestStatus, ResourceHealth } from './types.ts';
+
+/** `workv1alpha2.FullyApplied`: the binding condition type. */
+export const FULLY_APPLIED_CONDITION = 'FullyApplied';
+/** `helper.FullyAppliedSuccessReason`. */
+export const FULLY_APPLIED_SUCCESS_REASON = 'FullyAppliedSuccess';
+/** `helper.FullyAppliedFailedReason`. */
+export const FULLY_APPLIED_FAILED_REASON = 'FullyAppliedFailed';
+/** `helper.FullyAppliedSuccessMessage`. */
+export const FULLY_APPLIED_SUCCESS_MESSAGE = 'All works have been successfully applied';
+/** `helper.FullyAppliedFailedMessage`. */
+export const FULLY_APPLIED_FAILED_MESSAGE = 'Failed to apply all works, see status.aggregatedStatus for details';
+
+/** `schema.ParseGroupVersion` for well-formed input: `apps/v1` → `apps`,`v1`; `v1` → `''`,`v1`. */
+function splitApiVersion(apiVersion: string): { group: string; version: string } {
+  const slash = apiVersion.indexOf('/');
+  return slash < 0
+    ? { group: '', version: apiVersion }
+    : { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1) };
+}
+
+/**
+ * The manifest status the work status controller records for a member object: the identifier from the
+ * object's `apiVersion`/`kind`/`namespace`/`name` at `ordinal` in the Work's manifests (`group` and
+ * `namespace` are `''` when empty; Karmada never fills `resource`), `status` = {@link reflectStatus}
+ * (absent when it gives nothing) and `health` = {@link interpretHealth} (`Healthy` for kinds without a
+ * health hook). The live object is not modified; the result shares nothing with it.
+ */
+export function manifestStatusOf(ordinal: number, live: KubeObject): ManifestStatus {
+  const { group, version } = splitApiVersion(live.apiVersion);
+  const identifier = {
+    ordinal,
+    group,
+    version,
+    kind: live.kind,
+    namespace: live.metadata?.namespace ?? '',
+    name: live.metadata?.name ?? '',
+  };
+  const status = reflectStatus(live);
+  const health = interpretHealth(live);
+  return status === undefined ? { identifier, health } : { identifier, status, health };
+}
+
+/**
+ * `GetManifestIndex`: the index of the manifest with the template's `apiVersion`, `kind`, namespace and
+ * name in `work.spec.workload.manifests`, or -1.
+ */
+function manifestIndex(work: KubeObject, template: KubeObject): number {
+  const manifests = arrayOf(objectOf(objectOf(work['spec'])['workload'])['manifests']);
+  const namespace = template.metadata?.namespace ?? '';
+  const name = template.metadata?.name ?? '';
+  return manifests.findIndex((value) => {
+    const manifest = objectOf(value);
+    const metadata = objectOf(manifest['metadata']);
+    return (
+      manifest['apiVersion'] === template.apiVersion &&
+      manifest['kind'] === template.kind &&
+      stringOf(metadata['namespace']) === namespace &&
+      stringOf(metadata['name']) === name
+    );
+  });
+}
+
+/**
+ * `assembleWorkStatus`: one aggregated status item per Work of the binding (each given with the
+ * cluster it targets), sorted by cluster name. Works being deleted (`metadata.deletionTimestamp` set)
+ * are skipped. A Work whose `Applied` condition is not `True` gives `{ clusterName, appliedMessage (the
+ * condition's message, when it has one), health: 'Unknown' }`; an applied one gives
+ * `{ clusterName, applied: true, health: 'Unknown' }`, with `status` and `health` taken from the manifest
+ * status whose identifier (ordinal, group, version, kind, namespace, name) is the template's — a
+ * manifest status without `health` leaves the item without one, as in Karmada. `applied: false` and an
+ * empty message are omitted, as Karmada stores them (`omitempty`).
+ *
+ * Karmada fails the whole aggregation when a Work does not hold the template among its manifests; here
+ * such a Work gives an item whose manifest status is never found (`health: 'Unknown'`, no `status`).
+ * Inputs are not modified; the items share nothing with them.
+ */
+export function aggregatedStatusItems(
+  template: KubeObject,
+  works: readonly { cluster: string; work: KubeObject }[],
+): AggregatedStatusItem[] {
+  const { group, version } = splitApiVersion(template.apiVersion);
+  const namespace = template.metadata?.namespace ?? '';
+  const name = template.metadata?.name ?? '';
+  const items: AggregatedStatusItem[] = [];
+  for (const { cluster, work } of works) {
+    if (work.metadata?.deletionTimestamp) continue;
+    const ordinal = manifestIndex(work, template);
+    const workStatus = objectOf(work['status']);
+    const applied = arrayOf(workStatus['conditions'])
+      .map(objectOf)
+      .find((c) => c['type'] === 'Applied');
+    if (applied?.['status'] !== 'True') {
+      const message = applied ? stringOf(applied['message']) : '';
+      items.push({ clusterName: cluster, ...(message ? { appliedMessage: message } : {}), health: 'Unknown' });
+      continue;
+    }
+    const item: AggregatedStatusItem = { clusterName: cluster, applied: true, health: 'Unknown' };
+    const manifestStatus = arrayOf(workStatus['manifestStatuses'])
+      .map(objectOf)
+      .find((ms) => {
+        const id = objectOf(ms['identifier']);
+        return (
+          int64Of(id['ordinal']) === ordinal &&
+          stringOf(id['group']) === group &&
+          stringOf(id['version']) === version &&
+          stringOf(id['kind']) === template.kind &&
+          stringOf(id['namespace']) === namespace &&
+          stringOf(id['name']) === name
+        );
+      });
+    if (manifestStatus) {
+      if (isObject(manifestStatus['status'])) item.status = cloneJson(manifestStatus['status']);
+      const health = stringOf(manifestStatus['health']);
+      if (health) item.health = health as ResourceHealth;
+      else delete item.health;
+    }
+    items.push(item);
+  }
+  return items.sort((a, b) => compareStrings(a.clusterName, b.clusterName));
+}
+
+/**
+ * `worksFullyApplied` + `generateFullyAppliedCondition`: `FullyApplied=True` (`FullyAppliedSuccess`,
+ * "All works have been successfully applied") iff the set of target clusters is not empty, has as many
+ * members as there are items, and every item is applied and targets a cluster of the set; otherwise
+ * `False` (`FullyAppliedFailed`, "Failed to apply all works, see status.aggregatedStatus for details").
+ * `targetClusters` is a set: duplicates count once (see {@link bindingExistingClusters}).
+ */
+export function fullyAppliedCondition(
+  targetClusters: readonly string[],
+  items: readonly AggregatedStatusItem[],
+): FullyAppliedCondition {
+  const targets = new Set(targetClusters);
+  const fullyApplied =
+    targets.size > 0 &&
+    targets.size === items.length &&
+    items.every((item) => item.applied === true && targets.has(item.clusterName));
+  return fullyApplied
+    ? {
+        type: FULLY_APPLIED_CONDITION,
+        status: 'True',
+        reason: FULLY_APPLIED_SUCCESS_REASON,
+        message: FULLY_APPLIED_SUCCESS_MESSAGE,
+      }
+    : {
+        type: FULLY_APPLIED_CONDITION,
+        status: 'False',
+        reason: FULLY_APPLIED_FAILED_REASON,
+        message: FULLY_APPLIED_FAILED_MESSAGE,
+      };
+}
+
+/**
+ * `ObtainBindingSpecExistingClusters`: the clusters a binding's Works exist in — `spec.clusters`, the
+ * clusters of every `spec.requiredBy` entry, and the `fromCluster` of graceful eviction tasks whose
+ * purge mode is neither `Immediately` nor `Directly` — deduplicated and sorted.
+ */
+export function bindingExistingClusters(spec: ResourceBindingSpec): string[] {
+  const names = new Set<string>();
+  for (const cluster of spec.clusters ?? []) names.add(cluster.name);
+  for (const requirer of spec.requiredBy ?? []) for (const cluster of requirer.clusters ?? []) names.add(cluster.name);
+  for (const task of spec.gracefulEvictionTasks ?? []) {
+    if (task.purgeMode !== 'Immediately' && task.purgeMode !== 'Directly') names.add(task.fromCluster);
+  }
+  return [...names].sort(compareStrings);
+}

@@ -1,0 +1,34 @@
+/**
+ * Binding → Work rendering and the member-side decisions of the executor: Work names, Karmada's
+ * well-known Work/manifest keys, replica revision, pruning, and adoption/preserve/drift checks, as pure
+ * functions over plain Karmada-shaped objects (shared/reference/karmada-behaviour.md §1.7, §2.10, §2.15).
+ *
+ * @example
+ * import { renderWork } from './work/index.ts';
+ * const result = renderWork({ template, binding, cluster, overridePolicies, clusterOverridePolicies });
+ * if (result.ok) putWork(result.work); else recordEvent('SyncWorkFailed', result.error);
+ */
+export * from './constants.ts';
+export {
+  adoptionRefusedMessage,
+  allowsAdoption,
+  driftedPaths,
+  isManagedByKarmada,
+  withoutKarmadaMarkers,
+} from './member.ts';
+export { generateWorkName } from './names.ts';
+export { PRUNED_METADATA_FIELDS, pruneIrrelevantFields } from './prune.ts';
+export {
+  conflictResolution,
+  type RenderedWork,
+  renderWork,
+  type RenderWorkInput,
+  type RenderWorkResult,
+} from './render.ts';
+export {
+  applyJobCompletions,
+  bindingTargetClusters,
+  jobCompletionsFor,
+  NATIVE_REVISE_REPLICA_FIELDS,
+  reviseReplica,
+} from './revise.ts';

@@ -1,0 +1,370 @@
+/**
+ * Work status → binding status (Karmada v1.15.9): `work_status_controller.go` `reflectStatus` /
+ * `buildStatusIdentifier` (manifest status), `pkg/util/helper/workstatus.go` `assembleWorkStatus`,
+ * `worksFullyApplied`, `generateFullyAppliedCondition` (`workstatus_test.go`), and `binding.go`
+ * `ObtainBindingSpecExistingClusters`.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+
+import {
+  type AggregatedStatusItem,
+  aggregatedStatusItems,
+  bindingExistingClusters,
+  fullyAppliedCondition,
+  type ManifestStatus,
+  manifestStatusOf,
+} from '../../../../lib/core/status/index.ts';
+import type { KubeObject, ResourceBindingSpec } from '../../../../lib/core/types.ts';
+
+describe('manifestStatusOf (work status controller reflectStatus + buildStatusIdentifier)', () => {
+  const cases: { name: string; ordinal: number; live: KubeObject; want: ManifestStatus }[] = [
+    {
+      name: 'Deployment: apps group, reflected counters, native health',
+      ordinal: 0,
+      live: {
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        metadata: {
+          name: 'nginx',
+          namespace: 'default',
+          generation: 2,
+          annotations: { 'resourcetemplate.karmada.io/generation': '5' },
+        },
+        spec: { replicas: 2 },
+        status: { observedGeneration: 2, replicas: 2, updatedReplicas: 2, readyReplicas: 2, availableReplicas: 2 },
+      },
+      want: {
+        identifier: {
+          ordinal: 0,
+          group: 'apps',
+          version: 'v1',
+          kind: 'Deployment',
+          namespace: 'default',
+          name: 'nginx',
+        },
+        status: {
+          generation: 2,
+          resourceTemplateGeneration: 5,
+          observedGeneration: 2,
+          replicas: 2,
+          updatedReplicas: 2,
+          readyReplicas: 2,
+          availableReplicas: 2,
+        },
+        health: 'Healthy',
+      },
+    },
+    {
+      name: 'core group Pod: group "", whole status, Unhealthy while Pending',
+      ordinal: 1,
+      live: { apiVersion: 'v1', kind: 'Pod', metadata: { name: 'p', namespace: 'ns' }, status: { phase: 'Pending' } },
+      want: {
+        identifier: { ordinal: 1, group: '', version: 'v1', kind: 'Pod', namespace: 'ns', name: 'p' },
+        status: { phase: 'Pending' },
+        health: 'Unhealthy',
+      },
+    },
+    {
+      name: 'cluster-scoped ClusterRole without status: namespace "", no status, Healthy (no health hook)',
+      ordinal: 0,
+      live: { apiVersion: 'rbac.authorization.k8s.io/v1', kind: 'ClusterRole', metadata: { name: 'r' }, rules: [] },
+      want: {
+        identifier: {
+          ordinal: 0,
+          group: 'rbac.authorization.k8s.io',
+          version: 'v1',
+          kind: 'ClusterRole',
+          namespace: '',
+          name: 'r',
+        },
+        health: 'Healthy',
+      },
+    },
+    {
+      name: 'Deployment without the generation annotation: Karmada cannot reflect it ⇒ no status',
+      ordinal: 0,
+      live: {
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        metadata: { name: 'nginx', namespace: 'default', generation: 1 },
+        spec: { replicas: 1 },
+        status: { observedGeneration: 1, updatedReplicas: 1, availableReplicas: 1 },
+      },
+      want: {
+        identifier: {
+          ordinal: 0,
+          group: 'apps',
+          version: 'v1',
+          kind: 'Deployment',
+          namespace: 'default',
+          name: 'nginx',
+        },
+        health: 'Healthy',
+      },
+    },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      assert.deepEqual(manifestStatusOf(c.ordinal, c.live), c.want);
+    });
+  }
+});
+
+const TEMPLATE: KubeObject = {
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  metadata: { name: 'test-deployment', namespace: 'test-ns' },
+};
+const IDENTIFIER = {
+  ordinal: 0,
+  group: 'apps',
+  version: 'v1',
+  kind: 'Deployment',
+  namespace: 'test-ns',
+  name: 'test-deployment',
+};
+
+function work(status?: Record<string, unknown>, extra: { deleting?: boolean; manifests?: unknown[] } = {}): KubeObject {
+  return {
+    apiVersion: 'work.karmada.io/v1alpha1',
+    kind: 'Work',
+    metadata: {
+      name: 'test-work',
+      namespace: 'karmada-es-member1',
+      ...(extra.deleting ? { deletionTimestamp: '2024-01-01T00:00:00Z' } : {}),
+    },
+    spec: { workload: { manifests: extra.manifests ?? [TEMPLATE] } },
+    ...(status ? { status } : {}),
+  };
+}
+
+const applied = (status: string, message?: string) => [{ type: 'Applied', status, ...(message ? { message } : {}) }];
+
+describe('aggregatedStatusItems (assembleWorkStatus)', () => {
+  const cases: { name: string; works: { cluster: string; work: KubeObject }[]; want: AggregatedStatusItem[] }[] = [
+    { name: 'empty work list', works: [], want: [] },
+    {
+      name: 'work being deleted is skipped',
+      works: [{ cluster: 'member1', work: work(undefined, { deleting: true }) }],
+      want: [],
+    },
+    {
+      name: 'work applied successfully with health status',
+      works: [
+        {
+          cluster: 'member1',
+          work: work({
+            conditions: applied('True'),
+            manifestStatuses: [{ identifier: IDENTIFIER, status: { replicas: 3 }, health: 'Healthy' }],
+          }),
+        },
+      ],
+      want: [{ clusterName: 'member1', status: { replicas: 3 }, applied: true, health: 'Healthy' }],
+    },
+    {
+      name: 'work not applied with error message (applied:false omitted, health Unknown)',
+      works: [{ cluster: 'member1', work: work({ conditions: applied('False', 'Failed to apply') }) }],
+      want: [{ clusterName: 'member1', appliedMessage: 'Failed to apply', health: 'Unknown' }],
+    },
+    {
+      name: 'work with unknown condition status',
+      works: [{ cluster: 'member1', work: work({ conditions: applied('Unknown', 'Status unknown') }) }],
+      want: [{ clusterName: 'member1', appliedMessage: 'Status unknown', health: 'Unknown' }],
+    },
+    {
+      name: 'work without Applied condition yet: not applied, no message',
+      works: [{ cluster: 'member1', work: work() }],
+      want: [{ clusterName: 'member1', health: 'Unknown' }],
+    },
+    {
+      name: 'applied but no manifest status collected yet ⇒ health Unknown, no status',
+      works: [{ cluster: 'member1', work: work({ conditions: applied('True') }) }],
+      want: [{ clusterName: 'member1', applied: true, health: 'Unknown' }],
+    },
+    {
+      name: 'a manifest status for another identifier (wrong ordinal / other object) is not used',
+      works: [
+        {
+          cluster: 'member1',
+          work: work({
+            conditions: applied('True'),
+            manifestStatuses: [
+              { identifier: { ...IDENTIFIER, ordinal: 1 }, status: { replicas: 9 }, health: 'Healthy' },
+              { identifier: { ...IDENTIFIER, name: 'other' }, status: { replicas: 8 }, health: 'Healthy' },
+              { identifier: { ...IDENTIFIER, version: 'v1beta1' }, status: { replicas: 7 }, health: 'Healthy' },
+            ],
+          }),
+        },
+      ],
+      want: [{ clusterName: 'member1', applied: true, health: 'Unknown' }],
+    },
+    {
+      name: 'the template is found at its ordinal among several manifests',
+      works: [
+        {
+          cluster: 'member1',
+          work: work(
+            {
+              conditions: applied('True'),
+              manifestStatuses: [
+                { identifier: { ...IDENTIFIER, ordinal: 1 }, status: { replicas: 1 }, health: 'Unhealthy' },
+              ],
+            },
+            {
+              manifests: [
+                { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'test-ns' } },
+                TEMPLATE,
+              ],
+            },
+          ),
+        },
+      ],
+      want: [{ clusterName: 'member1', status: { replicas: 1 }, applied: true, health: 'Unhealthy' }],
+    },
+    {
+      name: 'a matching manifest status without health leaves the item without health (Health "" omitted)',
+      works: [
+        {
+          cluster: 'member1',
+          work: work({
+            conditions: applied('True'),
+            manifestStatuses: [{ identifier: IDENTIFIER, status: { replicas: 1 } }],
+          }),
+        },
+      ],
+      want: [{ clusterName: 'member1', status: { replicas: 1 }, applied: true }],
+    },
+    {
+      name: 'items sorted by cluster name; deleting Works skipped',
+      works: [
+        { cluster: 'member3', work: work({ conditions: applied('False', 'boom') }) },
+        { cluster: 'member1', work: work({ conditions: applied('True') }) },
+        { cluster: 'member0', work: work({ conditions: applied('True') }, { deleting: true }) },
+        {
+          cluster: 'member2',
+          work: work({
+            conditions: applied('True'),
+            manifestStatuses: [{ identifier: IDENTIFIER, health: 'Healthy' }],
+          }),
+        },
+      ],
+      want: [
+        { clusterName: 'member1', applied: true, health: 'Unknown' },
+        { clusterName: 'member2', applied: true, health: 'Healthy' },
+        { clusterName: 'member3', appliedMessage: 'boom', health: 'Unknown' },
+      ],
+    },
+    {
+      name: 'a Work that does not hold the template (Karmada: aggregation error) gives an item without status',
+      works: [
+        {
+          cluster: 'member1',
+          work: work(
+            { conditions: applied('True'), manifestStatuses: [{ identifier: IDENTIFIER, status: { replicas: 1 } }] },
+            { manifests: [{ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'c', namespace: 'test-ns' } }] },
+          ),
+        },
+      ],
+      want: [{ clusterName: 'member1', applied: true, health: 'Unknown' }],
+    },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      assert.deepEqual(aggregatedStatusItems(TEMPLATE, c.works), c.want);
+    });
+  }
+});
+
+describe('fullyAppliedCondition (worksFullyApplied + generateFullyAppliedCondition)', () => {
+  const TRUE = {
+    type: 'FullyApplied',
+    status: 'True',
+    reason: 'FullyAppliedSuccess',
+    message: 'All works have been successfully applied',
+  };
+  const FALSE = {
+    type: 'FullyApplied',
+    status: 'False',
+    reason: 'FullyAppliedFailed',
+    message: 'Failed to apply all works, see status.aggregatedStatus for details',
+  };
+  const ok = (clusterName: string): AggregatedStatusItem => ({ clusterName, applied: true, health: 'Healthy' });
+  const failed = (clusterName: string): AggregatedStatusItem => ({
+    clusterName,
+    appliedMessage: 'x',
+    health: 'Unknown',
+  });
+  const cases: { name: string; targets: string[]; items: AggregatedStatusItem[]; want: typeof TRUE }[] = [
+    { name: 'all applied', targets: ['member1', 'member2'], items: [ok('member1'), ok('member2')], want: TRUE },
+    {
+      name: 'applied with health Unknown still counts (health is not checked)',
+      targets: ['member1'],
+      items: [{ clusterName: 'member1', applied: true, health: 'Unknown' }],
+      want: TRUE,
+    },
+    { name: 'one failed', targets: ['member1', 'member2'], items: [ok('member1'), failed('member2')], want: FALSE },
+    {
+      name: 'fewer items than targets (lack of status)',
+      targets: ['member1', 'member2'],
+      items: [ok('member1')],
+      want: FALSE,
+    },
+    { name: 'no items', targets: ['member1'], items: [], want: FALSE },
+    { name: 'no targets (not scheduled)', targets: [], items: [ok('member1')], want: FALSE },
+    { name: 'no targets and no items', targets: [], items: [], want: FALSE },
+    { name: 'target clusters do not match the items', targets: ['member2'], items: [ok('member1')], want: FALSE },
+    {
+      name: 'targets are a set: duplicates count once',
+      targets: ['member1', 'member1', 'member2'],
+      items: [ok('member1'), ok('member2')],
+      want: TRUE,
+    },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      assert.deepEqual(fullyAppliedCondition(c.targets, c.items), c.want);
+    });
+  }
+});
+
+describe('bindingExistingClusters (ObtainBindingSpecExistingClusters)', () => {
+  const resource = { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'ns', name: 'd' };
+  const task = (fromCluster: string, purgeMode?: string) => ({
+    fromCluster,
+    reason: 'ApplicationFailure',
+    producer: 'x',
+    ...(purgeMode ? { purgeMode } : {}),
+  });
+  const cases: { name: string; spec: ResourceBindingSpec; want: string[] }[] = [
+    { name: 'not scheduled', spec: { resource }, want: [] },
+    {
+      name: 'spec.clusters and requiredBy clusters, deduplicated and sorted',
+      spec: {
+        resource,
+        clusters: [{ name: 'm3', replicas: 1 }, { name: 'm1' }],
+        requiredBy: [{ name: 'rb', clusters: [{ name: 'm2' }, { name: 'm1' }] }],
+      },
+      want: ['m1', 'm2', 'm3'],
+    },
+    {
+      name: 'graceful eviction tasks keep their cluster unless purged Immediately/Directly',
+      spec: {
+        resource,
+        clusters: [{ name: 'm1' }],
+        gracefulEvictionTasks: [
+          task('m2'),
+          task('m3', 'Gracefully'),
+          task('m4', 'Immediately'),
+          task('m5', 'Directly'),
+        ],
+      },
+      want: ['m1', 'm2', 'm3'],
+    },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      assert.deepEqual(bindingExistingClusters(c.spec), c.want);
+    });
+  }
+});
