@@ -8,6 +8,7 @@ import { startDynalite, startSqsServer } from '../lib/local/servers.ts';
 import { startDynamoDbLocal } from '../test/support/dynamodb-local.ts';
 import { describeSetup, type Measurement } from './harness.ts';
 import { benchApi } from './api.bench.ts';
+import { benchPropagation } from './propagation.bench.ts';
 import { benchQueues } from './queue.bench.ts';
 import { benchSchedulerCore, benchSchedulerPipeline } from './scheduler.bench.ts';
 import { benchCodec, benchStore } from './store.bench.ts';
@@ -68,6 +69,16 @@ async function main(): Promise<void> {
   );
   await schedulerStore.stop();
   await sqs.stop();
+
+  console.log('… Works to simulated members (local control plane)');
+  measurements.push(
+    ...(await benchPropagation({
+      clusters: quick ? 4 : 10,
+      templates: quick ? 50 : 300,
+      latencySamples: quick ? 5 : 30,
+      backlog: 5000,
+    })),
+  );
 
   const previous = existsSync(RESULTS)
     ? (JSON.parse(readFileSync(RESULTS, 'utf8')) as { measurements: Measurement[] }).measurements

@@ -296,7 +296,7 @@ export class PullAgent {
         const next = workStatusAfter(work, outcome, rfc3339(this.#o.clock.now()));
         if (statusChanged(work, next)) await this.#webhooks.post('workstatus', { name, status: next });
       } catch (err) {
-        logger.warn('could not sync a work; retrying next round', { work: name, error: (err as Error).message });
+        logger.warn('could not sync a work; retrying next round', { work: name, error: err as Error });
       }
     }
   }

@@ -24,10 +24,12 @@ import {
   CLUSTER,
   CLUSTER_RESOURCE_BINDING,
   CLUSTER_RESOURCE_BINDING_CONTROLLER_FINALIZER,
+  CLUSTER_RESOURCE_BINDING_PERMANENT_ID_LABEL as CRB_ID_LABEL,
   clusterOfExecutionNamespace,
   EXECUTION_CONTROLLER_FINALIZER,
   executionNamespace,
   RESOURCE_BINDING,
+  RESOURCE_BINDING_PERMANENT_ID_LABEL as RB_ID_LABEL,
   templateRefOf,
   WORK_GROUP,
   CLUSTER_OVERRIDE_POLICY,
@@ -140,11 +142,17 @@ export function createBinderController(options: BinderOptions): Controller & { s
     if (!binding) return undefined;
     const finalizer = finalizerOf(binding);
     if (binding.metadata.deletionTimestamp) return removeBinding(binding, finalizer, lane, context);
-    if (!(binding.metadata.finalizers ?? []).includes(finalizer)) {
+    const idLabel = binding.kind === 'ClusterResourceBinding' ? CRB_ID_LABEL : RB_ID_LABEL;
+    if (!(binding.metadata.finalizers ?? []).includes(finalizer) || !binding.metadata.labels?.[idLabel]) {
+      // Karmada's webhook gives every binding a permanent id (its Works are found by it).
       try {
         binding = (await store.update({
           ...binding,
-          metadata: { ...binding.metadata, finalizers: [...(binding.metadata.finalizers ?? []), finalizer] },
+          metadata: {
+            ...binding.metadata,
+            labels: { ...binding.metadata.labels, [idLabel]: binding.metadata.labels?.[idLabel] || randomUUID() },
+            finalizers: [...(binding.metadata.finalizers ?? []).filter((f) => f !== finalizer), finalizer],
+          },
         })) as ResourceBinding;
       } catch (err) {
         if (err instanceof ConflictError) return { requeueAfterMs: 0 };
@@ -186,7 +194,7 @@ export function createBinderController(options: BinderOptions): Controller & { s
           const message = `Apply override policy failed on cluster ${target.name}: ${result.error}`;
           context.logger.warn('overrides could not be applied; the cluster keeps its current Work', {
             cluster: target.name,
-            error: result.error,
+            detail: result.error,
           });
           await Promise.all([
             events.record(template, 'Warning', 'ApplyOverridePolicyFailed', message),
@@ -341,6 +349,8 @@ export function createBinderController(options: BinderOptions): Controller & { s
         continue;
       }
       if (existing && deepEqual(existing, desired)) continue;
+      if (!desired.metadata.labels?.[RB_ID_LABEL])
+        desired.metadata.labels = { ...desired.metadata.labels, [RB_ID_LABEL]: randomUUID() };
       try {
         if (existing) await store.update(desired);
         else await store.create(desired);

@@ -20,18 +20,18 @@ import {
   clusterOfExecutionNamespace,
   bindingKeyOf,
   EXECUTION_CONTROLLER_FINALIZER,
-  WORK_GROUP,
   WORK,
 } from '../api/karmada-names.ts';
 import { type Condition, findCondition, rfc3339, setCondition } from '../api/conditions.ts';
 import type { KubeObject, ObjectRef } from '../api/object.ts';
-import { formatKey, parseKey } from '../api/object.ts';
+import { parseKey } from '../api/object.ts';
 import { SealError } from '../crypto/cipher.ts';
 import type { CredentialCipher } from '../crypto/cipher.ts';
 import { type EventRecorder, NO_EVENTS } from '../events/recorder.ts';
 import {
   applyWork,
   appliedCurrent,
+  failedCurrent,
   manifestsOf,
   objectKey,
   observeWork,
@@ -151,6 +151,8 @@ export function createExecutorController(options: ExecutorOptions): Controller &
     if (syncModeOf(cluster) === 'Pull') return undefined; // its agent applies and reports
     if (deleting) return deleteWork(work, cluster, batch, lane, context);
     if (suspended(work)) return suspend(work, context);
+    // Applied already (a resync, a repeated message): the member sync watches it for drift.
+    if (appliedCurrent(work)) return undefined;
     if (!isReady(cluster)) {
       context.logger.debug('cluster not ready; the work waits for it', {});
       return { requeueAfterMs: RETRY_MS };
@@ -175,16 +177,17 @@ export function createExecutorController(options: ExecutorOptions): Controller &
         err instanceof MemberUnreachableError || err instanceof MemberApiError
           ? err.message
           : `the cluster credentials could not be used: ${(err as Error).message}`;
-      context.logger.info('member not reachable; the work is retried', { error: message });
+      context.logger.info('member not reachable; the work is retried', { detail: message });
       return { requeueAfterMs: RETRY_MS };
     }
     const next = workStatusAfter(work, outcome, rfc3339(context.now));
     const wasApplied = findCondition((work.status as WorkStatus | undefined)?.conditions, 'Applied');
     if (outcome.failure) {
       stats.failed++;
-      context.logger.warn('work not applied', { error: outcome.failure });
-      if (wasApplied?.status !== 'False' || wasApplied.message !== outcome.failure)
+      if (wasApplied?.status !== 'False' || wasApplied.message !== outcome.failure) {
+        context.logger.warn('work not applied', { detail: outcome.failure });
         await events.record(work, 'Warning', 'SyncFailed', `Failed to sync workload: ${outcome.failure}`);
+      } else context.logger.debug('work still not applied', { detail: outcome.failure });
     } else {
       stats.applied++;
       if (wasApplied?.status !== 'True' || wasApplied.observedGeneration !== work.metadata.generation) {
@@ -214,7 +217,7 @@ export function createExecutorController(options: ExecutorOptions): Controller &
       await releaseWork(await batch.client(cluster), work);
     } catch (err) {
       if (err instanceof SealError && err.transient) throw err;
-      context.logger.info('member not reachable; the deletion is retried', { error: (err as Error).message });
+      context.logger.info('member not reachable; the deletion is retried', { detail: (err as Error).message });
       return { requeueAfterMs: RETRY_MS };
     }
     stats.released++;
@@ -291,7 +294,7 @@ export function createExecutorController(options: ExecutorOptions): Controller &
         live.set(key, new Map(items.map((o) => [objectKey(o.metadata.namespace, o.metadata.name), o])));
       }
     } catch (err) {
-      context.logger.info('member not reachable; sync skipped', { error: (err as Error).message });
+      context.logger.info('member not reachable; sync skipped', { detail: (err as Error).message });
       return undefined;
     }
     const lookup = (m: KubeObject) =>
@@ -301,6 +304,8 @@ export function createExecutorController(options: ExecutorOptions): Controller &
     await Promise.all(
       Array.from({ length: Math.min(SYNC_CONCURRENCY, queue.length) }, async () => {
         for (let work = queue.shift(); work; work = queue.shift()) {
+          // A Work refused for this generation is retried by its own requeue, not at every sync.
+          if (failedCurrent(work)) continue;
           const seen = observeWork(work, lookup);
           if (!appliedCurrent(work) || seen.apply) {
             if (seen.apply && appliedCurrent(work)) {

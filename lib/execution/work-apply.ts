@@ -44,6 +44,13 @@ export function appliedCurrent(work: KubeObject): boolean {
   return applied?.status === 'True' && (applied.observedGeneration ?? 0) === (work.metadata.generation ?? 0);
 }
 
+/** True when applying this generation of the Work failed (the member refused it). */
+export function failedCurrent(work: KubeObject): boolean {
+  const status = work.status as WorkStatus | undefined;
+  const applied = status?.conditions?.find((c) => c.type === APPLIED_CONDITION);
+  return applied?.status === 'False' && (applied.observedGeneration ?? 0) === (work.metadata.generation ?? 0);
+}
+
 function describe(m: KubeObject): string {
   return `${m.kind} ${m.metadata?.namespace ? `${m.metadata.namespace}/` : ''}${m.metadata?.name ?? ''}`;
 }

@@ -240,7 +240,7 @@ for (const env of ['dev', 'prod'] as const) {
       });
     });
 
-    it('lets only the api seal member credentials and only the cluster-status controller open them', () => {
+    it('lets only the api seal member credentials and only the controllers that call members (cluster-status, executor) open them', () => {
       const policies = stateless.findResources('AWS::IAM::Policy') as Record<
         string,
         { Properties: { PolicyDocument: { Statement: { Sid?: string; Action: string | string[] }[] } } }
@@ -260,6 +260,7 @@ for (const env of ['dev', 'prod'] as const) {
       assert.deepEqual(holders.sort(), [
         ['ApiRoleDefaultPolicy', ['kms:Decrypt', 'kms:GenerateDataKey']],
         ['ControllerclusterstatusRoleDefaultPolicy', ['kms:Decrypt']],
+        ['ControllerexecutorRoleDefaultPolicy', ['kms:Decrypt']],
       ]);
     });
 

@@ -14,7 +14,7 @@
 import { bindingTargetClusters } from '../work/revise.ts';
 import { cloneJson } from '../../util/json.ts';
 import { fnv32a } from '../scheduler/assignment/webster.ts';
-import type { KubeObject, ResourceBinding, ResourceBindingSpec, TargetCluster } from '../types.ts';
+import type { KubeObject, ResourceBinding, ResourceBindingSpec } from '../types.ts';
 import type { DependencyRef } from './interpret.ts';
 
 /** Prefix of the label an attached binding carries per independent binding (`dependedByLabelKeyPrefix`). */

@@ -74,6 +74,10 @@ describe('accepted writes enqueue the triggered controllers', () => {
       body: { apiVersion: 'work.karmada.io/v1alpha1', kind: 'Work', metadata: { name: 'w' }, spec: {} },
     });
     assert.equal(work.status, 201, work.body);
-    assert.deepEqual(h.enqueued, []);
+    // A Work written through the API (a user, or a tool) is the executor's to apply.
+    assert.deepEqual(
+      h.enqueued.map((e) => e.controller),
+      ['executor'],
+    );
   });
 });
