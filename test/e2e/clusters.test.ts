@@ -315,14 +315,14 @@ describe('A Pull member', () => {
       await rt.runtime.store.create({
         apiVersion: 'work.karmada.io/v1alpha1',
         kind: 'Work',
-        metadata: { name: 'settings', namespace: 'karmada-es-edge1' },
+        metadata: { name: 'settings', namespace: 'karmada-es-edge1', finalizers: ['karmada.io/execution-controller'] },
         spec: {
           workload: {
             manifests: [
               {
                 apiVersion: 'v1',
                 kind: 'ConfigMap',
-                metadata: { name: 'settings', namespace: 'default' },
+                metadata: { name: 'settings', namespace: 'default', labels: { 'karmada.io/managed': 'true' } },
                 data: { mode: 'edge' },
               },
             ],
@@ -343,6 +343,21 @@ describe('A Pull member', () => {
           (x) => x.type === 'Applied' && x.status === 'True',
         );
       });
+
+      // An edit made on the member is reverted by the agent.
+      const cmRef = { group: '', kind: 'ConfigMap', namespace: 'default', name: 'settings' };
+      const onMember = (await edge.store.get(cmRef))!;
+      await edge.store.update({ ...onMember, data: { mode: 'tampered' } } as KubeObject);
+      await eventually('the edit reverted', async () => {
+        const cm = (await edge.store.get(cmRef)) as (KubeObject & { data?: { mode?: string } }) | undefined;
+        return cm?.data?.mode === 'edge';
+      });
+
+      // Deleting the Work deletes what it applied, then the agent lets the Work go (its finalizer).
+      const workRef = { group: 'work.karmada.io', kind: 'Work', namespace: 'karmada-es-edge1', name: 'settings' };
+      await rt.runtime.store.delete(workRef);
+      await eventually('the ConfigMap deleted on the member', async () => !(await edge.store.get(cmRef)));
+      await eventually('the Work gone', async () => !(await rt.runtime.store.get(workRef)));
     } finally {
       await agent.stop();
       member.close();
