@@ -63,6 +63,8 @@ export async function benchPropagation(options: {
   clusters: number;
   templates: number;
   latencySamples: number;
+  /** Samples under load (each waits for a 5,000-message backlog to drain). */
+  loadSamples: number;
   backlog: number;
 }): Promise<Measurement[]> {
   const names = Array.from({ length: options.clusters }, (_, i) => `m${String(i + 1).padStart(2, '0')}`);
@@ -214,7 +216,7 @@ export async function benchPropagation(options: {
     };
     const underLoad = async (lane: Lane, label: string) => {
       const out: number[] = [];
-      for (let i = 0; i < options.latencySamples; i++) {
+      for (let i = 0; i < options.loadSamples; i++) {
         await backlog();
         // The user's change: written as the API writes it, then handed to the detector on `lane`
         // (the API uses the priority lane; "disabled" sends it where the backlog is).

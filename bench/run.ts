@@ -75,7 +75,8 @@ async function main(): Promise<void> {
     ...(await benchPropagation({
       clusters: quick ? 4 : 10,
       templates: quick ? 50 : 300,
-      latencySamples: quick ? 5 : 30,
+      latencySamples: quick ? 5 : 40,
+      loadSamples: quick ? 3 : 12,
       backlog: 5000,
     })),
   );

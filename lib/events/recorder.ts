@@ -178,6 +178,16 @@ export class StoreEventRecorder implements EventRecorder {
       reportingComponent: component,
       reportingInstance: instance,
     };
+    // Most events are new: create first (one write), and only when it exists read and bump it.
+    try {
+      await store.create(event);
+      return;
+    } catch (err) {
+      if (!(err instanceof AlreadyExistsError)) {
+        logger?.warn('could not record event', { reason, event: name, error: err as Error });
+        return;
+      }
+    }
     for (let attempt = 1; attempt <= UPDATE_ATTEMPTS; attempt++) {
       try {
         const current = await store.get({ group: '', kind: 'Event', namespace, name });
