@@ -27,7 +27,7 @@ import { median, percentile, runConcurrent, type Measurement } from './harness.t
 const GROUP = 'Works to members (issue 6)';
 const NODE = { cpu: '64', memory: '256Gi', pods: '1000', 'ephemeral-storage': '100Gi' };
 const TIMINGS = {
-  statusUpdateFrequencyMs: 2_000,
+  statusUpdateFrequencyMs: 10_000,
   successThresholdMs: 1_000,
   failureThresholdMs: 30_000,
   monitorGracePeriodMs: 40_000,

@@ -61,7 +61,12 @@ import { AlreadyExistsError, ConflictError, NotFoundError } from '../store/error
 import { listAll } from '../store/list-all.ts';
 import { deepEqual } from '../util/json.ts';
 import type { ObjectStore } from '../store/port.ts';
-import { DETECTOR_CONTROLLER_NAME, isResourceTemplate, SCHEDULER_CONTROLLER_NAME } from './specs.ts';
+import {
+  BINDER_CONTROLLER_NAME,
+  DETECTOR_CONTROLLER_NAME,
+  isResourceTemplate,
+  SCHEDULER_CONTROLLER_NAME,
+} from './specs.ts';
 
 export const DETECTOR_CONTROLLER = DETECTOR_CONTROLLER_NAME;
 const PP: GroupKind = PROPAGATION_POLICY;
@@ -264,10 +269,15 @@ export function createDetectorController(options: DetectorOptions): Controller {
       });
       await events.record(current, 'Normal', 'ApplyPolicySucceed', `Apply ${policyName} succeed`);
     }
-    // The scheduler decides whether anything needs placing (it is idempotent).
+    // The scheduler decides whether anything needs placing (it is idempotent). A binding already
+    // placed also goes straight to the binder: a template edit reaches members without waiting for
+    // the scheduler (which hands the binding on again if it re-places it).
     if (changed || !existing?.status?.conditions?.some((c) => c.type === 'Scheduled')) {
       await options.workQueue.enqueue([
         { controller: SCHEDULER_CONTROLLER_NAME, lane, key: formatKey(bindingRef), reason: 'binding-changed' },
+        ...(changed && existing?.spec.clusters?.length
+          ? [{ controller: BINDER_CONTROLLER_NAME, lane, key: formatKey(bindingRef), reason: 'template-changed' }]
+          : []),
       ]);
     }
     return undefined;

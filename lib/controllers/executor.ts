@@ -180,7 +180,24 @@ export function createExecutorController(options: ExecutorOptions): Controller &
       context.logger.info('member not reachable; the work is retried', { detail: message });
       return { requeueAfterMs: RETRY_MS };
     }
-    const next = workStatusAfter(work, outcome, rfc3339(context.now));
+    let next = workStatusAfter(work, outcome, rfc3339(context.now));
+    // Dispatching again after a suspension.
+    if (findCondition(next.conditions, 'Dispatching')?.status === 'False') {
+      next = {
+        ...next,
+        conditions: setCondition(
+          next.conditions,
+          {
+            type: 'Dispatching',
+            status: 'True',
+            reason: 'Dispatching',
+            message: 'Work is being dispatched to member clusters.',
+          },
+          rfc3339(context.now),
+        ),
+      };
+      await events.record(work, 'Normal', 'WorkDispatching', 'Work is being dispatched to member clusters.');
+    }
     const wasApplied = findCondition((work.status as WorkStatus | undefined)?.conditions, 'Applied');
     if (outcome.failure) {
       stats.failed++;

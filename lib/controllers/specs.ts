@@ -152,7 +152,7 @@ export const CONTROLLER_SPECS: readonly ControllerSpec[] = [
     description:
       'Resource detector: matches resource templates to (Cluster)PropagationPolicies, claims them and writes their (Cluster)ResourceBindings',
     watches: [PROPAGATION_POLICY, CLUSTER_PROPAGATION_POLICY],
-    sendsTo: [SCHEDULER_CONTROLLER_NAME],
+    sendsTo: [SCHEDULER_CONTROLLER_NAME, BINDER_CONTROLLER_NAME],
     triggers: {
       templates: true,
       kinds: [PROPAGATION_POLICY, CLUSTER_PROPAGATION_POLICY],

@@ -150,8 +150,16 @@ export function eventName(
 export class StoreEventRecorder implements EventRecorder {
   readonly #options: EventRecorderOptions;
 
+  /** Names of events this recorder wrote lately (most recent last). */
+  readonly #recent = new Set<string>();
+
   constructor(options: EventRecorderOptions) {
     this.#options = options;
+  }
+
+  #remember(name: string): void {
+    this.#recent.add(name);
+    if (this.#recent.size > 1_000) this.#recent.delete(this.#recent.values().next().value as string);
   }
 
   async record(object: KubeObject | InvolvedObject, type: EventType, reason: string, message: string): Promise<void> {
@@ -178,14 +186,18 @@ export class StoreEventRecorder implements EventRecorder {
       reportingComponent: component,
       reportingInstance: instance,
     };
-    // Most events are new: create first (one write), and only when it exists read and bump it.
-    try {
-      await store.create(event);
-      return;
-    } catch (err) {
-      if (!(err instanceof AlreadyExistsError)) {
-        logger?.warn('could not record event', { reason, event: name, error: err as Error });
+    // A new event is one write (create first); one recorded recently by this process is probably
+    // there, so it is read and bumped instead of failing a create first.
+    if (!this.#recent.has(name)) {
+      this.#remember(name);
+      try {
+        await store.create(event);
         return;
+      } catch (err) {
+        if (!(err instanceof AlreadyExistsError)) {
+          logger?.warn('could not record event', { reason, event: name, error: err as Error });
+          return;
+        }
       }
     }
     for (let attempt = 1; attempt <= UPDATE_ATTEMPTS; attempt++) {

@@ -43,16 +43,28 @@ export async function cachedConnection(
   store: ObjectStore,
   cipher: CredentialCipher,
   cluster: KubeObject,
+  nowMs: number = Date.now(),
 ): Promise<MemberConnection> {
+  // Within a short while of opening them, the credentials of the same Cluster generation are reused
+  // without reading their Secret again (an apply per Work would otherwise read it each time).
+  const recent = recentConnections.get(`${cluster.metadata.uid}@${cluster.metadata.generation}`);
+  if (recent && nowMs - recent.at < RECENT_MS) return recent.conn;
   const ref = (cluster.spec as { secretRef?: { namespace?: string; name?: string } } | undefined)?.secretRef;
   const secret = ref?.name
     ? await store.get({ group: '', kind: 'Secret', namespace: ref.namespace || CREDENTIALS_NAMESPACE, name: ref.name })
     : undefined;
   const key = `${cluster.metadata.uid}@${cluster.metadata.generation}|${secret?.metadata.uid}@${secret?.metadata.resourceVersion}`;
-  const cached = connections.get(key);
-  if (cached) return cached;
-  const conn = await memberConnection(store, cipher, cluster);
-  if (connections.size >= MAX_CLIENTS) connections.delete(connections.keys().next().value as string);
-  connections.set(key, conn);
+  let conn = connections.get(key);
+  if (!conn) {
+    conn = await memberConnection(store, cipher, cluster);
+    if (connections.size >= MAX_CLIENTS) connections.delete(connections.keys().next().value as string);
+    connections.set(key, conn);
+  }
+  if (recentConnections.size >= MAX_CLIENTS) recentConnections.delete(recentConnections.keys().next().value as string);
+  recentConnections.set(`${cluster.metadata.uid}@${cluster.metadata.generation}`, { conn, at: nowMs });
   return conn;
 }
+
+/** How long opened credentials are used without checking their Secret for a rotation. */
+const RECENT_MS = 30_000;
+const recentConnections = new Map<string, { conn: MemberConnection; at: number }>();
