@@ -89,6 +89,18 @@ function bothLanes(tuning: LaneTuning): Record<Lane, LaneTuning> {
   return { priority: { ...tuning }, standard: { ...tuning } };
 }
 
+/**
+ * The pipeline controllers' tuning: small, immediate priority batches with more pollers; large
+ * standard batches (a fan-out shares one read of its inputs) with fewer, so a standard backlog never
+ * takes the capacity priority work needs.
+ */
+function pipelineLanes(standardBatch = 100): Record<Lane, LaneTuning> {
+  return {
+    priority: { batchSize: 10, maximumBatchingWindowSeconds: 0, maxConcurrency: 4 },
+    standard: { batchSize: standardBatch, maximumBatchingWindowSeconds: 1, maxConcurrency: 2 },
+  };
+}
+
 /** AWS's guidance: a queue's visibility timeout at least six times its consumer's timeout. */
 export function visibilityTimeoutSeconds(spec: ControllerSpec): number {
   return spec.timeoutSeconds * 6;
@@ -160,11 +172,8 @@ export const CONTROLLER_SPECS: readonly ControllerSpec[] = [
     timeoutSeconds: 120,
     memoryMB: 1024,
     maxReceiveCount: 8,
-    lanes: {
-      priority: { batchSize: 10, maximumBatchingWindowSeconds: 0, maxConcurrency: 4 },
-      // A policy change fans out to its templates here; capped below the priority lane's share.
-      standard: { batchSize: 100, maximumBatchingWindowSeconds: 1, maxConcurrency: 2 },
-    },
+    // A policy change fans out to its templates on the standard lane.
+    lanes: pipelineLanes(),
   },
   {
     name: SCHEDULER_CONTROLLER_NAME,
@@ -181,11 +190,8 @@ export const CONTROLLER_SPECS: readonly ControllerSpec[] = [
     timeoutSeconds: 120,
     memoryMB: 1024,
     maxReceiveCount: 8,
-    lanes: {
-      // Larger batches share one cluster snapshot and coalesce reservation writes.
-      priority: { batchSize: 10, maximumBatchingWindowSeconds: 0, maxConcurrency: 4 },
-      standard: { batchSize: 100, maximumBatchingWindowSeconds: 1, maxConcurrency: 2 },
-    },
+    // Larger batches share one cluster snapshot and coalesce reservation writes.
+    lanes: pipelineLanes(),
   },
   {
     name: BINDER_CONTROLLER_NAME,
@@ -198,10 +204,7 @@ export const CONTROLLER_SPECS: readonly ControllerSpec[] = [
     timeoutSeconds: 120,
     memoryMB: 1024,
     maxReceiveCount: 8,
-    lanes: {
-      priority: { batchSize: 10, maximumBatchingWindowSeconds: 0, maxConcurrency: 4 },
-      standard: { batchSize: 100, maximumBatchingWindowSeconds: 1, maxConcurrency: 2 },
-    },
+    lanes: pipelineLanes(),
   },
   {
     name: EXECUTOR_CONTROLLER_NAME,
@@ -215,10 +218,7 @@ export const CONTROLLER_SPECS: readonly ControllerSpec[] = [
     timeoutSeconds: 120,
     memoryMB: 1024,
     maxReceiveCount: 8,
-    lanes: {
-      priority: { batchSize: 10, maximumBatchingWindowSeconds: 0, maxConcurrency: 4 },
-      standard: { batchSize: 50, maximumBatchingWindowSeconds: 1, maxConcurrency: 2 },
-    },
+    lanes: pipelineLanes(50),
   },
   {
     name: NAMESPACE_SYNC_CONTROLLER_NAME,

@@ -22,6 +22,7 @@ import { createLogger } from '../../lib/observability/logger.ts';
 import { ensureLocalPki, tlsServerOptions } from '../../lib/pki/index.ts';
 import { defaultSimulation } from '../../lib/sim/config.ts';
 import { SimulatedMember } from '../../lib/sim/member.ts';
+import { eventually } from '../support/eventually.ts';
 
 const TIMINGS = {
   statusUpdateFrequencyMs: 500,
@@ -56,22 +57,6 @@ const taints = (c: KubeObject | undefined) =>
   ((c?.spec as { taints?: { key: string; effect: string }[] } | undefined)?.taints ?? []).map(
     (t) => `${t.key}:${t.effect}`,
   );
-
-async function eventually<T>(
-  what: string,
-  probe: () => Promise<T | undefined | false>,
-  timeoutMs = 30_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    const value = await probe();
-    if (value) return value;
-    last = value;
-    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what} (last: ${JSON.stringify(last)})`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
 
 describe('Push members', () => {
   it('become Ready with version, node and resource summaries and model counts', async () => {

@@ -13,6 +13,7 @@ import { after, before, describe, it } from 'node:test';
 import type { KubeObject } from '../../lib/api/object.ts';
 import { type LocalRuntime, startLocalRuntime } from '../../lib/local/runtime.ts';
 import type { SimulationConfig } from '../../lib/sim/config.ts';
+import { eventually } from '../support/eventually.ts';
 import { kubectlRunner } from '../support/kubectl.ts';
 
 const TIMINGS = {
@@ -92,22 +93,6 @@ after(async () => {
   kubectl?.cleanup();
   await rt?.stop();
 });
-
-async function eventually<T>(
-  what: string,
-  probe: () => Promise<T | undefined | false>,
-  timeoutMs = 30_000,
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let last: unknown;
-  for (;;) {
-    const value = await probe().catch((err: unknown) => ((last = String(err)), undefined));
-    if (value) return value;
-    if (value !== undefined) last = value;
-    if (Date.now() > deadline) assert.fail(`timed out waiting for ${what} (last: ${JSON.stringify(last)})`);
-    await new Promise((r) => setTimeout(r, 150));
-  }
-}
 
 interface Binding extends KubeObject {
   spec: {

@@ -3,16 +3,21 @@
  * carry to member clusters (`pkg/apis/work/v1alpha2/well_known_constants.go`, `pkg/util/constants.go`;
  * shared/reference/karmada-behaviour.md §1.1, §2.15). Values are Karmada's exact strings.
  */
+// Named once for every layer in lib/api/karmada-names.ts.
+import { RESOURCE_BINDING_PERMANENT_ID_LABEL } from '../../api/karmada-names.ts';
+export {
+  BINDING_CONTROLLER_FINALIZER,
+  CLUSTER_RESOURCE_BINDING_CONTROLLER_FINALIZER,
+  CLUSTER_RESOURCE_BINDING_PERMANENT_ID_LABEL,
+  EXECUTION_CONTROLLER_FINALIZER,
+  RESOURCE_BINDING_PERMANENT_ID_LABEL,
+} from '../../api/karmada-names.ts';
 
 /** `util.ManagedByKarmadaLabel`: on every member object Karmada propagated (value {@link MANAGED_BY_KARMADA_LABEL_VALUE}). */
 export const MANAGED_BY_KARMADA_LABEL = 'karmada.io/managed';
 /** `util.ManagedByKarmadaLabelValue`. */
 export const MANAGED_BY_KARMADA_LABEL_VALUE = 'true';
 
-/** `ResourceBindingPermanentIDLabel`: on the ResourceBinding, its Works and their manifests. */
-export const RESOURCE_BINDING_PERMANENT_ID_LABEL = 'resourcebinding.karmada.io/permanent-id';
-/** `ClusterResourceBindingPermanentIDLabel`: the same for ClusterResourceBindings. */
-export const CLUSTER_RESOURCE_BINDING_PERMANENT_ID_LABEL = 'clusterresourcebinding.karmada.io/permanent-id';
 /** `WorkPermanentIDLabel`: set on a Work by the Work mutating webhook, copied onto its manifest. */
 export const WORK_PERMANENT_ID_LABEL = 'work.karmada.io/permanent-id';
 
@@ -42,12 +47,6 @@ export const CONFLICT_RESOLUTION_OVERWRITE = 'overwrite';
 /** `ResourceConflictResolutionAbort`: refuse to touch an existing object Karmada does not manage. */
 export const CONFLICT_RESOLUTION_ABORT = 'abort';
 
-/** `util.ExecutionControllerFinalizer` (on Works): the member object is deleted or released first. */
-export const EXECUTION_CONTROLLER_FINALIZER = 'karmada.io/execution-controller';
-/** `util.BindingControllerFinalizer` (on ResourceBindings): their Works are deleted first. */
-export const BINDING_CONTROLLER_FINALIZER = 'karmada.io/binding-controller';
-/** `util.ClusterResourceBindingControllerFinalizer` (on ClusterResourceBindings). */
-export const CLUSTER_RESOURCE_BINDING_CONTROLLER_FINALIZER = 'karmada.io/cluster-resource-binding-controller';
 /** `util.ClusterControllerFinalizer` (on Clusters): the execution namespace and its Works go first. */
 export const CLUSTER_CONTROLLER_FINALIZER = 'karmada.io/cluster-controller';
 /** `util.BindingDependenciesDistributorFinalizer` (on independent bindings with `propagateDeps`). */

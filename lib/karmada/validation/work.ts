@@ -7,6 +7,7 @@
 import type { KubeObject } from '../../api/object.ts';
 import { type FieldError, fieldError } from '../../kube/field-errors.ts';
 import { cloneJson } from '../../util/json.ts';
+import { pruneIrrelevantFields } from '../../core/work/prune.ts';
 import {
   CRB_PERMANENT_ID_LABEL,
   type KarmadaDefaultingContext,
@@ -44,86 +45,6 @@ function labelsOf(obj: Record<string, unknown>): Record<string, unknown> {
   return record(record(obj.metadata)?.labels) ?? {};
 }
 
-function deleteNested(obj: Record<string, unknown>, ...path: string[]): void {
-  let cur: Record<string, unknown> | undefined = obj;
-  for (const key of path.slice(0, -1)) cur = record(cur?.[key]);
-  if (cur) delete cur[path[path.length - 1]!];
-}
-
-/** Fields kube-apiserver populates, and per-kind fields that must not reach member clusters. */
-function pruneManifest(m: Record<string, unknown>): void {
-  for (const field of [
-    'creationTimestamp',
-    'deletionTimestamp',
-    'deletionGracePeriodSeconds',
-    'generation',
-    'managedFields',
-    'resourceVersion',
-    'selfLink',
-    'uid',
-    'ownerReferences',
-    'finalizers',
-  ]) {
-    deleteNested(m, 'metadata', field);
-  }
-  delete m.status;
-  const spec = record(m.spec);
-  switch (text(m.kind)) {
-    case 'Deployment':
-      deleteNested(m, 'metadata', 'annotations', 'deployment.kubernetes.io/revision');
-      deleteNested(m, 'metadata', 'annotations', 'deployment.kubernetes.io/revision-history');
-      break;
-    case 'Job':
-      if (spec?.manualSelector !== true) {
-        const matchLabels = record(record(spec?.selector)?.matchLabels);
-        if (matchLabels)
-          for (const k of ['controller-uid', 'batch.kubernetes.io/controller-uid']) delete matchLabels[k];
-        const templateLabels = record(record(record(spec?.template)?.metadata)?.labels);
-        if (templateLabels) {
-          for (const k of [
-            'controller-uid',
-            'job-name',
-            'batch.kubernetes.io/controller-uid',
-            'batch.kubernetes.io/job-name',
-          ]) {
-            delete templateLabels[k];
-          }
-        }
-      }
-      // The webhook's extra hook: a member cluster's TTL controller would delete the Job under Karmada.
-      if (spec) delete spec.ttlSecondsAfterFinished;
-      break;
-    case 'Secret':
-      if (text(m.type) === 'kubernetes.io/service-account-token') {
-        deleteNested(m, 'metadata', 'annotations', 'kubernetes.io/service-account.uid');
-        m.data = null;
-      }
-      break;
-    case 'ServiceAccount': {
-      const secrets = list(m.secrets);
-      if (secrets.length > 0) {
-        const prefix = `${text(record(m.metadata)?.name)}-token-`;
-        // Karmada's loop advances past the element after each removal; kept as is.
-        for (let i = 0; i < secrets.length; i++) {
-          if (text(record(secrets[i])?.name).startsWith(prefix)) secrets.splice(i, 1);
-        }
-      }
-      break;
-    }
-    case 'Service':
-      if (spec && typeof spec.clusterIP === 'string' && spec.clusterIP !== 'None') {
-        delete spec.clusterIP;
-        delete spec.clusterIPs;
-      }
-      break;
-    case 'PersistentVolumeClaim':
-      if (text(record(record(m.metadata)?.annotations)?.['volume.kubernetes.io/selected-node']) !== '') {
-        deleteNested(m, 'metadata', 'annotations', 'volume.kubernetes.io/selected-node');
-      }
-      break;
-  }
-}
-
 /** Records the managed annotation and label keys, and stamps the Work's permanent id onto the manifest. */
 function markManifest(m: Record<string, unknown>, workId: string): void {
   const metadata = record(m.metadata) ?? {};
@@ -156,7 +77,10 @@ export function defaultWork(obj: KubeObject, ctx: KarmadaDefaultingContext): Kub
     const m = record(manifest);
     // A manifest without a kind fails Karmada's webhook; validation reports it, so leave it untouched.
     if (!m || text(m.kind) === '') continue;
-    pruneManifest(m);
+    // Karmada's RemoveIrrelevantFields, shared with the binder's rendering (core/work).
+    const pruned = pruneIrrelevantFields(m as KubeObject) as unknown as Record<string, unknown>;
+    for (const key of Object.keys(m)) delete m[key];
+    Object.assign(m, pruned);
     markManifest(m, workId);
   }
   return out;
