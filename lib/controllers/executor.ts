@@ -57,8 +57,27 @@ import type { ObjectStore } from '../store/port.ts';
 import { BINDER_CONTROLLER_NAME, EXECUTOR_CONTROLLER_NAME } from './specs.ts';
 
 export const EXECUTOR_CONTROLLER = EXECUTOR_CONTROLLER_NAME;
-/** A member that cannot be reached, or refused a manifest, is tried again after this long. */
-const RETRY_MS = 15_000;
+/** A Work that could not be applied is tried again after 2 s, doubling up to 5 min. */
+const RETRY_BASE_MS = 2_000;
+const RETRY_MAX_MS = 300_000;
+
+/**
+ * Exponential backoff per Work key, kept by the warm function (a cold start begins again at the
+ * base; the member sync applies at once when a member comes back, whatever the backoff).
+ */
+export class Backoff {
+  readonly #failures = new Map<string, number>();
+  next(key: string): number {
+    const n = (this.#failures.get(key) ?? 0) + 1;
+    this.#failures.delete(key);
+    this.#failures.set(key, n);
+    if (this.#failures.size > 10_000) this.#failures.delete(this.#failures.keys().next().value as string);
+    return Math.min(RETRY_MAX_MS, RETRY_BASE_MS * 2 ** (n - 1));
+  }
+  reset(key: string): void {
+    this.#failures.delete(key);
+  }
+}
 /** Works applied at once during a member sync. */
 const SYNC_CONCURRENCY = 8;
 
@@ -69,6 +88,8 @@ export interface ExecutorOptions {
   events?: EventRecorder;
   /** How to reach a member (tests inject one); default: a cached client. */
   connect?: (conn: MemberConnection) => MemberClient;
+  /** The client of a cluster, replacing credentials and `connect` altogether (unit tests). */
+  memberFor?: (cluster: KubeObject) => Promise<MemberClient>;
 }
 
 /** What one batch shares: clusters and their clients, opened once. */
@@ -91,6 +112,8 @@ export function createExecutorController(options: ExecutorOptions): Controller &
   const events = options.events ?? NO_EVENTS;
   const connect = options.connect ?? cachedClient;
   const stats: ExecutorStats = { applied: 0, failed: 0, released: 0, driftCorrected: 0, statusWrites: 0 };
+  const backoff = new Backoff();
+  const retry = (work: KubeObject): ReconcileResult => ({ requeueAfterMs: backoff.next(keyOfWork(work)) });
 
   function openBatch(): Promise<ExecutorBatch> {
     const clusters = new Map<string, Promise<KubeObject | undefined>>();
@@ -105,7 +128,9 @@ export function createExecutorController(options: ExecutorOptions): Controller &
         const name = cluster.metadata.name!;
         let c = clients.get(name);
         if (!c) {
-          c = cachedConnection(store, options.cipher, cluster).then(connect);
+          c = options.memberFor
+            ? options.memberFor(cluster)
+            : cachedConnection(store, options.cipher, cluster).then(connect);
           // A failure is not cached: the next key tries again.
           c.catch(() => clients.delete(name));
           clients.set(name, c);
@@ -155,7 +180,7 @@ export function createExecutorController(options: ExecutorOptions): Controller &
     if (appliedCurrent(work)) return undefined;
     if (!isReady(cluster)) {
       context.logger.debug('cluster not ready; the work waits for it', {});
-      return { requeueAfterMs: RETRY_MS };
+      return retry(work);
     }
     return apply(work, cluster, batch, lane, context);
   }
@@ -178,7 +203,7 @@ export function createExecutorController(options: ExecutorOptions): Controller &
           ? err.message
           : `the cluster credentials could not be used: ${(err as Error).message}`;
       context.logger.info('member not reachable; the work is retried', { detail: message });
-      return { requeueAfterMs: RETRY_MS };
+      return retry(work);
     }
     let next = workStatusAfter(work, outcome, rfc3339(context.now));
     // Dispatching again after a suspension.
@@ -218,7 +243,9 @@ export function createExecutorController(options: ExecutorOptions): Controller &
       }
     }
     await writeStatus(work, next, lane);
-    return outcome.failure ? { requeueAfterMs: RETRY_MS } : undefined;
+    if (outcome.failure) return retry(work);
+    backoff.reset(keyOfWork(work));
+    return undefined;
   }
 
   async function deleteWork(
@@ -229,13 +256,13 @@ export function createExecutorController(options: ExecutorOptions): Controller &
     context: ReconcileContext,
   ): Promise<ReconcileResult | undefined> {
     if (!(work.metadata.finalizers ?? []).includes(EXECUTION_CONTROLLER_FINALIZER)) return undefined;
-    if (!isReady(cluster)) return { requeueAfterMs: RETRY_MS };
+    if (!isReady(cluster)) return retry(work);
     try {
       await releaseWork(await batch.client(cluster), work);
     } catch (err) {
       if (err instanceof SealError && err.transient) throw err;
       context.logger.info('member not reachable; the deletion is retried', { detail: (err as Error).message });
-      return { requeueAfterMs: RETRY_MS };
+      return retry(work);
     }
     stats.released++;
     context.logger.info(
@@ -376,6 +403,10 @@ export function createExecutorController(options: ExecutorOptions): Controller &
       { controller: BINDER_CONTROLLER_NAME, lane, key: binding, reason: 'work-status' },
     ]);
   }
+}
+
+function keyOfWork(work: KubeObject): string {
+  return `${work.metadata.namespace}/${work.metadata.name}`;
 }
 
 function syncModeOf(cluster: KubeObject): string | undefined {

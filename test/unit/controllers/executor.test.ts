@@ -1,0 +1,251 @@
+/**
+ * The executor against a fake member: apply with the Abort adoption rule, status and events, a
+ * member that cannot be reached (status kept, retried with growing backoff), deletion with and
+ * without preserveResourcesOnDeletion, drift found by the member sync, and Pull clusters left to
+ * their agent. Also the namespace auto-propagation rule.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { KubeObject } from '../../../lib/api/object.ts';
+import { Backoff, createExecutorController } from '../../../lib/controllers/executor.ts';
+import { namespaceShouldBeSynced } from '../../../lib/controllers/namespace-sync.ts';
+import type { CredentialCipher } from '../../../lib/crypto/cipher.ts';
+import { type MemberClient, MemberUnreachableError } from '../../../lib/members/client.ts';
+import { keyOf, world } from './placement-harness.ts';
+
+/** A member holding objects by `kind/namespace/name`, counting what it was asked. */
+function fakeMember() {
+  const objects = new Map<string, KubeObject>();
+  const calls: string[] = [];
+  let down = false;
+  const key = (kind: string, ns: string | undefined, name: string) => `${kind}/${ns ?? ''}/${name}`;
+  const check = () => {
+    if (down) throw new MemberUnreachableError('member: connection refused');
+  };
+  const client = {
+    async getObject(_apiVersion: string, kind: string, ns: string | undefined, name: string) {
+      check();
+      calls.push(`get ${kind}/${name}`);
+      return objects.get(key(kind, ns, name));
+    },
+    async apply(manifest: KubeObject) {
+      check();
+      calls.push(`apply ${manifest.kind}/${manifest.metadata.name}`);
+      const stored = { ...structuredClone(manifest), status: { ok: true } } as KubeObject;
+      objects.set(key(manifest.kind, manifest.metadata.namespace, manifest.metadata.name!), stored);
+      return stored;
+    },
+    async replace(object: KubeObject) {
+      check();
+      calls.push(`replace ${object.kind}/${object.metadata.name}`);
+      objects.set(key(object.kind, object.metadata.namespace, object.metadata.name!), object);
+      return object;
+    },
+    async deleteObject(_apiVersion: string, kind: string, ns: string | undefined, name: string) {
+      check();
+      calls.push(`delete ${kind}/${name}`);
+      objects.delete(key(kind, ns, name));
+    },
+    async collectionPath() {
+      check();
+      return '/api/v1/configmaps';
+    },
+    async listAll() {
+      check();
+      calls.push('list');
+      return [...objects.values()].filter((o) => o.metadata.labels?.['karmada.io/managed'] === 'true');
+    },
+  };
+  return {
+    client: client as unknown as MemberClient,
+    objects,
+    calls,
+    setDown: (v: boolean) => void (down = v),
+    put: (o: KubeObject) => objects.set(key(o.kind, o.metadata.namespace, o.metadata.name!), o),
+  };
+}
+
+const NO_CIPHER = {} as CredentialCipher;
+
+function cluster(name: string, syncMode = 'Push'): KubeObject {
+  return {
+    apiVersion: 'cluster.karmada.io/v1alpha1',
+    kind: 'Cluster',
+    metadata: { name },
+    spec: { syncMode },
+    status: { conditions: [{ type: 'Ready', status: 'True', reason: 'ClusterReady', message: 'ok' }] },
+  };
+}
+
+function work(options: { preserve?: boolean; conflict?: string } = {}): KubeObject {
+  return {
+    apiVersion: 'work.karmada.io/v1alpha1',
+    kind: 'Work',
+    metadata: { name: 'settings-x', namespace: 'karmada-es-m1', finalizers: ['karmada.io/execution-controller'] },
+    spec: {
+      ...(options.preserve ? { preserveResourcesOnDeletion: true } : {}),
+      workload: {
+        manifests: [
+          {
+            apiVersion: 'v1',
+            kind: 'ConfigMap',
+            metadata: {
+              name: 'settings',
+              namespace: 'default',
+              labels: { 'karmada.io/managed': 'true', 'resourcebinding.karmada.io/permanent-id': 'id-1' },
+              annotations: { 'work.karmada.io/conflict-resolution': options.conflict ?? 'abort' },
+            },
+            data: { mode: 'edge' },
+          },
+        ],
+      },
+    },
+  };
+}
+
+async function setup(syncMode = 'Push', w0?: KubeObject) {
+  const w = world();
+  await w.seed(cluster('m1', syncMode));
+  const member = fakeMember();
+  const executor = createExecutorController({
+    store: w.store,
+    workQueue: w.queue,
+    cipher: NO_CIPHER,
+    events: w.events,
+    memberFor: async () => member.client,
+  });
+  const created = await w.store.create(w0 ?? work());
+  const run = (key = keyOf(created)) => executor.reconcile({ key, lane: 'priority', reasons: [] }, w.context());
+  const read = () =>
+    w.store.get({ group: 'work.karmada.io', kind: 'Work', namespace: 'karmada-es-m1', name: 'settings-x' });
+  const applied = async () =>
+    (
+      (await read())?.status as { conditions?: { type: string; status: string; message: string }[] } | undefined
+    )?.conditions?.find((c) => c.type === 'Applied');
+  return { w, member, executor, run, read, applied };
+}
+
+describe('executor', () => {
+  it('applies a Work, records Applied with the manifest status, and SyncSucceed', async () => {
+    const { w, member, run, read, applied } = await setup();
+    assert.equal(await run(), undefined);
+    assert.deepEqual(member.calls, ['get ConfigMap/settings', 'apply ConfigMap/settings']);
+    assert.equal((await applied())?.status, 'True');
+    const statuses = ((await read())?.status as { manifestStatuses?: { identifier: { kind: string } }[] })
+      .manifestStatuses;
+    assert.equal(statuses?.[0]?.identifier.kind, 'ConfigMap');
+    assert.ok(w.events.events.some((e) => e.reason === 'SyncSucceed' && /to cluster m1/.test(e.message)));
+    // Applied already: a repeated message does not call the member again.
+    member.calls.length = 0;
+    await run();
+    assert.deepEqual(member.calls, []);
+  });
+
+  it('refuses to adopt an object Karmada does not manage under Abort, and says so in Applied', async () => {
+    const { w, member, run, applied } = await setup();
+    member.put({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'settings', namespace: 'default' },
+      data: { mode: 'mine' },
+    });
+    const result = await run();
+    assert.ok(result?.requeueAfterMs);
+    assert.ok(!member.calls.some((c) => c.startsWith('apply')), 'nothing applied');
+    const cond = await applied();
+    assert.equal(cond?.status, 'False');
+    assert.match(cond?.message ?? '', /already exists in the cluster m1/);
+    assert.ok(w.events.events.some((e) => e.reason === 'SyncFailed'));
+  });
+
+  it('adopts it with conflictResolution Overwrite', async () => {
+    const { member, run, applied } = await setup('Push', work({ conflict: 'overwrite' }));
+    member.put({ apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: 'settings', namespace: 'default' } });
+    await run();
+    assert.equal((await applied())?.status, 'True');
+  });
+
+  it('keeps the known status when the member cannot be reached, retrying with a growing backoff', async () => {
+    const { member, run, read } = await setup();
+    member.setDown(true);
+    const first = await run();
+    const second = await run();
+    assert.equal(first?.requeueAfterMs, 2_000);
+    assert.equal(second?.requeueAfterMs, 4_000);
+    assert.equal((await read())?.status, undefined, 'nothing written');
+    member.setDown(false);
+    assert.equal(await run(), undefined);
+  });
+
+  it('deletes the member object of a deleted Work, then lets the Work go', async () => {
+    const { w, member, run, read } = await setup();
+    await run();
+    await w.store.delete({ group: 'work.karmada.io', kind: 'Work', namespace: 'karmada-es-m1', name: 'settings-x' });
+    await run();
+    assert.equal(member.objects.size, 0);
+    assert.equal(await read(), undefined);
+  });
+
+  it('with preserveResourcesOnDeletion keeps the member object without Karmada’s labels', async () => {
+    const { w, member, run, read } = await setup('Push', work({ preserve: true }));
+    await run();
+    await w.store.delete({ group: 'work.karmada.io', kind: 'Work', namespace: 'karmada-es-m1', name: 'settings-x' });
+    await run();
+    const kept = [...member.objects.values()][0];
+    assert.ok(kept, 'still on the member');
+    assert.equal(kept.metadata.labels?.['karmada.io/managed'], undefined);
+    assert.equal(kept.metadata.labels?.['resourcebinding.karmada.io/permanent-id'], undefined);
+    assert.equal(await read(), undefined);
+  });
+
+  it('the member sync re-applies an object edited on the member', async () => {
+    const { member, run } = await setup();
+    await run();
+    const live = [...member.objects.values()][0]!;
+    member.put({ ...live, data: { mode: 'tampered' } } as KubeObject);
+    member.calls.length = 0;
+    await run('Cluster.cluster.karmada.io/m1');
+    assert.ok(member.calls.includes('apply ConfigMap/settings'));
+    assert.equal(([...member.objects.values()][0] as KubeObject & { data: { mode: string } }).data.mode, 'edge');
+  });
+
+  it('leaves Works of Pull clusters to their agent', async () => {
+    const { member, run } = await setup('Pull');
+    await run();
+    assert.deepEqual(member.calls, []);
+  });
+
+  it('backs off 2 s, doubling, up to 5 min', () => {
+    const b = new Backoff();
+    const delays = Array.from({ length: 10 }, () => b.next('k'));
+    assert.deepEqual(delays, [2_000, 4_000, 8_000, 16_000, 32_000, 64_000, 128_000, 256_000, 300_000, 300_000]);
+    b.reset('k');
+    assert.equal(b.next('k'), 2_000);
+  });
+});
+
+describe('namespace auto-propagation rule', () => {
+  const rows: [string, Record<string, string> | undefined, boolean][] = [
+    ['team-a', undefined, true],
+    ['default', undefined, false],
+    ['kube-system', undefined, false],
+    ['kube-public', undefined, false],
+    ['karmada-system', undefined, false],
+    ['karmada-cluster', undefined, false],
+    ['karmada-es-member1', undefined, false],
+    ['private', { 'namespace.karmada.io/skip-auto-propagation': 'true' }, false],
+    ['private', { 'namespace.karmada.io/skip-auto-propagation': 'false' }, true],
+  ];
+  for (const [name, labels, want] of rows) {
+    it(`${name}${labels ? ` ${JSON.stringify(labels)}` : ''} → ${want ? 'every member' : 'control plane only'}`, () => {
+      assert.equal(
+        namespaceShouldBeSynced({
+          apiVersion: 'v1',
+          kind: 'Namespace',
+          metadata: { name, ...(labels ? { labels } : {}) },
+        }),
+        want,
+      );
+    });
+  }
+});
