@@ -223,6 +223,9 @@ describe('propagation to members through kubectl', () => {
       const d = (await getJson(kubectl, ['deployment', 'nginx'])) as Deploy | undefined;
       return d?.status?.readyReplicas === 8;
     });
+    // The aggregated status is complete enough for kubectl's own rollout check.
+    const rollout = await kubectl.ok(['rollout', 'status', 'deployment/nginx', '--timeout=30s']);
+    assert.match(rollout, /successfully rolled out/);
   });
 
   it('reverts an edit made directly on a member', async () => {
