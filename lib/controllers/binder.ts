@@ -278,6 +278,8 @@ export function createBinderController(options: BinderOptions): Controller & { s
         const cluster = clusterOfExecutionNamespace(ref.namespace);
         if (!cluster || !select(cluster)) continue;
         try {
+          // Already being deleted: the executor has it (and retries it itself).
+          if ((await store.get(ref))?.metadata.deletionTimestamp !== undefined) continue;
           await store.delete(ref);
           removed.push(ref);
         } catch (err) {
