@@ -303,7 +303,8 @@ export function createBinderController(options: BinderOptions): Controller & { s
       stats.worksDeleted += removed.length;
       context.logger.info('binding deleted; its works are being removed', { works: removed.length });
     }
-    if (binding.spec.propagateDeps) await releaseDependencies(binding, new Set(), lane);
+    if (binding.spec.propagateDeps && !(await releaseDependencies(binding, new Set(), lane)))
+      return { requeueAfterMs: 1_000 };
     if (!(binding.metadata.finalizers ?? []).includes(finalizer)) return undefined;
     try {
       await store.update({
@@ -370,31 +371,52 @@ export function createBinderController(options: BinderOptions): Controller & { s
     await releaseDependencies(binding, wanted, lane);
   }
 
-  /** Removes this binding's requirement from attached bindings it no longer depends on (all, when `keep` is empty). */
-  async function releaseDependencies(binding: ResourceBinding, keep: ReadonlySet<string>, lane: Lane): Promise<void> {
+  /**
+   * Removes this binding's requirement from attached bindings it no longer depends on (all, when
+   * `keep` is empty). Each is read again and retried on a conflict (the binder writes their status
+   * too); false when one could not be updated, so the caller tries again rather than lose the release.
+   */
+  async function releaseDependencies(
+    binding: ResourceBinding,
+    keep: ReadonlySet<string>,
+    lane: Lane,
+  ): Promise<boolean> {
     const namespace = binding.metadata.namespace;
-    if (!namespace) return;
+    if (!namespace) return true;
     const independent = { namespace, name: binding.metadata.name! };
     const attached = (await listAll(store, {
       ...RESOURCE_BINDING,
       namespace,
       labelSelector: dependedByLabelKey(independent),
     })) as ResourceBinding[];
-    for (const rb of attached) {
-      if (keep.has(rb.metadata.name!)) continue;
-      const next = withoutRequirement(rb, independent);
-      if (!next) continue;
-      try {
-        // Karmada keeps an attached binding nobody requires (no targets: its Works go); the garbage
-        // collector removes it with its dependency object.
-        await store.update(next);
-        await options.workQueue.enqueue([
-          { controller: BINDER_CONTROLLER, lane, key: formatKey(refOf(rb)), reason: 'dependency-released' },
-        ]);
-      } catch (err) {
-        if (!(err instanceof ConflictError || err instanceof NotFoundError)) throw err;
+    let complete = true;
+    for (const listed of attached) {
+      if (keep.has(listed.metadata.name!)) continue;
+      const ref = refOf(listed);
+      let released = false;
+      for (let attempt = 0; attempt < 5 && !released; attempt++) {
+        const current = (await store.get(ref)) as ResourceBinding | undefined;
+        const next = current && withoutRequirement(current, independent);
+        if (!next) {
+          released = true;
+          break;
+        }
+        try {
+          // Karmada keeps an attached binding nobody requires (no targets: its Works go); the garbage
+          // collector removes it with its dependency object.
+          await store.update(next);
+          released = true;
+          await options.workQueue.enqueue([
+            { controller: BINDER_CONTROLLER, lane, key: formatKey(ref), reason: 'dependency-released' },
+          ]);
+        } catch (err) {
+          if (err instanceof NotFoundError) released = true;
+          else if (!(err instanceof ConflictError)) throw err;
+        }
       }
+      if (!released) complete = false;
     }
+    return complete;
   }
 
   // ---------------------------------------------------------------------------------------------------
