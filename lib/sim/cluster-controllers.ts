@@ -12,6 +12,7 @@
  * One `tick()` reconciles everything; the member calls it when something changed or a timed
  * transition is due.
  */
+import { SAFE_ALPHABET } from '../util/strings.ts';
 import { rfc3339 } from '../api/time.ts';
 import { createHash } from 'node:crypto';
 import type { KubeObject } from '../api/object.ts';
@@ -36,8 +37,6 @@ const WORKLOADS = [
   { group: 'batch', kind: 'Job' },
 ] as const;
 
-const SUFFIX = 'bcdfghjklmnpqrstvwxz2456789';
-
 function field(o: unknown, ...path: string[]): unknown {
   return path.reduce<unknown>((cur, k) => (cur && typeof cur === 'object' ? (cur as Obj)[k] : undefined), o);
 }
@@ -45,7 +44,7 @@ function field(o: unknown, ...path: string[]): unknown {
 function hashOf(value: unknown, length = 10): string {
   const digest = createHash('sha256').update(JSON.stringify(value)).digest();
   let out = '';
-  for (let i = 0; i < length; i++) out += SUFFIX[digest[i]! % SUFFIX.length];
+  for (let i = 0; i < length; i++) out += SAFE_ALPHABET[digest[i]! % SAFE_ALPHABET.length];
   return out;
 }
 

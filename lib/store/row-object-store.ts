@@ -3,6 +3,7 @@
  * (codec.ts), keys and pagination (layout.ts). One conditional write per object write; a stale
  * version becomes a {@link ConflictError} carrying the current object.
  */
+import { SAFE_ALPHABET } from '../util/strings.ts';
 import { randomUUID } from 'node:crypto';
 import type { Requirement } from '../api/labels.ts';
 import { fromLabelSelector, InvalidSelectorError, matchesRequirements, parseSelector } from '../api/labels.ts';
@@ -54,7 +55,6 @@ export interface RowObjectStoreOptions {
 }
 
 /** Characters Kubernetes uses for `generateName` suffixes (no vowels, no look-alikes). */
-const SUFFIX_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
 const MAX_GENERATED_BASE = 58;
 /** Attempts of a delete without preconditions that keeps racing with writers. */
 const DELETE_ATTEMPTS = 5;
@@ -308,7 +308,7 @@ export class RowObjectStore implements ObjectStore {
   #withGeneratedName(obj: KubeObject): KubeObject {
     const base = (obj.metadata.generateName ?? '').slice(0, MAX_GENERATED_BASE);
     let suffix = '';
-    for (let i = 0; i < 5; i++) suffix += SUFFIX_ALPHABET[Math.floor(this.#random() * SUFFIX_ALPHABET.length)];
+    for (let i = 0; i < 5; i++) suffix += SAFE_ALPHABET[Math.floor(this.#random() * SAFE_ALPHABET.length)];
     return { ...obj, metadata: { ...obj.metadata, name: base + suffix } };
   }
 }

@@ -17,3 +17,16 @@ export function compareGoStrings(a: string, b: string): number {
   }
   return a.length < b.length ? -1 : 1;
 }
+
+/**
+ * `k8s.io/apimachinery/pkg/util/rand`'s alphabet: no vowels and no look-alikes, so generated names
+ * never spell words (generateName suffixes, Work and label hashes).
+ */
+export const SAFE_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
+
+/** `rand.SafeEncodeString`: each character mapped to `SAFE_ALPHABET[codePoint % 27]`. */
+export function safeEncodeString(text: string): string {
+  let out = '';
+  for (const ch of text) out += SAFE_ALPHABET[ch.codePointAt(0)! % SAFE_ALPHABET.length];
+  return out;
+}

@@ -11,6 +11,11 @@
  * Everything here takes plain JSON and returns fresh objects: inputs are never mutated and outputs
  * never alias them.
  */
+import {
+  BINDING_CONTROLLER_FINALIZER,
+  RESOURCE_BINDING_PERMANENT_ID_LABEL as RB_PERMANENT_ID_LABEL,
+} from '../../api/karmada-names.ts';
+import { safeEncodeString } from '../../util/strings.ts';
 import { bindingTargetClusters } from '../work/revise.ts';
 import { cloneJson } from '../../util/json.ts';
 import { fnv32a } from '../scheduler/assignment/webster.ts';
@@ -26,22 +31,6 @@ export const DEPENDED_BY_LABEL_PREFIX = 'resourcebinding.karmada.io/depended-by-
  * when a dependency object changes. See {@link dependenciesAnnotation}.
  */
 export const DEPENDENCIES_ANNOTATION = 'resourcebinding.karmada.io/dependencies';
-
-/** The permanent-id label of a ResourceBinding (`workv1alpha2.ResourceBindingPermanentIDLabel`). */
-const RB_PERMANENT_ID_LABEL = 'resourcebinding.karmada.io/permanent-id';
-
-/** The finalizer a freshly built attached binding carries (`util.BindingControllerFinalizer`). */
-const BINDING_CONTROLLER_FINALIZER = 'karmada.io/binding-controller';
-
-/** `rand.SafeEncodeString`'s alphabet (k8s.io/apimachinery `util/rand`). */
-const SAFE_ALPHANUMS = 'bcdfghjklmnpqrstvwxz2456789';
-
-/** `rand.SafeEncodeString`: each character mapped to `SAFE_ALPHANUMS[codePoint % 27]`. */
-function safeEncodeString(s: string): string {
-  let out = '';
-  for (const ch of s) out += SAFE_ALPHANUMS[ch.codePointAt(0)! % SAFE_ALPHANUMS.length];
-  return out;
-}
 
 /**
  * Karmada's `names.GenerateBindingReferenceKey(namespace, name)`: FNV-32a of `namespace/name` (just

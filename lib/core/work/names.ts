@@ -2,17 +2,8 @@
  * Work names (Karmada v1.15.9 `pkg/util/names/names.go` `GenerateWorkName`; shared/reference/
  * karmada-behaviour.md §1.7).
  */
+import { safeEncodeString } from '../../util/strings.ts';
 import { fnv32a } from '../scheduler/assignment/webster.ts';
-
-/** `k8s.io/apimachinery/pkg/util/rand` alphabet: no vowels, no look-alikes. */
-const SAFE_ALPHABET = 'bcdfghjklmnpqrstvwxz2456789';
-
-/** `rand.SafeEncodeString`: each character mapped to `SAFE_ALPHABET[byte % 27]` (inputs here are ASCII digits). */
-function safeEncodeString(text: string): string {
-  let out = '';
-  for (let i = 0; i < text.length; i++) out += SAFE_ALPHABET[text.charCodeAt(i) % SAFE_ALPHABET.length];
-  return out;
-}
 
 /**
  * The name of the Work that carries object `namespace/name` of `kind` to a cluster:
