@@ -1,7 +1,7 @@
 /**
  * Names Karmada gives to things, shared by every layer (shared/reference/karmada-behaviour.md §1.1).
  */
-import { formatKey } from './object.ts';
+import { formatKey, parseApiVersion } from './object.ts';
 
 /** Works for cluster `X` live in namespace `karmada-es-X`. */
 export const EXECUTION_NAMESPACE_PREFIX = 'karmada-es-';
@@ -60,8 +60,7 @@ export function templateRefOf(resource: { apiVersion: string; kind: string; name
   namespace?: string;
   name: string;
 } {
-  const slash = resource.apiVersion.indexOf('/');
-  const group = slash < 0 ? '' : resource.apiVersion.slice(0, slash);
+  const { group } = parseApiVersion(resource.apiVersion);
   return {
     group,
     kind: resource.kind,

@@ -38,7 +38,7 @@ import {
 } from '../api/karmada-names.ts';
 import { rfc3339, setCondition, type Condition } from '../api/conditions.ts';
 import type { KubeObject, ObjectRef } from '../api/object.ts';
-import { formatKey, parseKey, refOf } from '../api/object.ts';
+import { formatKey, parseApiVersion, parseKey, refOf } from '../api/object.ts';
 import {
   attachedBinding,
   dependedByLabelKey,
@@ -47,9 +47,20 @@ import {
   withoutRequirement,
 } from '../core/dependencies/index.ts';
 import type { OverridePolicy } from '../core/overrides/index.ts';
-import { aggregatedStatusItems, aggregateStatus, fullyAppliedCondition } from '../core/status/index.ts';
+import {
+  aggregatedStatusItems,
+  aggregateStatus,
+  bindingExistingClusters,
+  fullyAppliedCondition,
+} from '../core/status/index.ts';
 import type { Cluster, ResourceBinding } from '../core/types.ts';
-import { generateWorkName, renderWork, type RenderedWork, WORK_PERMANENT_ID_LABEL } from '../core/work/index.ts';
+import {
+  generateBindingName,
+  generateWorkName,
+  renderWork,
+  type RenderedWork,
+  WORK_PERMANENT_ID_LABEL,
+} from '../core/work/index.ts';
 import { type EventRecorder, NO_EVENTS } from '../events/recorder.ts';
 import type { Lane, WorkQueue } from '../queue/port.ts';
 import type {
@@ -60,7 +71,7 @@ import type {
   ReconcileResult,
 } from '../reconcile/controller.ts';
 import { AlreadyExistsError, ConflictError, NotFoundError } from '../store/errors.ts';
-import { listAll } from '../store/list-all.ts';
+import { listAll, listAllRefs } from '../store/list-all.ts';
 import type { ObjectStore } from '../store/port.ts';
 import { deepEqual } from '../util/json.ts';
 import { randomUUID } from 'node:crypto';
@@ -215,11 +226,9 @@ export function createBinderController(options: BinderOptions): Controller & { s
       }),
     );
 
-    // Works of clusters no longer targeted (an evicting cluster keeps its Work until the task ends).
-    const keep = new Set([
-      ...targets.map((t) => t.name),
-      ...(binding.spec.gracefulEvictionTasks ?? []).map((t) => t.fromCluster),
-    ]);
+    // Works of clusters no longer targeted (Karmada's "existing clusters": an evicting cluster keeps its
+    // Work until the task ends, unless it is purged at once).
+    const keep = new Set(bindingExistingClusters(binding.spec));
     const removed = await deleteWorks(binding, (cluster) => !keep.has(cluster));
     if (changed.length > 0 || removed.length > 0) {
       await enqueueExecutor([...changed.map((c) => workRefOf(c, workName)), ...removed], lane);
@@ -336,10 +345,14 @@ export function createBinderController(options: BinderOptions): Controller & { s
       return;
     }
     for (const dep of deps) {
-      const { group } = splitApiVersion(dep.apiVersion);
+      const { group } = parseApiVersion(dep.apiVersion);
       const object = await store.get({ group, kind: dep.kind, namespace: dep.namespace, name: dep.name });
       if (!object) continue; // Karmada skips a dependency that does not exist (yet).
-      const existingRef = attachedRefOf(object);
+      const existingRef: ObjectRef = {
+        ...RESOURCE_BINDING,
+        namespace: object.metadata.namespace!,
+        name: generateBindingName(object.kind, object.metadata.name!),
+      };
       wanted.add(existingRef.name);
       const existing = (await store.get(existingRef)) as ResourceBinding | undefined;
       if (existing?.metadata.deletionTimestamp) continue;
@@ -478,15 +491,15 @@ export function createBinderController(options: BinderOptions): Controller & { s
   async function fanOutForOverridePolicy(ref: ObjectRef, context: ReconcileContext): Promise<void> {
     const bindings =
       ref.kind === OVERRIDE_POLICY.kind
-        ? await listAll(store, { ...RESOURCE_BINDING, namespace: ref.namespace! })
-        : [...(await listAll(store, RESOURCE_BINDING)), ...(await listAll(store, CLUSTER_RESOURCE_BINDING))];
+        ? await listAllRefs(store, { ...RESOURCE_BINDING, namespace: ref.namespace! })
+        : [...(await listAllRefs(store, RESOURCE_BINDING)), ...(await listAllRefs(store, CLUSTER_RESOURCE_BINDING))];
     if (bindings.length === 0) return;
     context.logger.info('override policy changed; rendering bindings again', { bindings: bindings.length });
     await options.workQueue.enqueue(
       bindings.map((b) => ({
         controller: BINDER_CONTROLLER,
         lane: 'standard' as const,
-        key: formatKey(refOf(b)),
+        key: formatKey(b),
         reason: `override-policy:${ref.name}`,
       })),
     );
@@ -520,22 +533,6 @@ function finalizerOf(binding: ResourceBinding): string {
   return binding.kind === 'ClusterResourceBinding'
     ? CLUSTER_RESOURCE_BINDING_CONTROLLER_FINALIZER
     : BINDING_CONTROLLER_FINALIZER;
-}
-
-function splitApiVersion(apiVersion: string): { group: string; version: string } {
-  const slash = apiVersion.indexOf('/');
-  return slash < 0
-    ? { group: '', version: apiVersion }
-    : { group: apiVersion.slice(0, slash), version: apiVersion.slice(slash + 1) };
-}
-
-/** The attached binding of a dependency object: `<name>-<kind>` in its namespace. */
-function attachedRefOf(object: KubeObject): ObjectRef {
-  return {
-    ...RESOURCE_BINDING,
-    namespace: object.metadata.namespace!,
-    name: `${object.metadata.name!.replace(/:/g, '.')}-${object.kind}`.toLowerCase(),
-  };
 }
 
 /** The Work object for a rendering, keeping what others own on the existing one (status, uid, version). */

@@ -26,6 +26,7 @@ import {
 import type { GroupKind, KubeObject, ObjectRef } from '../api/object.ts';
 import { formatKey, parseApiVersion, parseKey, refOf } from '../api/object.ts';
 import { interpretBindingWorkload } from '../core/interpreter/index.ts';
+import { generateBindingName } from '../core/work/names.ts';
 import {
   applyClaim,
   canPreempt,
@@ -431,13 +432,8 @@ function describePolicy(policy: PropagationPolicy): string {
     : `cluster policy(${policy.metadata.name})`;
 }
 
-/** Karmada's binding name: `<name>-<kind>` lower-cased (`names.GenerateBindingName`). */
-export function bindingName(kind: string, name: string): string {
-  return `${name}-${kind}`.toLowerCase();
-}
-
 export function bindingRefOf(template: KubeObject): ObjectRef {
-  const name = bindingName(template.kind, template.metadata.name!);
+  const name = generateBindingName(template.kind, template.metadata.name!);
   return template.metadata.namespace ? { ...RB, namespace: template.metadata.namespace, name } : { ...CRB, name };
 }
 

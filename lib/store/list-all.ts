@@ -1,5 +1,5 @@
 /** Reads every page of a list. */
-import type { KubeObject } from '../api/object.ts';
+import type { KubeObject, ObjectRef } from '../api/object.ts';
 import type { ListQuery, ObjectStore } from './port.ts';
 
 export async function listAll(store: ObjectStore, query: ListQuery): Promise<KubeObject[]> {
@@ -7,6 +7,18 @@ export async function listAll(store: ObjectStore, query: ListQuery): Promise<Kub
   let token: string | undefined;
   do {
     const page = await store.list({ ...query, ...(token ? { continue: token } : {}) });
+    out.push(...page.items);
+    token = page.continue;
+  } while (token);
+  return out;
+}
+
+/** Reads every page of a names-only list (fan-outs that only need keys). */
+export async function listAllRefs(store: ObjectStore, query: Omit<ListQuery, 'labelSelector'>): Promise<ObjectRef[]> {
+  const out: ObjectRef[] = [];
+  let token: string | undefined;
+  do {
+    const page = await store.listRefs({ ...query, ...(token ? { continue: token } : {}) });
     out.push(...page.items);
     token = page.continue;
   } while (token);

@@ -16,6 +16,7 @@ import {
   RESOURCE_BINDING_PERMANENT_ID_LABEL as RB_PERMANENT_ID_LABEL,
 } from '../../api/karmada-names.ts';
 import { safeEncodeString } from '../../util/strings.ts';
+import { generateBindingName } from '../work/names.ts';
 import { bindingTargetClusters } from '../work/revise.ts';
 import { cloneJson } from '../../util/json.ts';
 import { fnv32a } from '../scheduler/assignment/webster.ts';
@@ -55,9 +56,7 @@ export function dependedByLabelKey(independent: { namespace?: string; name: stri
  * Karmada's binding name for an object (`names.GenerateBindingName`): `<name>-<kind>` lower-cased,
  * with `:` in the name replaced by `.`.
  */
-export function attachedBindingName(kind: string, name: string): string {
-  return `${name.replace(/:/g, '.')}-${kind}`.toLowerCase();
-}
+export const attachedBindingName = generateBindingName;
 
 /**
  * The value Karmada records in {@link DEPENDENCIES_ANNOTATION} (`json.Marshal` of the

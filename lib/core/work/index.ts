@@ -16,7 +16,7 @@ export {
   isManagedByKarmada,
   withoutKarmadaMarkers,
 } from './member.ts';
-export { generateWorkName } from './names.ts';
+export { generateBindingName, generateWorkName } from './names.ts';
 export { PRUNED_METADATA_FIELDS, pruneIrrelevantFields } from './prune.ts';
 export {
   conflictResolution,

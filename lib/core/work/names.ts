@@ -19,3 +19,14 @@ export function generateWorkName(kind: string, name: string, namespace?: string)
   const hashed = (namespace ? `${namespace}-${safeName}-${kind}` : `${safeName}-${kind}`).toLowerCase();
   return `${safeName}-${safeEncodeString(String(fnv32a(hashed)))}`;
 }
+
+/**
+ * Karmada's binding name (`names.GenerateBindingName`): `<name>-<kind>` lower-cased, with `:` in the
+ * name replaced by `.`. The detector names a template's binding so, and an attached binding is named
+ * after its dependency object the same way.
+ *
+ * @example generateBindingName('Deployment', 'nginx') // 'nginx-deployment'
+ */
+export function generateBindingName(kind: string, name: string): string {
+  return `${name.replaceAll(':', '.')}-${kind}`.toLowerCase();
+}

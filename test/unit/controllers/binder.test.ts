@@ -262,6 +262,19 @@ describe('binder: Works from a binding', () => {
     assert.equal(status.availableReplicas, 3);
   });
 
+  it('an OverridePolicy change renders the bindings of its namespace again, on the standard lane', async () => {
+    const { w, binder } = await setup();
+    const batch = await binder.openBatch!({ logger: w.context().logger, now: w.clock.now(), keys: [] });
+    await binder.reconcile(
+      { key: 'OverridePolicy.policy.karmada.io/default/edge', lane: 'priority', reasons: [] },
+      w.context(batch),
+    );
+    assert.deepEqual(
+      w.queue.items.map((i) => `${i.controller} ${i.lane} ${i.key}`),
+      ['binder standard ResourceBinding.work.karmada.io/default/nginx-deployment'],
+    );
+  });
+
   it('a deleting binding loses its Works, then its finalizer', async () => {
     const { w, reconcile, work } = await setup();
     await reconcile();
