@@ -17,8 +17,11 @@ import {
   CLUSTER_GROUP,
   EXECUTION_CONTROLLER_FINALIZER,
   executionNamespace,
+  WORK,
   WORK_GROUP,
 } from '../api/karmada-names.ts';
+import { listAll } from '../store/list-all.ts';
+import { deepEqual } from '../util/json.ts';
 import { BINDER_CONTROLLER_NAME } from '../controllers/specs.ts';
 import { type KubeObject, refOf } from '../api/object.ts';
 import type { Clock } from '../clock/clock.ts';
@@ -382,19 +385,7 @@ export class WebhookHandler {
   }
 
   async #works(cluster: string): Promise<KubeResponse> {
-    const items: KubeObject[] = [];
-    let token: string | undefined;
-    do {
-      const page = await this.#o.store.list({
-        group: WORK_GROUP,
-        kind: 'Work',
-        cluster,
-        limit: 500,
-        ...(token ? { continue: token } : {}),
-      });
-      items.push(...page.items);
-      token = page.continue;
-    } while (token);
+    const items = await listAll(this.#o.store, { ...WORK, cluster });
     return jsonResponse(200, { kind: 'WorkList', apiVersion: `${WORK_GROUP}/v1alpha1`, metadata: {}, items });
   }
 
@@ -425,7 +416,7 @@ export class WebhookHandler {
             metadata: { ...work.metadata, finalizers: finalizers.filter((f) => f !== EXECUTION_CONTROLLER_FINALIZER) },
           });
         } else {
-          if (JSON.stringify(work.status ?? {}) === JSON.stringify(status)) break;
+          if (deepEqual(work.status ?? {}, status)) break;
           await this.#o.store.updateStatus({ ...work, status: status as Record<string, unknown> });
         }
         const binding = bindingKeyOf(work);

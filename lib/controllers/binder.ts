@@ -74,6 +74,7 @@ import { AlreadyExistsError, ConflictError, NotFoundError } from '../store/error
 import { listAll, listAllRefs } from '../store/list-all.ts';
 import type { ObjectStore } from '../store/port.ts';
 import { deepEqual } from '../util/json.ts';
+import { once } from '../util/memo.ts';
 import { randomUUID } from 'node:crypto';
 import { BINDER_CONTROLLER_NAME, EXECUTOR_CONTROLLER_NAME } from './specs.ts';
 
@@ -108,10 +109,6 @@ export function createBinderController(options: BinderOptions): Controller & { s
   const stats: BinderStats = { worksWritten: 0, worksDeleted: 0, statusWrites: 0 };
 
   function openBatch(): Promise<BinderBatch> {
-    const once = <T>(load: () => Promise<T>) => {
-      let value: Promise<T> | undefined;
-      return () => (value ??= load());
-    };
     return Promise.resolve({
       clusters: once(
         async () => new Map((await listAll(store, CLUSTER)).map((c) => [c.metadata.name!, c as Cluster] as const)),

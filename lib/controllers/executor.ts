@@ -25,6 +25,7 @@ import {
 import { type Condition, findCondition, rfc3339, setCondition } from '../api/conditions.ts';
 import type { KubeObject, ObjectRef } from '../api/object.ts';
 import { parseKey } from '../api/object.ts';
+import { READY_CONDITION } from '../clusters/health.ts';
 import { SealError } from '../crypto/cipher.ts';
 import type { CredentialCipher } from '../crypto/cipher.ts';
 import { type EventRecorder, NO_EVENTS } from '../events/recorder.ts';
@@ -53,6 +54,7 @@ import type {
 } from '../reconcile/controller.ts';
 import { ConflictError, NotFoundError } from '../store/errors.ts';
 import { listAll } from '../store/list-all.ts';
+import { memoize } from '../util/memo.ts';
 import type { ObjectStore } from '../store/port.ts';
 import { BINDER_CONTROLLER_NAME, EXECUTOR_CONTROLLER_NAME } from './specs.ts';
 
@@ -116,27 +118,15 @@ export function createExecutorController(options: ExecutorOptions): Controller &
   const retry = (work: KubeObject): ReconcileResult => ({ requeueAfterMs: backoff.next(keyOfWork(work)) });
 
   function openBatch(): Promise<ExecutorBatch> {
-    const clusters = new Map<string, Promise<KubeObject | undefined>>();
-    const clients = new Map<string, Promise<MemberClient>>();
     return Promise.resolve({
-      cluster(name: string) {
-        let c = clusters.get(name);
-        if (!c) clusters.set(name, (c = store.get({ ...CLUSTER, name })));
-        return c;
-      },
-      client(cluster: KubeObject) {
-        const name = cluster.metadata.name!;
-        let c = clients.get(name);
-        if (!c) {
-          c = options.memberFor
+      cluster: memoize((name: string) => store.get({ ...CLUSTER, name })),
+      client: memoize(
+        (cluster: KubeObject) =>
+          options.memberFor
             ? options.memberFor(cluster)
-            : cachedConnection(store, options.cipher, cluster).then(connect);
-          // A failure is not cached: the next key tries again.
-          c.catch(() => clients.delete(name));
-          clients.set(name, c);
-        }
-        return c;
-      },
+            : cachedConnection(store, options.cipher, cluster).then(connect),
+        (cluster) => cluster.metadata.name,
+      ),
     });
   }
 
@@ -193,18 +183,12 @@ export function createExecutorController(options: ExecutorOptions): Controller &
     context: ReconcileContext,
   ): Promise<ReconcileResult | undefined> {
     const name = cluster.metadata.name!;
-    let outcome: Awaited<ReturnType<typeof applyWork>>;
-    try {
-      outcome = await applyWork(await batch.client(cluster), work, name);
-    } catch (err) {
-      if (err instanceof SealError && err.transient) throw err;
-      const message =
-        err instanceof MemberUnreachableError || err instanceof MemberApiError
-          ? err.message
-          : `the cluster credentials could not be used: ${(err as Error).message}`;
-      context.logger.info('member not reachable; the work is retried', { detail: message });
+    const called = await onMember(batch, cluster, (client) => applyWork(client, work, name));
+    if (!called.ok) {
+      context.logger.info('member not reachable; the work is retried', { detail: called.message });
       return retry(work);
     }
+    const outcome = called.value;
     let next = workStatusAfter(work, outcome, rfc3339(context.now));
     // Dispatching again after a suspension.
     if (findCondition(next.conditions, 'Dispatching')?.status === 'False') {
@@ -257,11 +241,9 @@ export function createExecutorController(options: ExecutorOptions): Controller &
   ): Promise<ReconcileResult | undefined> {
     if (!(work.metadata.finalizers ?? []).includes(EXECUTION_CONTROLLER_FINALIZER)) return undefined;
     if (!isReady(cluster)) return retry(work);
-    try {
-      await releaseWork(await batch.client(cluster), work);
-    } catch (err) {
-      if (err instanceof SealError && err.transient) throw err;
-      context.logger.info('member not reachable; the deletion is retried', { detail: (err as Error).message });
+    const called = await onMember(batch, cluster, (client) => releaseWork(client, work));
+    if (!called.ok) {
+      context.logger.info('member not reachable; the deletion is retried', { detail: called.message });
       return retry(work);
     }
     stats.released++;
@@ -311,13 +293,9 @@ export function createExecutorController(options: ExecutorOptions): Controller &
       (w) => !w.metadata.deletionTimestamp && !suspended(w),
     );
     if (works.length === 0) return undefined;
-    let client: MemberClient;
-    try {
-      client = await batch.client(cluster);
-    } catch (err) {
-      if (err instanceof SealError && err.transient) throw err;
-      return undefined;
-    }
+    const opened = await onMember(batch, cluster, async (c) => c);
+    if (!opened.ok) return undefined;
+    const client = opened.value;
     // One list per kind of the objects Karmada manages on the member.
     const kinds = new Map<string, { apiVersion: string; kind: string }>();
     for (const w of works)
@@ -405,6 +383,32 @@ export function createExecutorController(options: ExecutorOptions): Controller &
   }
 }
 
+/**
+ * Runs `call` with the cluster's client. Credentials that cannot be opened and a member that cannot be
+ * reached or answers an error come back as a message to retry on; a key service that failed for now,
+ * or anything else (a bug), is thrown so the runtime retries the message and reports it.
+ */
+async function onMember<T>(
+  batch: ExecutorBatch,
+  cluster: KubeObject,
+  call: (client: MemberClient) => Promise<T>,
+): Promise<{ ok: true; value: T } | { ok: false; message: string }> {
+  let client: MemberClient;
+  try {
+    client = await batch.client(cluster);
+  } catch (err) {
+    if (err instanceof SealError && err.transient) throw err;
+    return { ok: false, message: `the cluster credentials could not be used: ${(err as Error).message}` };
+  }
+  try {
+    return { ok: true, value: await call(client) };
+  } catch (err) {
+    if (err instanceof MemberUnreachableError || err instanceof MemberApiError)
+      return { ok: false, message: err.message };
+    throw err;
+  }
+}
+
 function keyOfWork(work: KubeObject): string {
   return `${work.metadata.namespace}/${work.metadata.name}`;
 }
@@ -415,7 +419,7 @@ function syncModeOf(cluster: KubeObject): string | undefined {
 
 function isReady(cluster: KubeObject): boolean {
   const conditions = (cluster.status as { conditions?: Condition[] } | undefined)?.conditions;
-  return findCondition(conditions, 'Ready')?.status === 'True';
+  return findCondition(conditions, READY_CONDITION)?.status === 'True';
 }
 
 function suspended(work: KubeObject): boolean {
