@@ -49,8 +49,6 @@ export const SCHEDULER_CONTROLLER = SCHEDULER_CONTROLLER_NAME;
 /** Karmada's condition type and success wording. */
 export const SCHEDULED_CONDITION = 'Scheduled';
 const SUCCESS_MESSAGE = 'Binding has been scheduled successfully.';
-/** scheduleKey's answer for a binding that is gone or being deleted: nothing to hand on. */
-const GONE = Symbol('gone');
 /** How many times a binding is decided again when the ledger refuses its reservation. */
 const LEDGER_ATTEMPTS = 3;
 
@@ -146,10 +144,11 @@ export function createSchedulerController(options: SchedulerOptions): Controller
       }
       if (ref.group !== RESOURCE_BINDING.group) return undefined;
       const scope = (context.batch as SchedulerBatch | undefined) ?? (await openBatch());
-      const result = await scheduleKey(ref, scope, request, context);
-      if (result === GONE) return undefined;
-      // Placed or not, the binder renders what the binding now says (it writes only what changed).
-      if (!result?.requeueAfterMs)
+      const written = { binding: false };
+      const result = await scheduleKey(ref, scope, request, context, written);
+      // A new result (placed, or the reason it could not be) is the binder's to render. Nothing to hand
+      // on otherwise: a template edit reaches the binder from the detector, a resync by its own resync.
+      if (written.binding)
         await options.workQueue.enqueue([
           { controller: BINDER_CONTROLLER_NAME, lane: request.lane, key: request.key, reason: 'scheduled' },
         ]);
@@ -162,14 +161,13 @@ export function createSchedulerController(options: SchedulerOptions): Controller
     scope: SchedulerBatch,
     request: ReconcileRequest,
     context: ReconcileContext,
-  ): Promise<ReconcileResult | undefined | typeof GONE> {
+    written: { binding: boolean },
+  ): Promise<ReconcileResult | undefined> {
     // What earlier attempts of this key put in the ledger before their binding write conflicted.
     let held: ReservationDelta[] = [];
     for (let attempt = 1; attempt <= LEDGER_ATTEMPTS; attempt++) {
       const binding = (await store.get(ref)) as ResourceBinding | undefined;
-      // A deleting binding is the binder's already (the deletion triggered it).
-      if (!binding || binding.metadata.deletionTimestamp) return GONE;
-      if (!isSchedulable(binding, schedulerName)) return undefined;
+      if (!binding || !isSchedulable(binding, schedulerName)) return undefined;
       const trigger = scheduleTrigger(binding, scope.snapshot);
       if (!trigger) {
         if (binding.status?.schedulerObservedGeneration === binding.metadata.generation) return undefined;
@@ -199,8 +197,9 @@ export function createSchedulerController(options: SchedulerOptions): Controller
       try {
         await store.updateWithStatus(next);
         stats.bindingWrites++;
+        written.binding = true;
       } catch (err) {
-        if (err instanceof NotFoundError) return GONE;
+        if (err instanceof NotFoundError) return undefined;
         if (err instanceof ConflictError) {
           // Decide again on the binding as it now is, with this attempt's capacity free again in the
           // snapshot (it stays in the ledger: the next attempt reserves only what it needs beyond it).
