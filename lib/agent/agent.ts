@@ -30,7 +30,7 @@ import type { ManifestStatus } from '../core/status/index.ts';
 import {
   applyWork,
   appliedCurrent,
-  manifestsOf,
+  listManagedObjects,
   observeWork,
   releaseWork,
   statusChanged,
@@ -264,6 +264,8 @@ export class PullAgent {
   async #syncWorks(): Promise<void> {
     const { member, logger, config } = this.#o;
     const works = await this.#webhooks.post<{ items: KubeObject[] }>('works');
+    // The applied Works' member objects, listed once per kind when first needed this round.
+    let lookup: ((manifest: KubeObject) => KubeObject | undefined) | undefined;
     for (const work of works.items) {
       const name = work.metadata.name!;
       try {
@@ -275,16 +277,11 @@ export class PullAgent {
         if ((work.spec as { suspendDispatching?: boolean } | undefined)?.suspendDispatching) continue;
         let outcome: { failure?: string; manifestStatuses: ManifestStatus[] } | undefined;
         if (appliedCurrent(work)) {
-          const live = new Map<KubeObject, KubeObject | undefined>();
-          for (const m of manifestsOf(work)) {
-            live.set(
-              m,
-              m.apiVersion && m.kind && m.metadata?.name
-                ? await member.getObject(m.apiVersion, m.kind, m.metadata.namespace, m.metadata.name)
-                : undefined,
-            );
-          }
-          const seen = observeWork(work, (m) => live.get(m));
+          lookup ??= await listManagedObjects(
+            member,
+            works.items.filter((w) => appliedCurrent(w)),
+          );
+          const seen = observeWork(work, lookup);
           if (seen.apply)
             logger.info('member object changed outside Karmada; applying the work again', {
               work: name,

@@ -34,7 +34,7 @@ import {
   appliedCurrent,
   failedCurrent,
   manifestsOf,
-  objectKey,
+  listManagedObjects,
   observeWork,
   releaseWork,
   statusChanged,
@@ -54,6 +54,7 @@ import type {
 } from '../reconcile/controller.ts';
 import { ConflictError, NotFoundError } from '../store/errors.ts';
 import { listAll } from '../store/list-all.ts';
+import { forEachLimited } from '../util/concurrency.ts';
 import { memoize } from '../util/memo.ts';
 import type { ObjectStore } from '../store/port.ts';
 import { BINDER_CONTROLLER_NAME, EXECUTOR_CONTROLLER_NAME } from './specs.ts';
@@ -296,56 +297,33 @@ export function createExecutorController(options: ExecutorOptions): Controller &
     const opened = await onMember(batch, cluster, async (c) => c);
     if (!opened.ok) return undefined;
     const client = opened.value;
-    // One list per kind of the objects Karmada manages on the member.
-    const kinds = new Map<string, { apiVersion: string; kind: string }>();
-    for (const w of works)
-      for (const m of manifestsOf(w))
-        if (m.apiVersion && m.kind) kinds.set(`${m.apiVersion}/${m.kind}`, { apiVersion: m.apiVersion, kind: m.kind });
-    const live = new Map<string, Map<string, KubeObject>>();
+    let lookup: Awaited<ReturnType<typeof listManagedObjects>>;
     try {
-      for (const [key, { apiVersion, kind }] of kinds) {
-        let items: KubeObject[];
-        try {
-          const path = await client.collectionPath(apiVersion, kind);
-          items = await client.listAll(`${path}?labelSelector=${encodeURIComponent('karmada.io/managed=true')}`);
-        } catch (err) {
-          if (err instanceof MemberApiError && err.status === 404)
-            items = []; // kind not served (yet)
-          else throw err;
-        }
-        live.set(key, new Map(items.map((o) => [objectKey(o.metadata.namespace, o.metadata.name), o])));
-      }
+      lookup = await listManagedObjects(client, works);
     } catch (err) {
       context.logger.info('member not reachable; sync skipped', { detail: (err as Error).message });
       return undefined;
     }
-    const lookup = (m: KubeObject) =>
-      live.get(`${m.apiVersion}/${m.kind}`)?.get(objectKey(m.metadata?.namespace, m.metadata?.name));
-    const queue = [...works];
     let corrected = 0;
-    await Promise.all(
-      Array.from({ length: Math.min(SYNC_CONCURRENCY, queue.length) }, async () => {
-        for (let work = queue.shift(); work; work = queue.shift()) {
-          // A Work refused for this generation is retried by its own requeue, not at every sync.
-          if (failedCurrent(work)) continue;
-          const seen = observeWork(work, lookup);
-          if (!appliedCurrent(work) || seen.apply) {
-            if (seen.apply && appliedCurrent(work)) {
-              corrected++;
-              stats.driftCorrected++;
-              context.logger.info('member object changed outside Karmada; applying the work again', {
-                work: work.metadata.name,
-                detail: seen.reason,
-              });
-            }
-            await apply(work, cluster, batch, 'standard', context);
-            continue;
-          }
-          const next = { ...(work.status as WorkStatus), manifestStatuses: seen.manifestStatuses };
-          if (statusChanged(work, next)) await writeStatus(work, next, 'standard');
+    await forEachLimited(works, SYNC_CONCURRENCY, async (work) => {
+      // A Work refused for this generation is retried by its own requeue, not at every sync.
+      if (failedCurrent(work)) return;
+      const seen = observeWork(work, lookup);
+      if (!appliedCurrent(work) || seen.apply) {
+        if (seen.apply && appliedCurrent(work)) {
+          corrected++;
+          stats.driftCorrected++;
+          context.logger.info('member object changed outside Karmada; applying the work again', {
+            work: work.metadata.name,
+            detail: seen.reason,
+          });
         }
-      }),
-    );
+        await apply(work, cluster, batch, 'standard', context);
+        return;
+      }
+      const next = { ...(work.status as WorkStatus), manifestStatuses: seen.manifestStatuses };
+      if (statusChanged(work, next)) await writeStatus(work, next, 'standard');
+    });
     if (corrected > 0) context.logger.info('member sync corrected drift', { works: corrected });
     return undefined;
   }

@@ -14,6 +14,7 @@ import {
   allowsAdoption,
   driftedPaths,
   isManagedByKarmada,
+  MANAGED_BY_KARMADA_LABEL,
   withoutKarmadaMarkers,
 } from '../core/work/index.ts';
 import { MemberApiError, type MemberClient } from '../members/client.ts';
@@ -151,6 +152,33 @@ export function observeWork(
 }
 
 /**
+ * The member objects Karmada manages for these Works, read with one list per kind (what an informer
+ * cache gives Karmada): a lookup from a manifest to its live object. A kind the member does not serve
+ * (yet) has no objects; an unreachable member throws.
+ */
+export async function listManagedObjects(
+  member: MemberClient,
+  works: readonly KubeObject[],
+): Promise<(manifest: KubeObject) => KubeObject | undefined> {
+  const kinds = new Map<string, { apiVersion: string; kind: string }>();
+  for (const w of works)
+    for (const m of manifestsOf(w))
+      if (m.apiVersion && m.kind) kinds.set(`${m.apiVersion}/${m.kind}`, { apiVersion: m.apiVersion, kind: m.kind });
+  const live = new Map<string, Map<string, KubeObject>>();
+  for (const [key, { apiVersion, kind }] of kinds) {
+    let items: KubeObject[] = [];
+    try {
+      const path = await member.collectionPath(apiVersion, kind);
+      items = await member.listAll(`${path}?labelSelector=${encodeURIComponent(`${MANAGED_BY_KARMADA_LABEL}=true`)}`);
+    } catch (err) {
+      if (!(err instanceof MemberApiError && err.status === 404)) throw err;
+    }
+    live.set(key, new Map(items.map((o) => [objectKey(o.metadata.namespace, o.metadata.name), o])));
+  }
+  return (m) => live.get(`${m.apiVersion}/${m.kind}`)?.get(objectKey(m.metadata?.namespace, m.metadata?.name));
+}
+
+/**
  * Deletion of a Work: each member object is deleted when Karmada manages it; with
  * `preserveResourcesOnDeletion` it is kept and loses Karmada's labels and annotations instead.
  */
@@ -203,6 +231,6 @@ function withType(object: KubeObject, manifest: KubeObject): KubeObject {
 }
 
 /** Key of a member object within a kind: `namespace/name`. */
-export function objectKey(namespace: string | undefined, name: string | undefined): string {
+function objectKey(namespace: string | undefined, name: string | undefined): string {
   return `${namespace ?? ''}/${name ?? ''}`;
 }
