@@ -21,6 +21,7 @@ import {
   WORK_GROUP,
 } from '../api/karmada-names.ts';
 import { listAll } from '../store/list-all.ts';
+import { removeFinalizer } from '../store/finalizers.ts';
 import { deepEqual } from '../util/json.ts';
 import { BINDER_CONTROLLER_NAME } from '../controllers/specs.ts';
 import { type KubeObject, refOf } from '../api/object.ts';
@@ -409,12 +410,8 @@ export class WebhookHandler {
       }
       try {
         if (released) {
-          const finalizers = work.metadata.finalizers ?? [];
-          if (!work.metadata.deletionTimestamp || !finalizers.includes(EXECUTION_CONTROLLER_FINALIZER)) break;
-          await this.#o.store.update({
-            ...work,
-            metadata: { ...work.metadata, finalizers: finalizers.filter((f) => f !== EXECUTION_CONTROLLER_FINALIZER) },
-          });
+          if (!work.metadata.deletionTimestamp) break;
+          if (!(await removeFinalizer(this.#o.store, work, EXECUTION_CONTROLLER_FINALIZER))) break;
         } else {
           if (deepEqual(work.status ?? {}, status)) break;
           await this.#o.store.updateStatus({ ...work, status: status as Record<string, unknown> });

@@ -72,6 +72,7 @@ import type {
 } from '../reconcile/controller.ts';
 import { AlreadyExistsError, ConflictError, NotFoundError } from '../store/errors.ts';
 import { listAll, listAllRefs } from '../store/list-all.ts';
+import { removeFinalizer } from '../store/finalizers.ts';
 import type { ObjectStore } from '../store/port.ts';
 import { deepEqual } from '../util/json.ts';
 import { once } from '../util/memo.ts';
@@ -311,12 +312,8 @@ export function createBinderController(options: BinderOptions): Controller & { s
     }
     if (binding.spec.propagateDeps && !(await releaseDependencies(binding, new Set(), lane)))
       return { requeueAfterMs: 1_000 };
-    if (!(binding.metadata.finalizers ?? []).includes(finalizer)) return undefined;
     try {
-      await store.update({
-        ...binding,
-        metadata: { ...binding.metadata, finalizers: binding.metadata.finalizers!.filter((f) => f !== finalizer) },
-      });
+      await removeFinalizer(store, binding, finalizer);
     } catch (err) {
       if (err instanceof ConflictError) return { requeueAfterMs: 0 };
       if (!(err instanceof NotFoundError)) throw err;

@@ -60,6 +60,7 @@ import type {
 } from '../reconcile/controller.ts';
 import { AlreadyExistsError, ConflictError, NotFoundError } from '../store/errors.ts';
 import { listAll } from '../store/list-all.ts';
+import { removeFinalizer } from '../store/finalizers.ts';
 import { deepEqual } from '../util/json.ts';
 import type { ObjectStore } from '../store/port.ts';
 import {
@@ -307,16 +308,11 @@ export function createDetectorController(options: DetectorOptions): Controller {
       await enqueueTemplates(enqueue, 'policy-deleted');
       if (policy) {
         const finalizer = kind === 'PropagationPolicy' ? PP_FINALIZER : CPP_FINALIZER;
-        if (policy.metadata.finalizers?.includes(finalizer)) {
-          try {
-            await store.update({
-              ...policy,
-              metadata: { ...policy.metadata, finalizers: policy.metadata.finalizers.filter((f) => f !== finalizer) },
-            });
-          } catch (err) {
-            if (err instanceof ConflictError) return { requeueAfterMs: 0 };
-            if (!(err instanceof NotFoundError)) throw err;
-          }
+        try {
+          await removeFinalizer(store, policy, finalizer);
+        } catch (err) {
+          if (err instanceof ConflictError) return { requeueAfterMs: 0 };
+          if (!(err instanceof NotFoundError)) throw err;
         }
       }
       context.logger.info('policy removed; templates unclaimed', { templates: enqueue.size });

@@ -54,6 +54,7 @@ import type {
 } from '../reconcile/controller.ts';
 import { ConflictError, NotFoundError } from '../store/errors.ts';
 import { listAll } from '../store/list-all.ts';
+import { removeFinalizer } from '../store/finalizers.ts';
 import { forEachLimited } from '../util/concurrency.ts';
 import { memoize } from '../util/memo.ts';
 import type { ObjectStore } from '../store/port.ts';
@@ -161,7 +162,7 @@ export function createExecutorController(options: ExecutorOptions): Controller &
     const deleting = Boolean(work.metadata.deletionTimestamp);
     if (!cluster || cluster.metadata.deletionTimestamp) {
       // The cluster is gone (or going): there is no member object left to manage.
-      if (deleting) await removeFinalizer(work);
+      if (deleting) await releaseFinalizer(work);
       return undefined;
     }
     if (syncModeOf(cluster) === 'Pull') return undefined; // its agent applies and reports
@@ -254,7 +255,7 @@ export function createExecutorController(options: ExecutorOptions): Controller &
         : 'work deleted; member objects deleted',
       {},
     );
-    await removeFinalizer(work);
+    await releaseFinalizer(work);
     await tellBinder(work, lane);
     return undefined;
   }
@@ -341,11 +342,10 @@ export function createExecutorController(options: ExecutorOptions): Controller &
     if (lane) await tellBinder(work, lane);
   }
 
-  async function removeFinalizer(work: KubeObject): Promise<void> {
-    const finalizers = (work.metadata.finalizers ?? []).filter((f) => f !== EXECUTION_CONTROLLER_FINALIZER);
-    if (finalizers.length === (work.metadata.finalizers ?? []).length) return;
+  /** Lets the Work go; a concurrent change or deletion is reconciled by its own message. */
+  async function releaseFinalizer(work: KubeObject): Promise<void> {
     try {
-      await store.update({ ...work, metadata: { ...work.metadata, finalizers } });
+      await removeFinalizer(store, work, EXECUTION_CONTROLLER_FINALIZER);
     } catch (err) {
       if (!(err instanceof NotFoundError || err instanceof ConflictError)) throw err;
     }
