@@ -66,8 +66,6 @@ export const DEFAULT_AGENT_TIMINGS: AgentTimings = {
 /** Summaries (node and pod lists) are collected at most this often; health at every round. */
 const COLLECT_EVERY_MS = 60_000;
 
-export { WORK_FIELD_MANAGER } from '../execution/work-apply.ts';
-
 /** The control plane refused a webhook call. */
 export class WebhookCallError extends Error {
   override readonly name = 'WebhookCallError';

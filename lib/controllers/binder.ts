@@ -530,7 +530,7 @@ function finalizerOf(binding: ResourceBinding): string {
 }
 
 /** The Work object for a rendering, keeping what others own on the existing one (status, uid, version). */
-export function workObject(rendered: RenderedWork, existing: KubeObject | undefined): KubeObject {
+function workObject(rendered: RenderedWork, existing: KubeObject | undefined): KubeObject {
   const metadata = { ...(existing?.metadata ?? {}) };
   metadata.name = rendered.name;
   metadata.namespace = rendered.namespace;
@@ -568,6 +568,6 @@ function workNameOf(template: KubeObject): string {
   return generateWorkName(template.kind, template.metadata.name!, template.metadata.namespace);
 }
 
-export function workRefOf(cluster: string, name: string): ObjectRef {
+function workRefOf(cluster: string, name: string): ObjectRef {
   return { ...WORK, namespace: executionNamespace(cluster), name };
 }

@@ -44,7 +44,7 @@ export function namespaceShouldBeSynced(ns: KubeObject): boolean {
 }
 
 /** The Work that carries namespace `ns` to `cluster`. */
-export function namespaceWork(ns: KubeObject, cluster: string, existing?: KubeObject): KubeObject {
+function namespaceWork(ns: KubeObject, cluster: string, existing?: KubeObject): KubeObject {
   const name = ns.metadata.name!;
   const manifest: KubeObject = {
     apiVersion: 'v1',
