@@ -38,7 +38,6 @@ import { SealError } from '../crypto/cipher.ts';
 import { type EventRecorder, NO_EVENTS } from '../events/recorder.ts';
 import type { MemberClient, MemberConnection } from '../members/client.ts';
 import { cachedClient, cachedConnection } from '../members/connections.ts';
-import { fnv1a } from '../store/layout.ts';
 import { CREDENTIALS_NAMESPACE, CredentialsError } from '../members/credentials.ts';
 import { collectStatus, resourceModelsOf } from '../members/status.ts';
 import type { WorkQueue } from '../queue/port.ts';
@@ -271,25 +270,19 @@ function slotsPerMinute(options: ClusterStatusOptions): number {
   return Math.max(1, Math.floor(60_000 / Math.max(1_000, options.timings.statusUpdateFrequencyMs)));
 }
 
-/**
- * Enqueues probes of `clusters` for the update-frequency slots of the coming minute, from slot `first`.
- * Each cluster keeps a fixed offset within the period (from its name), so the probes — and the member
- * syncs that follow them — are spread over it instead of all landing at once.
- */
+/** Enqueues probes of `clusters` for the update-frequency slots of the coming minute, from slot `first`. */
 async function scheduleProbes(options: ClusterStatusOptions, clusters: readonly string[], first = 0): Promise<void> {
   const slots = slotsPerMinute(options);
-  const period = Math.max(1_000, options.timings.statusUpdateFrequencyMs);
   await options.workQueue.enqueue(
-    clusters.flatMap((name) => {
-      const offset = first === 0 ? fnv1a(name) % period : 0;
-      return Array.from({ length: Math.max(0, slots - first) }, (_, i) => ({
+    clusters.flatMap((name) =>
+      Array.from({ length: Math.max(0, slots - first) }, (_, i) => ({
         controller: CLUSTER_STATUS_CONTROLLER,
         lane: 'standard' as const,
         key: formatKey({ ...CLUSTER, name }),
-        delayMs: (i + first) * period + offset,
+        delayMs: (i + first) * Math.max(1_000, options.timings.statusUpdateFrequencyMs),
         reason: 'sweep',
-      }));
-    }),
+      })),
+    ),
   );
 }
 
