@@ -9,7 +9,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { KubeObject } from '../api/object.ts';
 import type { Clock } from '../clock/clock.ts';
-import type { KubeRequest } from '../kube/http.ts';
+import { bearerToken, type KubeRequest } from '../kube/http.ts';
 import type { RequestAttributes, UserInfo } from '../kube/rest.ts';
 import type { ObjectStore } from '../store/port.ts';
 
@@ -84,9 +84,8 @@ export class TokenAuthenticator {
   }
 
   async authenticate(req: KubeRequest): Promise<UserInfo | undefined> {
-    const header = req.headers.authorization;
-    if (!header?.startsWith('Bearer ')) return undefined;
-    return this.verify(header.slice('Bearer '.length).trim());
+    const token = bearerToken(req.headers.authorization);
+    return token === undefined ? undefined : this.verify(token);
   }
 
   /** The user a token authenticates as, or undefined when it is unknown, wrong or expired. */

@@ -29,7 +29,8 @@ import type { Clock } from '../clock/clock.ts';
 import type { CredentialCipher } from '../crypto/cipher.ts';
 import { defaultCluster, validateClusterName } from '../karmada/validation/index.ts';
 import { ApiError, apiErrors } from '../kube/errors.ts';
-import { jsonResponse, type KubeRequest, type KubeResponse, MAX_REQUEST_BYTES } from '../kube/http.ts';
+import { checkRequestPath, decodeJson } from '../kube/request-guard.ts';
+import { bearerToken, jsonResponse, type KubeRequest, type KubeResponse, MAX_REQUEST_BYTES } from '../kube/http.ts';
 import {
   agentCredentialSecretName,
   CREDENTIALS_NAMESPACE,
@@ -93,6 +94,8 @@ export class WebhookHandler {
       if (req.body.length > MAX_REQUEST_BYTES) {
         throw new ApiError(413, 'RequestEntityTooLarge', `the request body is larger than ${MAX_REQUEST_BYTES} bytes`);
       }
+      const pathError = checkRequestPath(req.path);
+      if (pathError) throw pathError;
       if (!this.#o.cipher)
         throw new ApiError(503, 'ServiceUnavailable', 'member-cluster credentials are not configured');
       const rest = req.path.slice(WEBHOOK_PREFIX.length);
@@ -111,8 +114,8 @@ export class WebhookHandler {
 
   async #register(req: KubeRequest): Promise<KubeResponse> {
     const { store, clock } = this.#o;
-    const header = req.headers.authorization ?? '';
-    const parsed = header.startsWith('Bearer ') ? parseBootstrapToken(header.slice(7).trim()) : undefined;
+    const token = bearerToken(req.headers.authorization);
+    const parsed = token === undefined ? undefined : parseBootstrapToken(token);
     const unauthorized = () =>
       new ApiError(401, 'Unauthorized', 'the bootstrap token is unknown, expired or not allowed to authenticate');
     if (!parsed) throw unauthorized();
@@ -431,12 +434,7 @@ export class WebhookHandler {
 }
 
 function parseBody(req: KubeRequest): Record<string, unknown> {
-  let value: unknown;
-  try {
-    value = JSON.parse(req.body.toString('utf8'));
-  } catch (err) {
-    throw apiErrors.badRequest(`the body is not JSON: ${(err as Error).message}`);
-  }
+  const { value } = decodeJson(req.body, 'the body', { decodeError: (message) => `the body is not JSON: ${message}` });
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     throw apiErrors.badRequest('the body must be a JSON object');
   return value as Record<string, unknown>;

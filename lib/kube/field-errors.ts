@@ -52,11 +52,16 @@ const TYPE_TEXT: Record<FieldErrorType, string> = {
   TypeInvalid: 'Invalid value',
 };
 
+/** Longest value a message shows; a longer one (a 3 MiB body field) is cut, not echoed whole. */
+const MAX_VALUE_CHARS = 256;
+
 function formatValue(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value);
-  if (value === null || value === undefined) return 'null';
-  if (typeof value === 'object') return JSON.stringify(value);
-  return String(value);
+  let text: string;
+  if (typeof value === 'string') text = JSON.stringify(value);
+  else if (value === null || value === undefined) text = 'null';
+  else if (typeof value === 'object') text = JSON.stringify(value);
+  else text = String(value);
+  return text.length > MAX_VALUE_CHARS ? `${text.slice(0, MAX_VALUE_CHARS)}... (${text.length} characters)` : text;
 }
 
 /** `field: Type[: value][: detail]`, as `field.Error.Error()` prints. */

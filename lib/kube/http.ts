@@ -56,3 +56,17 @@ export function parseAccept(accept: string | undefined): AcceptEntry[] {
     return { type: (type ?? '').toLowerCase(), params: out };
   });
 }
+
+/**
+ * The bearer token of an `Authorization` header, parsed as kube-apiserver parses it: the header is
+ * trimmed and split on single spaces, the scheme is `Bearer` in any case, and the token is the second
+ * part. `Bearer  <token>` (two spaces) therefore carries an empty token and authenticates nobody.
+ * Undefined when there is no bearer token.
+ */
+export function bearerToken(header: string | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  const parts = header.trim().split(' ');
+  if (parts.length < 2 || parts[0]!.toLowerCase() !== 'bearer') return undefined;
+  const token = parts[1]!;
+  return token === '' ? undefined : token;
+}

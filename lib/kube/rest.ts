@@ -5,7 +5,6 @@
  * comes from the {@link RestBackend}.
  */
 import { rfc3339 } from '../api/time.ts';
-import { parse as parseYaml } from 'yaml';
 import { InvalidSelectorError, matchesRequirements, parseSelector } from '../api/labels.ts';
 import type { KubeObject, ObjectMeta, ObjectRef } from '../api/object.ts';
 import type { Clock } from '../clock/clock.ts';
@@ -40,6 +39,18 @@ import { parsePath, type Route } from './paths.ts';
 import { apiVersionOf, type Catalog, type ResourceDef } from './resources.ts';
 import type { Schema } from './schema.ts';
 import { type IncludeObject, toTable } from './table.ts';
+import {
+  checkRequestPath,
+  decodeJson,
+  decodeYaml,
+  deeperThan,
+  MAX_NAME_BYTES,
+  MAX_NAMESPACE_BYTES,
+  nameTooLong,
+  namespaceTooLong,
+  shortened,
+  tooDeepError,
+} from './request-guard.ts';
 import { checkSchema, validateObjectMeta } from './validation.ts';
 import { ViewStore } from './view-store.ts';
 import { decodeKubernetesProtobuf, ProtobufDecodeError } from './protobuf/decode.ts';
@@ -170,6 +181,8 @@ interface Context {
   dryRun: boolean;
   fieldValidation: FieldValidation;
   warnings: string[];
+  /** Keys the body repeated (field paths), reported per fieldValidation like unknown fields. */
+  duplicates: string[];
 }
 
 function isObject(v: unknown): v is Record<string, unknown> {
@@ -201,6 +214,8 @@ export class RestHandler {
       if (req.body.length > MAX_REQUEST_BYTES) {
         throw apiErrors.tooLarge(`the request body is ${req.body.length} bytes; the limit is ${MAX_REQUEST_BYTES}`);
       }
+      const pathError = checkRequestPath(req.path);
+      if (pathError) throw pathError;
       const route = parsePath(req.path);
       if (route.type === 'health') return { status: 200, headers: { 'content-type': 'text/plain' }, body: 'ok' };
       if (route.type === 'version') return jsonResponse(200, serverVersion(this.#backend.productVersion));
@@ -288,7 +303,28 @@ export class RestHandler {
       dryRun: parseDryRun(req.query),
       fieldValidation: parseFieldValidation(req.query),
       warnings: [],
+      duplicates: [],
     };
+    // A name or namespace longer than any Kubernetes object can have names nothing: answer without
+    // asking the store (whose keys have size limits of their own).
+    if (route.namespace !== undefined && namespaceTooLong(route.namespace)) {
+      throw apiErrors.notFound('namespaces', '', shortened(route.namespace), 'namespaces');
+    }
+    if (route.name !== undefined && nameTooLong(route.name) && !def.review) {
+      // Named in the answer by its start only: echoing an 8 KiB name back helps nobody.
+      const shown = shortened(route.name);
+      if (verb === 'patch' && mediaType(req.headers['content-type']) === 'application/apply-patch+yaml') {
+        throw apiErrors.invalid(def.kind, def.group, shown, [
+          {
+            type: 'Invalid',
+            field: 'metadata.name',
+            value: shown,
+            detail: `must be no more than ${MAX_NAME_BYTES} bytes`,
+          },
+        ]);
+      }
+      throw apiErrors.notFound(def.plural, def.group, shown);
+    }
     if (sub === 'scale') return this.#scale(ctx, verb);
     switch (verb) {
       case 'get':
@@ -321,14 +357,7 @@ export class RestHandler {
   async #list(ctx: Context): Promise<KubeResponse> {
     const { def, req } = ctx;
     const labelSelector = req.query.get('labelSelector') ?? '';
-    let requirements;
-    try {
-      requirements = parseSelector(labelSelector);
-    } catch (err) {
-      if (err instanceof InvalidSelectorError)
-        throw apiErrors.badRequest(`unable to parse requirement: ${err.message}`);
-      throw err;
-    }
+    const requirements = parseLabelSelector(labelSelector);
     const fields = parseFieldSelector(req.query.get('fieldSelector') ?? '', def.group, def.kind);
     const limitText = req.query.get('limit');
     const limit = limitText ? Number(limitText) : undefined;
@@ -336,16 +365,28 @@ export class RestHandler {
       throw apiErrors.badRequest(`limit must be a non-negative integer, got ${JSON.stringify(limitText)}`);
     }
     const token = req.query.get('continue') ?? undefined;
-    // metadata.name=x is a get, not a scan.
     const byName = fields.find((f) => f.field === 'metadata.name' && f.op === '=');
-    if (byName && !token) {
-      const obj = await this.#store(ctx.def).get(this.#ref(ctx, byName.value, ctx.namespace));
-      const items =
-        obj && matchesRequirements(requirements, obj.metadata.labels) && matchesFields(obj, fields) ? [obj] : [];
-      return this.#respondList(ctx, items, { resourceVersion: String(this.#backend.clock.now() * 1000) });
-    }
     const nsField = fields.find((f) => f.field === 'metadata.namespace' && f.op === '=');
     const namespace = ctx.namespace ?? nsField?.value;
+    const rv = () => String(this.#backend.clock.now() * 1000);
+    // A name or namespace no object can have is a mistake worth saying, before any store call.
+    if (byName && nameTooLong(byName.value)) {
+      throw apiErrors.badRequest(
+        `fieldSelector metadata.name is ${Buffer.byteLength(byName.value)} bytes; no object name is longer than ${MAX_NAME_BYTES}`,
+      );
+    }
+    if (nsField && namespaceTooLong(nsField.value)) {
+      throw apiErrors.badRequest(
+        `fieldSelector metadata.namespace is ${Buffer.byteLength(nsField.value)} bytes; no namespace name is longer than ${MAX_NAMESPACE_BYTES}`,
+      );
+    }
+    // metadata.name=x is a get, not a scan (when the namespace is known or the kind has none).
+    if (byName && !token && (!def.namespaced || namespace !== undefined)) {
+      const obj = await this.#store(ctx.def).get(this.#ref(ctx, byName.value, namespace));
+      const items =
+        obj && matchesRequirements(requirements, obj.metadata.labels) && matchesFields(obj, fields) ? [obj] : [];
+      return this.#respondList(ctx, items, { resourceVersion: rv() });
+    }
     const page = await this.#store(def).list({
       group: def.group,
       kind: def.kind,
@@ -377,14 +418,7 @@ export class RestHandler {
           'and pass --wait=false to kubectl delete',
       );
     }
-    let requirements;
-    try {
-      requirements = parseSelector(req.query.get('labelSelector') ?? '');
-    } catch (err) {
-      if (err instanceof InvalidSelectorError)
-        throw apiErrors.badRequest(`unable to parse requirement: ${err.message}`);
-      throw err;
-    }
+    const requirements = parseLabelSelector(req.query.get('labelSelector') ?? '');
     const fields = parseFieldSelector(req.query.get('fieldSelector') ?? '', def.group, def.kind);
     if (ctx.name) fields.push({ field: 'metadata.name', op: '=', value: ctx.name });
     const timeoutSeconds = Math.min(Number(req.query.get('timeoutSeconds') ?? 1800) || 1800, 3600);
@@ -506,27 +540,17 @@ export class RestHandler {
       let desired: unknown;
       try {
         if (verb === 'update') {
-          desired = JSON.parse(req.body.toString('utf8'));
+          desired = decodeJson(req.body, 'Scale').value;
         } else {
           const type = mediaType(req.headers['content-type']);
-          if (type === 'application/apply-patch+yaml' || type === 'application/strategic-merge-patch+json') {
-            desired = this.#patch.applyPatch(
-              'application/merge-patch+json',
-              scaleOf(current),
-              parseYaml(req.body.toString('utf8')),
-              undefined,
-              {
-                strategicAllowed: false,
-              },
-            );
-          } else {
-            desired = this.#patch.applyPatch(type, scaleOf(current), JSON.parse(req.body.toString('utf8')), undefined, {
-              strategicAllowed: false,
-            });
-          }
+          const yaml = type === 'application/apply-patch+yaml' || type === 'application/strategic-merge-patch+json';
+          const patch = yaml ? decodeYaml(req.body, 'the patch').value : decodeJson(req.body, 'the patch').value;
+          desired = this.#patch.applyPatch(yaml ? 'application/merge-patch+json' : type, scaleOf(current), patch, undefined, {
+            strategicAllowed: false,
+          });
         }
       } catch (err) {
-        if (err instanceof SyntaxError) throw apiErrors.badRequest(`error decoding Scale: ${err.message}`);
+        if (err instanceof ApiError) throw err;
         throw patchError(err, def);
       }
       const replicas = (desired as { spec?: { replicas?: unknown } }).spec?.replicas;
@@ -668,12 +692,15 @@ export class RestHandler {
         PATCH_TYPES.filter((t) => def.strategicMergePatch || !t.includes('strategic')),
       );
     const apply = type === 'application/apply-patch+yaml';
-    let patchDoc: unknown;
-    try {
-      patchDoc = apply ? parseYaml(req.body.toString('utf8')) : JSON.parse(req.body.toString('utf8'));
-    } catch (err) {
-      throw apiErrors.badRequest(`error decoding patch: ${(err as Error).message}`);
-    }
+    const decodeError = (message: string) => `error decoding patch: ${message}`;
+    const decoded = apply
+      ? decodeYaml(req.body, 'the patch', { decodeError })
+      : decodeJson(req.body, 'the patch', {
+          decodeError,
+          duplicates: ctx.fieldValidation !== 'Ignore' && type !== 'application/json-patch+json',
+        });
+    const patchDoc = decoded.value;
+    ctx.duplicates = decoded.duplicates;
     const manager = apply ? req.query.get('fieldManager') : this.#manager(ctx);
     if (apply && !manager) {
       throw apiErrors.badRequest(
@@ -729,6 +756,8 @@ export class RestHandler {
           throw patchError(err, def);
         }
         if (!isObject(patched)) throw apiErrors.badRequest('the patch did not produce an object');
+        // A JSON patch may put a deep value at a deep path: the result meets the same limit as a body.
+        if (deeperThan(patched)) throw tooDeepError('the patched object');
         const next = patched as KubeObject;
         next.metadata = { ...(isObject(next.metadata) ? (next.metadata as ObjectMeta) : {}) };
         if (next.metadata.name !== ctx.name)
@@ -920,29 +949,43 @@ export class RestHandler {
     const { def, req } = ctx;
     const options = this.#deleteOptions(ctx);
     const fields = parseFieldSelector(req.query.get('fieldSelector') ?? '', def.group, def.kind);
+    const labelSelector = req.query.get('labelSelector') ?? '';
+    parseLabelSelector(labelSelector);
+    // Every object first, so that preconditions are checked on all of them before any is deleted:
+    // a collection delete whose preconditions do not hold deletes nothing.
+    const targets: KubeObject[] = [];
     let token: string | undefined;
-    let deleted = 0;
     do {
       const page = await this.#store(def).list({
         group: def.group,
         kind: def.kind,
         ...(ctx.namespace ? { namespace: ctx.namespace } : {}),
-        ...(req.query.get('labelSelector') ? { labelSelector: req.query.get('labelSelector')! } : {}),
+        ...(labelSelector ? { labelSelector } : {}),
         limit: 500,
         ...(token ? { continue: token } : {}),
       });
-      for (const obj of page.items.filter((o) => matchesFields(o, fields))) {
-        try {
-          await this.#deleteOne({ ...ctx, namespace: obj.metadata.namespace }, obj.metadata.name!, {
-            propagationPolicy: options.propagationPolicy,
-          });
-          deleted++;
-        } catch (err) {
-          if (!(err instanceof ApiError && err.code === 404)) throw err;
-        }
-      }
+      targets.push(...page.items.filter((o) => matchesFields(o, fields)));
       token = page.continue;
     } while (token);
+    const want = options.preconditions;
+    if (want) {
+      for (const obj of targets) {
+        const failed = preconditionFailure(want, obj);
+        if (failed) throw apiErrors.conflict(def.plural, def.group, obj.metadata.name ?? '', failed);
+      }
+    }
+    let deleted = 0;
+    for (const obj of targets) {
+      try {
+        await this.#deleteOne({ ...ctx, namespace: obj.metadata.namespace }, obj.metadata.name!, {
+          propagationPolicy: options.propagationPolicy,
+          ...(want ? { preconditions: want } : {}),
+        });
+        deleted++;
+      } catch (err) {
+        if (!(err instanceof ApiError && err.code === 404)) throw err;
+      }
+    }
     return jsonResponse(200, {
       kind: 'Status',
       apiVersion: 'v1',
@@ -977,17 +1020,8 @@ export class RestHandler {
     for (let attempt = 1; attempt <= 5; attempt++) {
       const current = attempt === 1 ? first : await this.#store(def).get(ref);
       if (!current) throw apiErrors.notFound(def.plural, def.group, name);
-      const want = options.preconditions;
-      if (want?.uid && want.uid !== current.metadata.uid) {
-        throw conflict(
-          `the UID in the precondition (${want.uid}) does not match the UID in record (${current.metadata.uid}). The object might have been deleted and then recreated`,
-        );
-      }
-      if (want?.resourceVersion && want.resourceVersion !== current.metadata.resourceVersion) {
-        throw conflict(
-          `the ResourceVersion in the precondition (${want.resourceVersion}) does not match the ResourceVersion in record (${current.metadata.resourceVersion}). The object might have been modified`,
-        );
-      }
+      const failed = options.preconditions && preconditionFailure(options.preconditions, current);
+      if (failed) throw conflict(failed);
       const uid = current.metadata.uid ?? '';
       if (current.metadata.deletionTimestamp) return undefined;
       const existing = current.metadata.finalizers ?? [];
@@ -1007,39 +1041,80 @@ export class RestHandler {
     throw conflict('the object kept changing while it was being marked for deletion; try again');
   }
 
+  /**
+   * DeleteOptions from the body and the query, decoded as strictly as kube-apiserver's typed decoder:
+   * a body that is not an object, or a field of the wrong type (`preconditions: "x"`,
+   * `gracePeriodSeconds: 1e400`), is a 400 before anything is deleted.
+   */
   #deleteOptions(ctx: Context): {
     propagationPolicy: string;
     /** The request named a policy (rather than taking the default). */
     explicitPolicy: boolean;
     preconditions?: { resourceVersion?: string; uid?: string };
   } {
+    const invalid = (detail: string) => apiErrors.badRequest(`error decoding DeleteOptions: ${detail}`);
     let body: Record<string, unknown> = {};
     if (ctx.req.body.length > 0) {
-      try {
-        const parsed: unknown = JSON.parse(ctx.req.body.toString('utf8'));
-        if (isObject(parsed)) body = parsed;
-      } catch (err) {
-        throw apiErrors.badRequest(`error decoding DeleteOptions: ${(err as Error).message}`);
+      const parsed = decodeJson(ctx.req.body, 'DeleteOptions').value;
+      if (!isObject(parsed)) {
+        throw invalid(`the body must be a DeleteOptions object, got ${Array.isArray(parsed) ? 'a list' : typeOf(parsed)}`);
+      }
+      body = parsed;
+    }
+    if (body.kind !== undefined && body.kind !== 'DeleteOptions') {
+      throw invalid(`the body is a ${JSON.stringify(body.kind)}, not a DeleteOptions`);
+    }
+    const optionalString = (value: unknown, field: string): string | undefined => {
+      if (value === undefined || value === null) return undefined;
+      if (typeof value !== 'string') throw invalid(`${field} must be a string, got ${typeOf(value)}`);
+      return value;
+    };
+    const grace = body.gracePeriodSeconds ?? ctx.req.query.get('gracePeriodSeconds') ?? undefined;
+    if (grace !== undefined && grace !== null) {
+      const n = typeof grace === 'string' && grace.trim() !== '' ? Number(grace) : grace;
+      if (typeof n !== 'number' || !Number.isSafeInteger(n)) {
+        throw invalid(`gracePeriodSeconds must be a whole number of seconds (int64), got ${JSON.stringify(grace)}`);
       }
     }
-    const policy = String(
-      body.propagationPolicy ??
-        ctx.req.query.get('propagationPolicy') ??
-        (body.orphanDependents === true ? 'Orphan' : 'Background'),
-    );
+    if (body.orphanDependents !== undefined && body.orphanDependents !== null && typeof body.orphanDependents !== 'boolean')
+      throw invalid(`orphanDependents must be a boolean, got ${typeOf(body.orphanDependents)}`);
+    const queryOrphan = ctx.req.query.get('orphanDependents');
+    if (queryOrphan !== null && queryOrphan !== 'true' && queryOrphan !== 'false')
+      throw apiErrors.badRequest(`orphanDependents must be true or false, got ${JSON.stringify(queryOrphan)}`);
+    const orphan = typeof body.orphanDependents === 'boolean' ? body.orphanDependents : queryOrphan === null ? undefined : queryOrphan === 'true';
+    const requested = optionalString(body.propagationPolicy, 'propagationPolicy') ?? ctx.req.query.get('propagationPolicy') ?? undefined;
+    if (requested !== undefined && orphan !== undefined) {
+      throw apiErrors.invalid('DeleteOptions', '', '', [
+        {
+          type: 'Invalid',
+          field: 'propagationPolicy',
+          value: requested,
+          detail: 'orphanDependents and deletionPropagation cannot be both set',
+        },
+      ]);
+    }
+    const policy = requested ?? (orphan === true ? 'Orphan' : 'Background');
     if (!['Background', 'Foreground', 'Orphan'].includes(policy)) {
       throw apiErrors.badRequest(
         `propagationPolicy ${JSON.stringify(policy)} is not supported: use Background, Foreground or Orphan`,
       );
     }
-    if (isObject(body.dryRun) || (Array.isArray(body.dryRun) && body.dryRun.includes('All'))) ctx.dryRun = true;
-    const preconditions = isObject(body.preconditions)
-      ? (body.preconditions as { resourceVersion?: string; uid?: string })
-      : undefined;
-    const explicitPolicy =
-      body.propagationPolicy !== undefined ||
-      ctx.req.query.get('propagationPolicy') !== null ||
-      body.orphanDependents !== undefined;
+    if (body.dryRun !== undefined && body.dryRun !== null) {
+      if (!Array.isArray(body.dryRun) || !body.dryRun.every((v) => typeof v === 'string'))
+        throw invalid(`dryRun must be a list of strings, got ${typeOf(body.dryRun)}`);
+      const other = body.dryRun.find((v) => v !== 'All');
+      if (other !== undefined)
+        throw apiErrors.badRequest(`unsupported dryRun value ${JSON.stringify(other)}: the only value accepted is All`);
+      if (body.dryRun.length > 0) ctx.dryRun = true;
+    }
+    let preconditions: { resourceVersion?: string; uid?: string } | undefined;
+    if (body.preconditions !== undefined && body.preconditions !== null) {
+      if (!isObject(body.preconditions)) throw invalid(`preconditions must be an object, got ${typeOf(body.preconditions)}`);
+      const uid = optionalString(body.preconditions.uid, 'preconditions.uid');
+      const resourceVersion = optionalString(body.preconditions.resourceVersion, 'preconditions.resourceVersion');
+      if (uid || resourceVersion) preconditions = { ...(uid ? { uid } : {}), ...(resourceVersion ? { resourceVersion } : {}) };
+    }
+    const explicitPolicy = requested !== undefined || orphan !== undefined;
     return { propagationPolicy: policy, explicitPolicy, ...(preconditions ? { preconditions } : {}) };
   }
 
@@ -1080,7 +1155,9 @@ export class RestHandler {
       // kubectl's imperative commands (create namespace/secret/deployment..., auth can-i) send
       // protobuf; the kinds they create are decoded, anything else is refused with what to do.
       try {
-        return decodeKubernetesProtobuf(ctx.req.body) as unknown as KubeObject;
+        const decoded = decodeKubernetesProtobuf(ctx.req.body);
+        if (deeperThan(decoded)) throw tooDeepError(`the ${ctx.def.kind}`);
+        return decoded as unknown as KubeObject;
       } catch (err) {
         if (!(err instanceof ProtobufDecodeError)) throw err;
         throw new ApiError(
@@ -1091,13 +1168,14 @@ export class RestHandler {
       }
     }
     if (!BODY_TYPES.includes(type)) throw apiErrors.unsupportedMediaType(type, BODY_TYPES);
-    const text = ctx.req.body.toString('utf8');
-    let value: unknown;
-    try {
-      value = type === 'application/yaml' ? parseYaml(text) : JSON.parse(text);
-    } catch (err) {
-      throw apiErrors.badRequest(`couldn't get version/kind; json parse error: ${(err as Error).message}`);
-    }
+    const decodeError = (message: string) => `couldn't get version/kind; json parse error: ${message}`;
+    const what = `the ${ctx.def.kind}`;
+    const decoded =
+      type === 'application/yaml'
+        ? decodeYaml(ctx.req.body, what, { decodeError })
+        : decodeJson(ctx.req.body, what, { decodeError, duplicates: ctx.fieldValidation !== 'Ignore' });
+    const value = decoded.value;
+    ctx.duplicates = decoded.duplicates;
     if (!isObject(value))
       throw apiErrors.badRequest(
         `the request body must be a ${ctx.def.kind} object, got ${Array.isArray(value) ? 'a list' : typeof value}`,
@@ -1175,16 +1253,21 @@ export class RestHandler {
     if (operation === 'CREATE') await this.#checkNamespace(ctx, input.metadata?.namespace);
     const name = input.metadata?.name ?? input.metadata?.generateName ?? '';
     const checked = checkSchema(input, def.schema);
-    if (checked.unknown.length > 0) {
-      const fields = checked.unknown.map((f) => `unknown field "${f}"`);
+    const strictErrors = [
+      ...ctx.duplicates.map((f) => ({ field: f, message: `duplicate field "${f}"`, cause: 'duplicate field' })),
+      ...checked.unknown.map((f) => ({ field: f, message: `unknown field "${f}"`, cause: 'unknown field' })),
+    ];
+    if (strictErrors.length > 0) {
       if (ctx.fieldValidation === 'Strict') {
         throw apiErrors.badRequest(
-          `${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: strict decoding error: ${fields.join(', ')}`,
-          checked.unknown.map((f) => ({ reason: 'FieldValueInvalid', message: 'unknown field', field: f })),
+          `${def.kind} in version "${def.version}" cannot be handled as a ${def.kind}: strict decoding error: ${strictErrors.map((e) => e.message).join(', ')}`,
+          strictErrors.map((e) => ({ reason: 'FieldValueInvalid', message: e.cause, field: e.field })),
         );
       }
-      if (ctx.fieldValidation === 'Warn') ctx.warnings.push(...fields);
+      if (ctx.fieldValidation === 'Warn') ctx.warnings.push(...strictErrors.map((e) => e.message));
     }
+    // Reported once: a retried patch decodes its body once but prepares each attempt.
+    ctx.duplicates = [];
     let obj = checked.value as KubeObject;
     const errors: FieldError[] = [...checked.errors, ...validateObjectMeta(obj, def.nameRule, def.namespaced)];
     if (errors.length) throw apiErrors.invalid(def.kind, def.group, name, errors);
@@ -1290,6 +1373,35 @@ export class RestHandler {
     }
     return jsonResponse(apiError.code, apiError.toStatus());
   }
+}
+
+/** Why `obj` fails a delete's preconditions (kube-apiserver's wording), or undefined. */
+function preconditionFailure(want: { resourceVersion?: string; uid?: string }, obj: KubeObject): string | undefined {
+  if (want.uid && want.uid !== obj.metadata.uid) {
+    return `the UID in the precondition (${want.uid}) does not match the UID in record (${obj.metadata.uid}). The object might have been deleted and then recreated`;
+  }
+  if (want.resourceVersion && want.resourceVersion !== obj.metadata.resourceVersion) {
+    return `the ResourceVersion in the precondition (${want.resourceVersion}) does not match the ResourceVersion in record (${obj.metadata.resourceVersion}). The object might have been modified`;
+  }
+  return undefined;
+}
+
+/** Parses a label selector, answering 400 for a malformed one. */
+function parseLabelSelector(text: string): ReturnType<typeof parseSelector> {
+  try {
+    return parseSelector(text);
+  } catch (err) {
+    if (err instanceof InvalidSelectorError) throw apiErrors.badRequest(`unable to parse requirement: ${err.message}`);
+    throw err;
+  }
+}
+
+/** The JSON type of a value, for messages. */
+function typeOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'a list';
+  if (typeof value === 'number' && !Number.isFinite(value)) return 'a number out of range';
+  return typeof value === 'object' ? 'an object' : `a ${typeof value}`;
 }
 
 function verbOf(method: string, named: boolean, query: URLSearchParams): RequestAttributes['verb'] | undefined {

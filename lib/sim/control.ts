@@ -5,6 +5,7 @@
 import { existsSync, rmSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
 import { FAULT_MODES, type FaultMode, type SimulatedMember } from './member.ts';
+import { splitRequestTarget } from '../kube/request-guard.ts';
 
 export interface MemberView {
   name: string;
@@ -41,9 +42,10 @@ export async function startControlServer(
         res.writeHead(status, { 'content-type': 'application/json' });
         res.end(JSON.stringify(body));
       };
-      const url = new URL(req.url ?? '/', 'http://localhost');
-      const parts = url.pathname.split('/').filter(Boolean);
-      if (req.method === 'GET' && url.pathname === '/members') return send(200, [...members.values()].map(view));
+      // The path as sent (no `new URL`: it throws on `//` and would take the process with it).
+      const pathname = splitRequestTarget(req.url ?? '/').path;
+      const parts = pathname.split('/').filter(Boolean);
+      if (req.method === 'GET' && pathname === '/members') return send(200, [...members.values()].map(view));
       if (req.method === 'POST' && parts[0] === 'members' && parts.length === 3) {
         const member = members.get(parts[1]!);
         if (!member)
@@ -67,7 +69,7 @@ export async function startControlServer(
           return send(200, view(member));
         }
       }
-      send(404, { error: `unknown control request ${req.method} ${url.pathname}` });
+      send(404, { error: `unknown control request ${req.method} ${pathname}` });
     });
   });
   await new Promise<void>((resolve, reject) => {

@@ -18,7 +18,7 @@ import { controlPlaneBuiltins, nodeDef } from '../kube/builtin/kinds.ts';
 import { establishCrd, validateCrd } from '../kube/crd.ts';
 import { fieldManager, patchEngine } from '../kube/engines.ts';
 import { ApiError, apiErrors } from '../kube/errors.ts';
-import { jsonResponse, type KubeRequest, type KubeResponse } from '../kube/http.ts';
+import { bearerToken, jsonResponse, type KubeRequest, type KubeResponse } from '../kube/http.ts';
 import { type RunningKubeServer, startKubeServer } from '../kube/node-server.ts';
 import type { Catalog } from '../kube/resources.ts';
 import { type AdmissionInput, type RestBackend, RestHandler, type UserInfo, type WriteEvent } from '../kube/rest.ts';
@@ -94,9 +94,9 @@ class MemberBackend implements RestBackend {
   }
 
   async authenticate(req: KubeRequest): Promise<UserInfo | undefined> {
-    const header = req.headers.authorization;
-    if (!header?.startsWith('Bearer ')) return undefined;
-    const given = Buffer.from(header.slice(7).trim());
+    const token = bearerToken(req.headers.authorization);
+    if (token === undefined) return undefined;
+    const given = Buffer.from(token);
     if (given.length !== this.#token.length || !timingSafeEqual(given, this.#token)) return undefined;
     return { name: 'cluster-admin', groups: ['system:masters', 'system:authenticated'] };
   }

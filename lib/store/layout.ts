@@ -54,11 +54,22 @@ export function clusterIndexKey(gk: GroupKind, cluster: string): string {
   return `${formatGroupKind(gk)}#${cluster}`;
 }
 
-/** Every key of the row that stores `ref`. */
+/** DynamoDB's key size limits, in UTF-8 bytes: partition keys 2,048, sort keys 1,024. */
+const MAX_PARTITION_KEY_BYTES = 2048;
+const MAX_SORT_KEY_BYTES = 1024;
+
+/**
+ * Every key of the row that stores `ref`. A ref whose keys cannot be stored (a name far longer than
+ * any Kubernetes name) is refused here as bad input, so no store answers it with an internal error.
+ */
 export function rowKeysOf(ref: ObjectRef): RowKeys {
   const sortKey = sortKeyOf(ref);
+  const pk = formatKey(ref);
+  if (Buffer.byteLength(sortKey) > MAX_SORT_KEY_BYTES || Buffer.byteLength(pk) > MAX_PARTITION_KEY_BYTES - 16) {
+    throw new BadRequestError(`the name ${JSON.stringify(`${sortKey.slice(0, 64)}…`)} is too long to be stored`, ref);
+  }
   const keys: RowKeys = {
-    pk: formatKey(ref),
+    pk,
     kindShard: kindShardKey(ref, fnv1a(sortKey) % KIND_SHARDS),
     sortKey,
   };

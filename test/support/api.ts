@@ -7,6 +7,7 @@ import { createControlPlaneApi, ensureDefaultNamespaces, issueAdminToken } from 
 import { VirtualClock } from '../../lib/clock/clock.ts';
 import type { ControllerSpec } from '../../lib/controllers/specs.ts';
 import type { KubeResponse } from '../../lib/kube/http.ts';
+import { splitRequestTarget } from '../../lib/kube/request-guard.ts';
 import type { EnqueueItem } from '../../lib/queue/port.ts';
 import { MemoryRowStore, RowObjectStore } from '../../lib/store/index.ts';
 import { eventTtl } from '../../lib/store/ttl.ts';
@@ -18,6 +19,8 @@ export interface CallOptions {
   accept?: string;
   token?: string | null;
   userAgent?: string;
+  /** Raw header values, sent as given (e.g. a malformed Authorization header). */
+  headers?: Record<string, string>;
 }
 
 export async function apiHarness(options: { specs?: readonly ControllerSpec[] } = {}) {
@@ -34,23 +37,25 @@ export async function apiHarness(options: { specs?: readonly ControllerSpec[] } 
   // Responses are arbitrary JSON; tests index into them freely.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   async function call(method: string, path: string, opts: CallOptions = {}): Promise<KubeResponse & { json: any }> {
-    const url = new URL(path, 'https://api.test');
+    // The path exactly as given (a client may send `..` or `//`; the server must see them).
+    const url = splitRequestTarget(path);
     const body =
       opts.rawBody !== undefined
-        ? Buffer.from(opts.rawBody)
+        ? Buffer.from(opts.rawBody, 'utf8')
         : opts.body !== undefined
           ? Buffer.from(JSON.stringify(opts.body))
           : Buffer.alloc(0);
     const token = opts.token === undefined ? admin.token : opts.token;
     const response = await api.handler.handle({
       method,
-      path: url.pathname,
-      query: url.searchParams,
+      path: url.path,
+      query: url.query,
       headers: {
         ...(token ? { authorization: `Bearer ${token}` } : {}),
         'content-type': opts.contentType ?? (body.length ? 'application/json' : undefined),
         accept: opts.accept ?? 'application/json',
         'user-agent': opts.userAgent ?? 'kubectl/v1.32.4 (linux/amd64) kubernetes/abc',
+        ...opts.headers,
       },
       body,
     });

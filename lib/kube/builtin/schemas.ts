@@ -103,7 +103,7 @@ export const container = (): Schema =>
           {
             name: str(),
             containerPort: int32(),
-            protocol: str({ enum: ['TCP', 'UDP', 'SCTP'] }),
+            protocol: str({ enum: ['TCP', 'UDP', 'SCTP'], default: 'TCP' }),
             hostPort: int32(),
             hostIP: str(),
           },
@@ -233,7 +233,7 @@ export const SCHEMAS = {
           obj(
             {
               name: str(),
-              protocol: str({ enum: ['TCP', 'UDP', 'SCTP'] }),
+              protocol: str({ enum: ['TCP', 'UDP', 'SCTP'], default: 'TCP' }),
               appProtocol: str(),
               port: int32(),
               targetPort: intOrString(),
