@@ -53,7 +53,7 @@ const TYPE_TEXT: Record<FieldErrorType, string> = {
 };
 
 /** Longest value a message shows; a longer one (a 3 MiB body field) is cut, not echoed whole. */
-const MAX_VALUE_CHARS = 256;
+const MAX_VALUE_CHARS = 1024;
 
 function formatValue(value: unknown): string {
   let text: string;

@@ -80,7 +80,15 @@ function answerClientError(err: NodeJS.ErrnoException & { bytesParsed?: number }
       : err.code === 'ERR_HTTP_REQUEST_TIMEOUT'
         ? [408, 'Timeout', 'the request was not received in time']
         : [400, 'BadRequest', `the request could not be parsed: ${err.message.replace(/[^ -~]/g, '?')}`];
-  const body = JSON.stringify({ kind: 'Status', apiVersion: 'v1', metadata: {}, status: 'Failure', message, reason, code });
+  const body = JSON.stringify({
+    kind: 'Status',
+    apiVersion: 'v1',
+    metadata: {},
+    status: 'Failure',
+    message,
+    reason,
+    code,
+  });
   const text = { 400: 'Bad Request', 408: 'Request Timeout', 431: 'Request Header Fields Too Large' }[code as 400];
   socket.end(
     `HTTP/1.1 ${code} ${text}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,

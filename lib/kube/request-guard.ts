@@ -55,9 +55,7 @@ export function checkRequestPath(path: string): ApiError | undefined {
   if (path === '/') return undefined;
   // Raw characters outside printable ASCII must be percent-encoded (RFC 3986).
   if (/[^\x21-\x7e]/.test(path)) {
-    return apiErrors.badRequest(
-      `the request path contains a character that must be percent-encoded: ${quote(path)}`,
-    );
+    return apiErrors.badRequest(`the request path contains a character that must be percent-encoded: ${quote(path)}`);
   }
   const segments = path.slice(1).split('/');
   for (let i = 0; i < segments.length; i++) {
@@ -80,7 +78,8 @@ export function checkRequestPath(path: string): ApiError | undefined {
         `the request path may not contain a '${segment}' segment (paths are not normalised): ${quote(path)}`,
       );
     }
-    if (segment.includes('/')) return apiErrors.badRequest(`a path segment may not contain an encoded '/': ${quote(raw)}`);
+    if (segment.includes('/'))
+      return apiErrors.badRequest(`a path segment may not contain an encoded '/': ${quote(raw)}`);
     // eslint-disable-next-line no-control-regex -- control characters are what is refused
     if (/[\u0000-\u001f\u007f]/.test(segment)) {
       return apiErrors.badRequest(`a path segment may not contain control characters: ${quote(raw)}`);
@@ -232,7 +231,9 @@ export function decodeJson(
     value = JSON.parse(text);
   } catch (err) {
     const message = (err as Error).message;
-    throw apiErrors.badRequest(options.decodeError ? options.decodeError(message) : `error decoding ${what}: ${message}`);
+    throw apiErrors.badRequest(
+      options.decodeError ? options.decodeError(message) : `error decoding ${what}: ${message}`,
+    );
   }
   if (value === null || typeof value !== 'object') return { value, duplicates: [] };
   const scan = scanJson(text, { maxDepth: MAX_NESTING_DEPTH, duplicates: options.duplicates ?? false });
@@ -267,7 +268,9 @@ export function decodeYaml(
   } catch (err) {
     if (err instanceof RangeError || /call stack/i.test((err as Error).message)) throw tooDeepError(what);
     const message = (err as Error).message;
-    throw apiErrors.badRequest(options.decodeError ? options.decodeError(message) : `error decoding ${what}: ${message}`);
+    throw apiErrors.badRequest(
+      options.decodeError ? options.decodeError(message) : `error decoding ${what}: ${message}`,
+    );
   }
   if (deeperThan(value)) throw tooDeepError(what);
   return { value, duplicates: [] };

@@ -545,9 +545,15 @@ export class RestHandler {
           const type = mediaType(req.headers['content-type']);
           const yaml = type === 'application/apply-patch+yaml' || type === 'application/strategic-merge-patch+json';
           const patch = yaml ? decodeYaml(req.body, 'the patch').value : decodeJson(req.body, 'the patch').value;
-          desired = this.#patch.applyPatch(yaml ? 'application/merge-patch+json' : type, scaleOf(current), patch, undefined, {
-            strategicAllowed: false,
-          });
+          desired = this.#patch.applyPatch(
+            yaml ? 'application/merge-patch+json' : type,
+            scaleOf(current),
+            patch,
+            undefined,
+            {
+              strategicAllowed: false,
+            },
+          );
         }
       } catch (err) {
         if (err instanceof ApiError) throw err;
@@ -1057,7 +1063,9 @@ export class RestHandler {
     if (ctx.req.body.length > 0) {
       const parsed = decodeJson(ctx.req.body, 'DeleteOptions').value;
       if (!isObject(parsed)) {
-        throw invalid(`the body must be a DeleteOptions object, got ${Array.isArray(parsed) ? 'a list' : typeOf(parsed)}`);
+        throw invalid(
+          `the body must be a DeleteOptions object, got ${Array.isArray(parsed) ? 'a list' : typeOf(parsed)}`,
+        );
       }
       body = parsed;
     }
@@ -1076,13 +1084,25 @@ export class RestHandler {
         throw invalid(`gracePeriodSeconds must be a whole number of seconds (int64), got ${JSON.stringify(grace)}`);
       }
     }
-    if (body.orphanDependents !== undefined && body.orphanDependents !== null && typeof body.orphanDependents !== 'boolean')
+    if (
+      body.orphanDependents !== undefined &&
+      body.orphanDependents !== null &&
+      typeof body.orphanDependents !== 'boolean'
+    )
       throw invalid(`orphanDependents must be a boolean, got ${typeOf(body.orphanDependents)}`);
     const queryOrphan = ctx.req.query.get('orphanDependents');
     if (queryOrphan !== null && queryOrphan !== 'true' && queryOrphan !== 'false')
       throw apiErrors.badRequest(`orphanDependents must be true or false, got ${JSON.stringify(queryOrphan)}`);
-    const orphan = typeof body.orphanDependents === 'boolean' ? body.orphanDependents : queryOrphan === null ? undefined : queryOrphan === 'true';
-    const requested = optionalString(body.propagationPolicy, 'propagationPolicy') ?? ctx.req.query.get('propagationPolicy') ?? undefined;
+    const orphan =
+      typeof body.orphanDependents === 'boolean'
+        ? body.orphanDependents
+        : queryOrphan === null
+          ? undefined
+          : queryOrphan === 'true';
+    const requested =
+      optionalString(body.propagationPolicy, 'propagationPolicy') ??
+      ctx.req.query.get('propagationPolicy') ??
+      undefined;
     if (requested !== undefined && orphan !== undefined) {
       throw apiErrors.invalid('DeleteOptions', '', '', [
         {
@@ -1109,10 +1129,12 @@ export class RestHandler {
     }
     let preconditions: { resourceVersion?: string; uid?: string } | undefined;
     if (body.preconditions !== undefined && body.preconditions !== null) {
-      if (!isObject(body.preconditions)) throw invalid(`preconditions must be an object, got ${typeOf(body.preconditions)}`);
+      if (!isObject(body.preconditions))
+        throw invalid(`preconditions must be an object, got ${typeOf(body.preconditions)}`);
       const uid = optionalString(body.preconditions.uid, 'preconditions.uid');
       const resourceVersion = optionalString(body.preconditions.resourceVersion, 'preconditions.resourceVersion');
-      if (uid || resourceVersion) preconditions = { ...(uid ? { uid } : {}), ...(resourceVersion ? { resourceVersion } : {}) };
+      if (uid || resourceVersion)
+        preconditions = { ...(uid ? { uid } : {}), ...(resourceVersion ? { resourceVersion } : {}) };
     }
     const explicitPolicy = requested !== undefined || orphan !== undefined;
     return { propagationPolicy: policy, explicitPolicy, ...(preconditions ? { preconditions } : {}) };

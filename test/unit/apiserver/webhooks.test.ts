@@ -29,7 +29,7 @@ async function harness() {
     bootstrapTokenSecret({ id: token.id, secret: token.secret, nowMs: clock.now(), ttlMs: 3_600_000 }),
   );
   const post = async (path: string, body: unknown, headers: Record<string, string> = {}) => {
-    const raw = Buffer.from(JSON.stringify(body));
+    const raw = Buffer.isBuffer(body) ? body : Buffer.from(JSON.stringify(body));
     const res: KubeResponse = await api.handler.handle({
       method: 'POST',
       path,
@@ -52,7 +52,7 @@ async function harness() {
     const headers = signWebhookRequest({
       method: 'POST',
       path,
-      body: Buffer.from(JSON.stringify(body)),
+      body: Buffer.isBuffer(body) ? body : Buffer.from(JSON.stringify(body)),
       cluster,
       secret,
       nowMs: opts.nowMs ?? clock.now(),
@@ -239,5 +239,55 @@ describe('credentials bound to their cluster', () => {
     const credential = (await h.register('edge1')).json.credential!;
     const res = await h.signed('edge1', credential, 'status', { conditions: [null] });
     assert.equal(res.status, 400);
+  });
+});
+
+describe('webhooks under hostile input: 4xx with a Status, nothing changed', () => {
+  const deep = Buffer.from('{"a":'.repeat(10_000) + '1' + '}'.repeat(10_000));
+
+  it('a path with .. is refused, not normalised onto another cluster', async () => {
+    const h = await harness();
+    const credential = (await h.register('edge1')).json.credential!;
+    await h.register('edge2');
+    const res = await h.signed(
+      'edge1',
+      credential,
+      'heartbeat',
+      {},
+      {
+        path: '/webhooks/v1/clusters/edge2/../edge1/heartbeat',
+      },
+    );
+    assert.equal(res.status, 400);
+    assert.match(res.json.message!, /'\.\.' segment/);
+    assert.equal(await h.lease('edge1'), undefined);
+  });
+
+  it('a correctly signed body nested 10,000 levels is a 400, and the lease is not renewed', async () => {
+    const h = await harness();
+    const credential = (await h.register('edge1')).json.credential!;
+    const res = await h.signed('edge1', credential, 'status', deep);
+    assert.equal(res.status, 400);
+    assert.match(res.json.message!, /nested more than 512 levels/);
+  });
+
+  it('a registration body nested 10,000 levels is a 400 and registers nothing', async () => {
+    const h = await harness();
+    const res = await h.post('/webhooks/v1/register', deep, { authorization: `Bearer ${h.token.token}` });
+    assert.equal(res.status, 400);
+    assert.equal(await h.store.get({ group: 'cluster.karmada.io', kind: 'Cluster', name: 'edge1' }), undefined);
+  });
+
+  it('Bearer with two spaces before the bootstrap token is refused', async () => {
+    const h = await harness();
+    const res = await h.post(
+      '/webhooks/v1/register',
+      { clusterName: 'edge1' },
+      {
+        authorization: `Bearer  ${h.token.token}`,
+      },
+    );
+    assert.equal(res.status, 401);
+    assert.equal(await h.store.get({ group: 'cluster.karmada.io', kind: 'Cluster', name: 'edge1' }), undefined);
   });
 });
