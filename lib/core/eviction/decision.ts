@@ -1,0 +1,231 @@
+/**
+ * The taint manager's decision for one binding (Karmada `NoExecuteTaintManager.syncBindingEviction`
+ * over every cluster of the binding), together with the graceful-eviction assessment, so one
+ * reconcile makes one write. Safer than Karmada on purpose, each rule named after the issue it
+ * prevents:
+ *
+ * - the last copy is never evicted while no other cluster can take the workload (#7455): the
+ *   eviction is held, with a condition and an event saying why, until a replacement fits;
+ * - tasks of a cluster that has recovered end (#5803);
+ * - state travels across consecutive failovers (#6232, see state.ts).
+ */
+import type { Condition, GracefulEvictionTask, ResourceBindingSpec, Taint, Toleration } from '../types.ts';
+import { needEviction, noExecuteTaints, withDefaultTolerations } from './taints.ts';
+import { taintString } from '../scheduler/plugins/taint-toleration/index.ts';
+import {
+  assessEvictionTasks,
+  clusterEvictionPurgeMode,
+  EVICTION_PRODUCER_TAINT_MANAGER,
+  EVICTION_REASON_TAINT_UNTOLERATED,
+  gracefulEvictCluster,
+  type PurgeMode,
+  type TaskAssessment,
+} from './tasks.ts';
+import { stateForEviction, statePreservationRules } from './state.ts';
+
+/** The condition a binding carries while an eviction is held (absent otherwise). */
+export const FAILOVER_HELD_CONDITION = 'FailoverHeld';
+
+/** What the decision knows of a cluster. */
+export interface ClusterHealthView {
+  exists: boolean;
+  ready: boolean;
+  taints: readonly Taint[];
+}
+
+export interface EvictionSettings {
+  /** `--enable-no-execute-taint-eviction` and the `Failover` gate: false ⇒ taints never evict. */
+  enabled: boolean;
+  /** `--no-execute-taint-eviction-purge-mode`. */
+  purgeModeFlag: string;
+  /** `--default-not-ready-toleration-seconds` / `--default-unreachable-toleration-seconds`. */
+  defaultTolerationSeconds: { notReady: number; unreachable: number };
+  /** The `StatefulFailoverInjection` gate: extract `statePreservation` state before evicting. */
+  statefulFailoverInjection: boolean;
+  /** `--graceful-eviction-timeout` (ms). */
+  gracefulEvictionTimeoutMs: number;
+}
+
+/** One cluster the binding must leave now. */
+export interface DueEviction {
+  cluster: string;
+  purgeMode: PurgeMode;
+  message: string;
+  preservedLabelState?: Record<string, string>;
+}
+
+/** One eviction that is due but held back, and why. */
+export interface HeldEviction {
+  cluster: string;
+  reason: 'NoReplacementCluster' | 'StateNotCollected';
+  message: string;
+}
+
+export interface EvictionDecision {
+  /** Evictions to apply now (subject to the fleet's eviction rate). */
+  due: DueEviction[];
+  held: HeldEviction[];
+  /** The graceful-eviction assessment of the existing tasks. */
+  assessment: TaskAssessment;
+  /** When to decide again (a toleration or a task deadline ends), ms since epoch. */
+  nextMs?: number;
+}
+
+/** The tolerations a binding is evicted by: the applied placement's, plus the seeds' defaults. */
+export function effectiveTolerations(
+  appliedPlacement: { clusterTolerations?: Toleration[] } | undefined,
+  settings: Pick<EvictionSettings, 'defaultTolerationSeconds'>,
+): Toleration[] {
+  return withDefaultTolerations(appliedPlacement?.clusterTolerations, settings.defaultTolerationSeconds);
+}
+
+/**
+ * Decides, for a binding, which of its clusters it must leave now (NoExecute taints not tolerated, or
+ * tolerated for a time that has passed), which of those are held back and why, and how the existing
+ * graceful eviction tasks stand.
+ *
+ * `replacementFits(excluded)` answers whether the binding can be placed when the `excluded`
+ * clusters are not available (the scheduler's own filters and estimate, without writing anything):
+ * an eviction that would leave the binding without any cluster is held unless it does.
+ */
+export function decideEviction(args: {
+  spec: ResourceBindingSpec;
+  aggregatedStatus?: readonly { clusterName: string; status?: unknown; health?: string }[];
+  appliedPlacement: { clusterTolerations?: Toleration[] } | undefined;
+  hasScheduled: boolean;
+  deleting: boolean;
+  clusters: ReadonlyMap<string, ClusterHealthView>;
+  nowMs: number;
+  settings: EvictionSettings;
+  replacementFits: (excluded: readonly string[]) => boolean;
+}): EvictionDecision {
+  const { spec, nowMs, settings } = args;
+  const recovered = (name: string) => {
+    const c = args.clusters.get(name);
+    return c !== undefined && c.ready && noExecuteTaints(c.taints).length === 0;
+  };
+  const assessment = assessEvictionTasks({
+    tasks: spec.gracefulEvictionTasks,
+    nowMs,
+    timeoutMs: settings.gracefulEvictionTimeoutMs,
+    clusters: spec.clusters,
+    observed: args.aggregatedStatus,
+    hasScheduled: args.hasScheduled,
+    recovered,
+  });
+  let nextMs = assessment.nextMs;
+  const due: DueEviction[] = [];
+  const held: HeldEviction[] = [];
+  if (args.deleting || !settings.enabled) return { due, held, assessment, ...(nextMs ? { nextMs } : {}) };
+
+  const tolerations = effectiveTolerations(args.appliedPlacement, settings);
+  const purgeMode = clusterEvictionPurgeMode(spec, settings.purgeModeFlag);
+  const rules = settings.statefulFailoverInjection
+    ? statePreservationRules((spec.failover as { cluster?: unknown } | undefined)?.cluster)
+    : [];
+  for (const target of spec.clusters ?? []) {
+    const cluster = args.clusters.get(target.name);
+    if (!cluster?.exists) continue;
+    const need = needEviction(cluster.taints, tolerations, nowMs);
+    if (!need.evict) {
+      if (need.atMs !== undefined) nextMs = nextMs === undefined ? need.atMs : Math.min(nextMs, need.atMs);
+      continue;
+    }
+    const taints = noExecuteTaints(cluster.taints).map(taintString).join(', ');
+    const message =
+      need.reason === 'untolerated'
+        ? `cluster ${target.name} has taint {${taintString(need.taint!)}}, which the placement does not tolerate`
+        : `cluster ${target.name} has had taint(s) {${taints}} for longer than the placement tolerates`;
+    const state = stateForEviction({
+      rules,
+      spec,
+      aggregatedStatus: args.aggregatedStatus,
+      cluster: target.name,
+    });
+    if (!state.ok) {
+      held.push({ cluster: target.name, reason: 'StateNotCollected', message: `${message}; ${state.message}` });
+      continue;
+    }
+    due.push({
+      cluster: target.name,
+      purgeMode,
+      message:
+        state.carriedFrom !== undefined
+          ? `${message}; state preserved from the earlier failover from ${state.carriedFrom} is carried forward`
+          : message,
+      ...(state.state ? { preservedLabelState: state.state } : {}),
+    });
+  }
+
+  // The last copy: when the evictions would leave no cluster, they go ahead only if a replacement fits.
+  if (due.length > 0) {
+    const leaving = new Set(due.map((d) => d.cluster));
+    const remaining = (spec.clusters ?? []).filter((c) => !leaving.has(c.name));
+    const excluded = [...leaving, ...(spec.gracefulEvictionTasks ?? []).map((t) => t.fromCluster)];
+    if (remaining.length === 0 && !args.replacementFits(excluded)) {
+      for (const d of due) {
+        held.push({
+          cluster: d.cluster,
+          reason: 'NoReplacementCluster',
+          message: `${d.message}; it is the last copy of the workload and no other cluster can take it, so it stays until one can`,
+        });
+      }
+      due.length = 0;
+    }
+  }
+  return { due, held, assessment, ...(nextMs !== undefined ? { nextMs } : {}) };
+}
+
+/**
+ * The binding spec after the assessment and the evictions: tasks that ended are gone, tasks stamped,
+ * and each due cluster evicted with a `TaintUntolerated` task by the `TaintManager`. Returns
+ * `undefined` when nothing changes (no write needed).
+ */
+export function evictedSpec(
+  spec: ResourceBindingSpec,
+  decision: Pick<EvictionDecision, 'assessment'>,
+  due: readonly DueEviction[],
+  now: string,
+): ResourceBindingSpec | undefined {
+  const before = spec.gracefulEvictionTasks ?? [];
+  const kept = decision.assessment.kept;
+  const tasksChanged = !sameTasks(before, kept);
+  if (!tasksChanged && due.length === 0) return undefined;
+  let next: ResourceBindingSpec = { ...spec };
+  if (kept.length) next.gracefulEvictionTasks = kept;
+  else delete next.gracefulEvictionTasks;
+  for (const d of due) {
+    next = gracefulEvictCluster(
+      next,
+      d.cluster,
+      {
+        producer: EVICTION_PRODUCER_TAINT_MANAGER,
+        reason: EVICTION_REASON_TAINT_UNTOLERATED,
+        purgeMode: d.purgeMode,
+        message: d.message,
+        ...(d.preservedLabelState ? { preservedLabelState: d.preservedLabelState } : {}),
+      },
+      now,
+    );
+  }
+  return next;
+}
+
+function sameTasks(a: readonly GracefulEvictionTask[], b: readonly GracefulEvictionTask[]): boolean {
+  return a.length === b.length && a.every((t, i) => JSON.stringify(t) === JSON.stringify(b[i]));
+}
+
+/**
+ * The `FailoverHeld` condition for a binding: True with the first hold's reason and every hold's
+ * message while evictions are held; `undefined` when nothing is held (the condition is removed).
+ */
+export function failoverHeldCondition(held: readonly HeldEviction[], now: string): Condition | undefined {
+  if (held.length === 0) return undefined;
+  return {
+    type: FAILOVER_HELD_CONDITION,
+    status: 'True',
+    reason: held[0]!.reason,
+    message: held.map((h) => h.message).join('; '),
+    lastTransitionTime: now,
+  };
+}

@@ -1,0 +1,204 @@
+/**
+ * Graceful eviction tasks (`spec.gracefulEvictionTasks` of a binding): how one is built when a
+ * cluster is evicted (`GracefulEvictCluster`, `NewTaskOptions`), how the graceful-eviction controller
+ * assesses them (`pkg/controllers/gracefuleviction/evictiontask.go`), and what each purge mode means
+ * for the old cluster's Work.
+ *
+ * | purge mode | old cluster's Work | new Works |
+ * |---|---|---|
+ * | `Directly` (v1.12's `Immediately`) | deleted at once | held until the old one is gone |
+ * | `Gracefully` (v1.12's `Graciously`) | kept until every new target is Healthy or the grace period ends | at once |
+ * | `Never` (application failover) | kept until `suppressDeletion` is cleared | at once |
+ */
+import { rfc3339 } from '../../api/time.ts';
+import type { GracefulEvictionTask, ResourceBindingSpec, TargetCluster } from '../types.ts';
+
+export type PurgeMode = 'Directly' | 'Gracefully' | 'Never';
+
+/** Producer names Karmada writes into tasks. */
+export const EVICTION_PRODUCER_TAINT_MANAGER = 'TaintManager';
+export const EVICTION_PRODUCER_RB_APPLICATION_FAILOVER = 'resource-binding-application-failover-controller';
+export const EVICTION_PRODUCER_CRB_APPLICATION_FAILOVER = 'cluster-resource-binding-application-failover-controller';
+
+/** Eviction reasons Karmada writes into tasks. */
+export const EVICTION_REASON_TAINT_UNTOLERATED = 'TaintUntolerated';
+export const EVICTION_REASON_APPLICATION_FAILURE = 'ApplicationFailure';
+
+/** Karmada's limit on a task message. */
+const MAX_TASK_MESSAGE = 1024;
+
+/**
+ * The canonical purge mode of a policy or flag value: v1.12's `Immediately` is `Directly`,
+ * `Graciously` is `Gracefully` (Karmada v1.19 dropped the old names; both are accepted here).
+ * Anything else, or nothing, is `fallback`.
+ */
+export function canonicalPurgeMode(value: unknown, fallback: PurgeMode = 'Gracefully'): PurgeMode {
+  switch (value) {
+    case 'Directly':
+    case 'Immediately':
+      return 'Directly';
+    case 'Gracefully':
+    case 'Graciously':
+      return 'Gracefully';
+    case 'Never':
+      return 'Never';
+    default:
+      return fallback;
+  }
+}
+
+/**
+ * The purge mode of a taint-based (cluster) eviction (`getPurgeMode`): the binding's
+ * `failover.cluster.purgeMode` when `failover.cluster` is set (empty ⇒ Gracefully), else the
+ * `--no-execute-taint-eviction-purge-mode` flag (`Directly`, or anything else ⇒ Gracefully).
+ * `Never` is an application-failover mode; for a cluster eviction it counts as Gracefully.
+ */
+export function clusterEvictionPurgeMode(spec: Pick<ResourceBindingSpec, 'failover'>, flag: string): PurgeMode {
+  const cluster = (spec.failover as { cluster?: { purgeMode?: string } } | undefined)?.cluster;
+  const mode = cluster ? canonicalPurgeMode(cluster.purgeMode) : canonicalPurgeMode(flag);
+  return mode === 'Never' ? 'Gracefully' : mode;
+}
+
+/** `TaskOptions`. */
+export interface TaskOptions {
+  producer: string;
+  reason: string;
+  purgeMode: PurgeMode;
+  message?: string;
+  gracePeriodSeconds?: number;
+  suppressDeletion?: boolean;
+  preservedLabelState?: Record<string, string>;
+  clustersBeforeFailover?: string[];
+}
+
+/**
+ * `GracefulEvictCluster`: `cluster` leaves `spec.clusters` and, unless a task for it exists already,
+ * a task is appended recording why, by whom, how to purge, the replicas it had (when > 0), the state
+ * to carry over, and `creationTimestamp = now` (Karmada stamps it on the next graceful-eviction pass;
+ * stamping it here saves a write and makes the grace period start with the eviction). No-op when the
+ * cluster is not a target. Returns a new spec; the input is not modified.
+ */
+export function gracefulEvictCluster<S extends Pick<ResourceBindingSpec, 'clusters' | 'gracefulEvictionTasks'>>(
+  spec: S,
+  cluster: string,
+  options: TaskOptions,
+  now: string,
+): S {
+  const clusters = spec.clusters ?? [];
+  const evicted = clusters.find((c) => c.name === cluster);
+  if (!evicted) return spec;
+  const remaining = clusters.filter((c) => c.name !== cluster);
+  const tasks = spec.gracefulEvictionTasks ?? [];
+  if (tasks.some((t) => t.fromCluster === cluster)) return { ...spec, clusters: remaining };
+  const task: GracefulEvictionTask = {
+    fromCluster: cluster,
+    purgeMode: options.purgeMode,
+    ...(evicted.replicas && evicted.replicas > 0 ? { replicas: evicted.replicas } : {}),
+    reason: options.reason,
+    ...(options.message ? { message: options.message.slice(0, MAX_TASK_MESSAGE) } : {}),
+    producer: options.producer,
+    ...(options.gracePeriodSeconds !== undefined ? { gracePeriodSeconds: options.gracePeriodSeconds } : {}),
+    ...(options.suppressDeletion !== undefined ? { suppressDeletion: options.suppressDeletion } : {}),
+    ...(options.preservedLabelState && Object.keys(options.preservedLabelState).length
+      ? { preservedLabelState: options.preservedLabelState }
+      : {}),
+    ...(options.clustersBeforeFailover?.length ? { clustersBeforeFailover: options.clustersBeforeFailover } : {}),
+    creationTimestamp: now,
+  };
+  return { ...spec, clusters: remaining, gracefulEvictionTasks: [...tasks, task] };
+}
+
+/** An aggregated status item as the assessment reads it. */
+export interface ObservedHealth {
+  clusterName: string;
+  health?: string;
+}
+
+/** What {@link assessEvictionTasks} decided. */
+export interface TaskAssessment {
+  kept: GracefulEvictionTask[];
+  /** Clusters whose task ended (their old Works may now be removed), with why. */
+  ended: { cluster: string; why: 'timeout' | 'healthy' | 'suppression-lifted' | 'recovered' }[];
+  /** When the next task times out (ms since epoch); undefined: no timer needed. */
+  nextMs?: number;
+}
+
+/**
+ * `assessEvictionTasks`, plus one rule Karmada lacks (#5803):
+ * - a task without `creationTimestamp` is stamped `now` and kept;
+ * - `suppressDeletion: true` keeps it forever, `false` ends it now;
+ * - past `creationTimestamp + (gracePeriodSeconds ?? timeout)` it ends;
+ * - when the binding has been scheduled for its current generation and every target cluster reports
+ *   `Healthy`, it ends — but not when there is no target at all (Karmada ends it then, vacuously,
+ *   deleting the only copy while nothing replaces it; here it waits for the timeout);
+ * - **here**: a task produced by the taint manager whose cluster has recovered (`recovered(cluster)`:
+ *   Ready and without NoExecute taints) ends, so the cluster is schedulable for the binding again.
+ * `nextMs` is the earliest timeout among tasks without `suppressDeletion`.
+ */
+export function assessEvictionTasks(args: {
+  tasks: readonly GracefulEvictionTask[] | undefined;
+  nowMs: number;
+  timeoutMs: number;
+  clusters: readonly TargetCluster[] | undefined;
+  observed: readonly ObservedHealth[] | undefined;
+  hasScheduled: boolean;
+  recovered?: (cluster: string) => boolean;
+}): TaskAssessment {
+  const now = rfc3339(args.nowMs);
+  const kept: GracefulEvictionTask[] = [];
+  const ended: TaskAssessment['ended'] = [];
+  const targets = args.clusters ?? [];
+  const allHealthy =
+    targets.length > 0 &&
+    targets.every((t) => args.observed?.find((o) => o.clusterName === t.name)?.health === 'Healthy');
+  let nextMs: number | undefined;
+  for (const task of args.tasks ?? []) {
+    if (!task.creationTimestamp) {
+      kept.push({ ...task, creationTimestamp: now });
+      nextMs = min(nextMs, args.nowMs + timeoutOf(task, args.timeoutMs));
+      continue;
+    }
+    if (task.reason === EVICTION_REASON_TAINT_UNTOLERATED && args.recovered?.(task.fromCluster)) {
+      ended.push({ cluster: task.fromCluster, why: 'recovered' });
+      continue;
+    }
+    if (task.suppressDeletion !== undefined && task.suppressDeletion !== null) {
+      if (task.suppressDeletion) kept.push(task);
+      else ended.push({ cluster: task.fromCluster, why: 'suppression-lifted' });
+      continue;
+    }
+    const deadline = Date.parse(task.creationTimestamp) + timeoutOf(task, args.timeoutMs);
+    if (args.nowMs > deadline) {
+      ended.push({ cluster: task.fromCluster, why: 'timeout' });
+      continue;
+    }
+    if (args.hasScheduled && allHealthy) {
+      ended.push({ cluster: task.fromCluster, why: 'healthy' });
+      continue;
+    }
+    kept.push(task);
+    nextMs = min(nextMs, deadline + 1);
+  }
+  return { kept, ended, ...(nextMs !== undefined ? { nextMs } : {}) };
+}
+
+function timeoutOf(task: GracefulEvictionTask, defaultMs: number): number {
+  return task.gracePeriodSeconds !== undefined && task.gracePeriodSeconds !== null
+    ? task.gracePeriodSeconds * 1000
+    : defaultMs;
+}
+
+function min(a: number | undefined, b: number): number {
+  return a === undefined ? b : Math.min(a, b);
+}
+
+/**
+ * Clusters whose Works a binding holds back from: while a `Directly` task's old Work still exists,
+ * no Work of the binding is created or updated (Karmada's binding controller requeues until it is
+ * gone) — the new copy must not start before the old one is deleted.
+ */
+export function directlyPurgedClusters(spec: Pick<ResourceBindingSpec, 'gracefulEvictionTasks'>): string[] {
+  return (spec.gracefulEvictionTasks ?? [])
+    .filter((t) => canonicalPurgeMode(t.purgeMode) === 'Directly')
+    .map((t) => t.fromCluster);
+}

@@ -1,0 +1,365 @@
+/**
+ * The taint manager's per-binding decision with the graceful-eviction assessment, and the fleet's
+ * eviction rate. Rows name the Karmada behaviour or issue they pin.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import {
+  type ClusterHealthView,
+  decideEviction,
+  evictedSpec,
+  failoverHeldCondition,
+} from '../../../../lib/core/eviction/decision.ts';
+import { DEFAULT_EVICTION_RATE, fleetEvictionRate, takeTokens } from '../../../../lib/core/eviction/rate.ts';
+import { NOT_READY_TAINT_KEY } from '../../../../lib/core/eviction/taints.ts';
+import type { ResourceBindingSpec, Taint } from '../../../../lib/core/types.ts';
+
+const T0 = Date.UTC(2026, 10, 25, 12, 0, 0);
+const at = (s: number) => new Date(T0 + s * 1000).toISOString().replace('.000Z', 'Z');
+
+const settings = {
+  enabled: true,
+  purgeModeFlag: 'Gracefully',
+  defaultTolerationSeconds: { notReady: 300, unreachable: 300 },
+  statefulFailoverInjection: true,
+  gracefulEvictionTimeoutMs: 600_000,
+};
+
+const healthy: ClusterHealthView = { exists: true, ready: true, taints: [] };
+const failed = (since: number, key = NOT_READY_TAINT_KEY): ClusterHealthView => ({
+  exists: true,
+  ready: false,
+  taints: [
+    { key, effect: 'NoSchedule', timeAdded: at(since) },
+    { key, effect: 'NoExecute', timeAdded: at(since) } as Taint,
+  ],
+});
+
+const spec = (clusters: string[], extra: Partial<ResourceBindingSpec> = {}): ResourceBindingSpec =>
+  ({
+    resource: { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'default', name: 'nginx' },
+    clusters: clusters.map((name) => ({ name, replicas: 2 })),
+    ...extra,
+  }) as ResourceBindingSpec;
+
+function decide(overrides: Partial<Parameters<typeof decideEviction>[0]> & { spec: ResourceBindingSpec }) {
+  return decideEviction({
+    aggregatedStatus: [],
+    appliedPlacement: {},
+    hasScheduled: true,
+    deleting: false,
+    clusters: new Map([
+      ['a', healthy],
+      ['b', healthy],
+      ['c', healthy],
+    ]),
+    nowMs: T0,
+    settings,
+    replacementFits: () => true,
+    ...overrides,
+  });
+}
+
+describe('decideEviction: when a binding leaves a NoExecute-tainted cluster', () => {
+  it('within the default toleration (300 s, the seeds): stays, with a timer at the end of it', () => {
+    const d = decide({
+      spec: spec(['a', 'b']),
+      clusters: new Map([
+        ['a', failed(-100)],
+        ['b', healthy],
+      ]),
+    });
+    assert.deepEqual(d.due, []);
+    assert.equal(d.nextMs, T0 + 200_000);
+  });
+  it('once the toleration ends: evicted, with the policy’s purge mode and a message saying why', () => {
+    const d = decide({
+      spec: spec(['a', 'b']),
+      clusters: new Map([
+        ['a', failed(-300)],
+        ['b', healthy],
+      ]),
+    });
+    assert.equal(d.due.length, 1);
+    assert.equal(d.due[0]!.cluster, 'a');
+    assert.equal(d.due[0]!.purgeMode, 'Gracefully');
+    assert.match(
+      d.due[0]!.message,
+      /cluster a has had taint\(s\) \{cluster.karmada.io\/not-ready:NoExecute\} for longer than the placement tolerates/,
+    );
+  });
+  it('a placement toleration of 30 s wins over the default', () => {
+    const d = decide({
+      spec: spec(['a', 'b']),
+      appliedPlacement: {
+        clusterTolerations: [
+          { key: NOT_READY_TAINT_KEY, operator: 'Exists', effect: 'NoExecute', tolerationSeconds: 30 },
+        ],
+      },
+      clusters: new Map([
+        ['a', failed(-31)],
+        ['b', healthy],
+      ]),
+    });
+    assert.deepEqual(
+      d.due.map((x) => x.cluster),
+      ['a'],
+    );
+  });
+  it('an untolerated custom NoExecute taint (ClusterTaintPolicy): evicted at once', () => {
+    const custom: ClusterHealthView = {
+      exists: true,
+      ready: true,
+      taints: [{ key: 'maintenance', effect: 'NoExecute', timeAdded: at(0) }],
+    };
+    const d = decide({
+      spec: spec(['a', 'b']),
+      clusters: new Map([
+        ['a', custom],
+        ['b', healthy],
+      ]),
+    });
+    assert.match(d.due[0]!.message, /has taint \{maintenance:NoExecute\}, which the placement does not tolerate/);
+  });
+  it('--enable-no-execute-taint-eviction=false: taints never evict', () => {
+    const d = decide({
+      spec: spec(['a']),
+      settings: { ...settings, enabled: false },
+      clusters: new Map([['a', failed(-9999)]]),
+    });
+    assert.deepEqual(d.due, []);
+  });
+  it('a binding being deleted is left alone', () => {
+    const d = decide({ spec: spec(['a']), deleting: true, clusters: new Map([['a', failed(-9999)]]) });
+    assert.deepEqual(d.due, []);
+  });
+  it('a cluster that no longer exists is not evicted from (Karmada: cluster not found ⇒ no eviction)', () => {
+    const d = decide({ spec: spec(['gone']), clusters: new Map() });
+    assert.deepEqual(d.due, []);
+  });
+  it('failover.cluster.purgeMode Directly with the seed’s statePreservation: the job id travels in the task', () => {
+    const d = decide({
+      spec: spec(['a'], {
+        failover: {
+          cluster: {
+            purgeMode: 'Directly',
+            statePreservation: {
+              rules: [
+                { aliasLabelName: 'application.karmada.io/cluster-failover-jobid', jsonPath: '{ .jobStatus.jobID }' },
+              ],
+            },
+          },
+        },
+      }),
+      aggregatedStatus: [{ clusterName: 'a', status: { jobStatus: { jobID: 'j-1' } } }],
+      clusters: new Map([
+        ['a', failed(-300)],
+        ['b', healthy],
+      ]),
+    });
+    assert.deepEqual(d.due[0]!.preservedLabelState, { 'application.karmada.io/cluster-failover-jobid': 'j-1' });
+    assert.equal(d.due[0]!.purgeMode, 'Directly');
+  });
+  it('state not collected yet: held (StateNotCollected), as Karmada retries', () => {
+    const d = decide({
+      spec: spec(['a'], {
+        failover: {
+          cluster: { statePreservation: { rules: [{ aliasLabelName: 'x', jsonPath: '{.jobStatus.jobID}' }] } },
+        },
+      }),
+      clusters: new Map([
+        ['a', failed(-300)],
+        ['b', healthy],
+      ]),
+    });
+    assert.deepEqual(d.due, []);
+    assert.equal(d.held[0]!.reason, 'StateNotCollected');
+  });
+});
+
+describe('decideEviction: safer than Karmada', () => {
+  it('never evicts the last copy when no other cluster can take it (#7455): held with NoReplacementCluster', () => {
+    const excludedSeen: string[][] = [];
+    const d = decide({
+      spec: spec(['a']),
+      clusters: new Map([['a', failed(-300)]]),
+      replacementFits: (excluded) => {
+        excludedSeen.push([...excluded]);
+        return false;
+      },
+    });
+    assert.deepEqual(d.due, []);
+    assert.equal(d.held[0]!.reason, 'NoReplacementCluster');
+    assert.match(d.held[0]!.message, /it is the last copy of the workload and no other cluster can take it/);
+    assert.deepEqual(excludedSeen, [['a']]);
+    const condition = failoverHeldCondition(d.held, at(0));
+    assert.equal(condition?.type, 'FailoverHeld');
+    assert.equal(condition?.reason, 'NoReplacementCluster');
+  });
+  it('…and moves as soon as a replacement fits', () => {
+    const d = decide({
+      spec: spec(['a']),
+      clusters: new Map([
+        ['a', failed(-300)],
+        ['b', healthy],
+      ]),
+      replacementFits: () => true,
+    });
+    assert.deepEqual(
+      d.due.map((x) => x.cluster),
+      ['a'],
+    );
+  });
+  it('with another copy left, an eviction does not need a replacement', () => {
+    let asked = false;
+    const d = decide({
+      spec: spec(['a', 'b']),
+      clusters: new Map([
+        ['a', failed(-300)],
+        ['b', healthy],
+      ]),
+      replacementFits: () => {
+        asked = true;
+        return false;
+      },
+    });
+    assert.deepEqual(
+      d.due.map((x) => x.cluster),
+      ['a'],
+    );
+    assert.equal(asked, false);
+  });
+  it('a recovered cluster’s task ends (#5803) so it is schedulable again', () => {
+    const d = decide({
+      spec: spec(['b'], {
+        gracefulEvictionTasks: [
+          {
+            fromCluster: 'a',
+            reason: 'TaintUntolerated',
+            producer: 'TaintManager',
+            purgeMode: 'Gracefully',
+            creationTimestamp: at(-10),
+          },
+        ],
+      }),
+    });
+    assert.deepEqual(d.assessment.ended, [{ cluster: 'a', why: 'recovered' }]);
+  });
+});
+
+describe('evictedSpec: one write with the assessment and the evictions', () => {
+  it('applies due evictions as TaintUntolerated tasks by the TaintManager', () => {
+    const s = spec(['a', 'b']);
+    const d = decide({
+      spec: s,
+      clusters: new Map([
+        ['a', failed(-300)],
+        ['b', healthy],
+      ]),
+    });
+    const next = evictedSpec(s, d, d.due, at(0));
+    assert.deepEqual(next?.clusters, [{ name: 'b', replicas: 2 }]);
+    assert.deepEqual(
+      next?.gracefulEvictionTasks?.map((t) => [t.fromCluster, t.reason, t.producer, t.purgeMode, t.replicas]),
+      [['a', 'TaintUntolerated', 'TaintManager', 'Gracefully', 2]],
+    );
+  });
+  it('nothing changed: undefined (no write)', () => {
+    const s = spec(['a', 'b']);
+    const d = decide({ spec: s });
+    assert.equal(evictedSpec(s, d, d.due, at(0)), undefined);
+  });
+  it('an ended task is dropped', () => {
+    const s = spec(['b'], {
+      gracefulEvictionTasks: [
+        {
+          fromCluster: 'a',
+          reason: 'TaintUntolerated',
+          producer: 'TaintManager',
+          purgeMode: 'Gracefully',
+          creationTimestamp: at(-601),
+        },
+      ],
+    });
+    const d = decide({
+      spec: s,
+      clusters: new Map([
+        ['a', failed(-900)],
+        ['b', healthy],
+      ]),
+    });
+    assert.equal(evictedSpec(s, d, d.due, at(0))?.gracefulEvictionTasks, undefined);
+  });
+});
+
+describe('fleetEvictionRate (Kubernetes node lifecycle’s zone states, Karmada #5150/#6777)', () => {
+  const rows: { name: string; healthy: boolean[]; mode: string; rate: number }[] = [
+    {
+      name: 'one of three down: normal rate (--resource-eviction-rate)',
+      healthy: [true, true, false],
+      mode: 'normal',
+      rate: 0.5,
+    },
+    {
+      name: 'exactly 0.55 unhealthy is not above the threshold',
+      healthy: [...Array(45).fill(true), ...Array(55).fill(false)],
+      mode: 'normal',
+      rate: 0.5,
+    },
+    { name: 'two of three down (> 0.55): secondary rate', healthy: [true, false, false], mode: 'secondary', rate: 0.1 },
+    {
+      name: 'every cluster down: halted — most likely the control plane lost its own network',
+      healthy: [false, false, false],
+      mode: 'halted',
+      rate: 0,
+    },
+    { name: 'no cluster at all: halted', healthy: [], mode: 'halted', rate: 0 },
+  ];
+  for (const row of rows) {
+    it(row.name, () => {
+      const got = fleetEvictionRate(row.healthy, DEFAULT_EVICTION_RATE);
+      assert.equal(got.mode, row.mode);
+      assert.equal(got.ratePerSecond, row.rate);
+    });
+  }
+});
+
+describe('takeTokens (the stored eviction limiter)', () => {
+  it('a missing bucket is full: the burst goes at once', () => {
+    const got = takeTokens({ bucket: undefined, nowMs: T0, ratePerSecond: 0.5, burst: 10, want: 3 });
+    assert.equal(got.granted, 3);
+    assert.deepEqual(got.bucket, { tokens: 7, updatedMs: T0 });
+  });
+  it('past the burst: what is left, and when the next token comes', () => {
+    const got = takeTokens({
+      bucket: { tokens: 1.5, updatedMs: T0 },
+      nowMs: T0,
+      ratePerSecond: 0.5,
+      burst: 10,
+      want: 3,
+    });
+    assert.equal(got.granted, 1);
+    assert.equal(got.retryAtMs, T0 + 1000);
+  });
+  it('refills at the rate, up to the burst', () => {
+    const got = takeTokens({
+      bucket: { tokens: 0, updatedMs: T0 },
+      nowMs: T0 + 100_000,
+      ratePerSecond: 0.5,
+      burst: 10,
+      want: 20,
+    });
+    assert.equal(got.granted, 10);
+  });
+  it('a rate of 0 (halted) grants nothing and sets no timer', () => {
+    const got = takeTokens({
+      bucket: { tokens: 0, updatedMs: T0 },
+      nowMs: T0 + 5_000,
+      ratePerSecond: 0,
+      burst: 10,
+      want: 1,
+    });
+    assert.equal(got.granted, 0);
+    assert.equal(got.retryAtMs, undefined);
+  });
+});

@@ -1,0 +1,200 @@
+/**
+ * Graceful eviction tasks (Karmada `binding_types_helper.go GracefulEvictCluster`,
+ * `gracefuleviction/evictiontask.go assessEvictionTasks`, the taint manager's `getPurgeMode`).
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import {
+  assessEvictionTasks,
+  canonicalPurgeMode,
+  clusterEvictionPurgeMode,
+  directlyPurgedClusters,
+  gracefulEvictCluster,
+} from '../../../../lib/core/eviction/tasks.ts';
+import type { GracefulEvictionTask } from '../../../../lib/core/types.ts';
+
+const T0 = Date.UTC(2026, 10, 25, 12, 0, 0);
+const at = (s: number) => new Date(T0 + s * 1000).toISOString().replace('.000Z', 'Z');
+
+const task = (from: string, extra: Partial<GracefulEvictionTask> = {}): GracefulEvictionTask => ({
+  fromCluster: from,
+  reason: 'TaintUntolerated',
+  producer: 'TaintManager',
+  purgeMode: 'Gracefully',
+  creationTimestamp: at(-60),
+  ...extra,
+});
+
+describe('purge modes', () => {
+  for (const [given, want] of [
+    ['Directly', 'Directly'],
+    ['Immediately', 'Directly'],
+    ['Gracefully', 'Gracefully'],
+    ['Graciously', 'Gracefully'],
+    ['Never', 'Never'],
+    [undefined, 'Gracefully'],
+    ['bogus', 'Gracefully'],
+  ] as const) {
+    it(`canonicalPurgeMode(${given}) = ${want} (v1.12 names accepted, v1.15 names stored)`, () =>
+      assert.equal(canonicalPurgeMode(given), want));
+  }
+  it('cluster eviction: failover.cluster.purgeMode wins; empty means Gracefully', () => {
+    assert.equal(
+      clusterEvictionPurgeMode({ failover: { cluster: { purgeMode: 'Directly' } } }, 'Gracefully'),
+      'Directly',
+    );
+    assert.equal(clusterEvictionPurgeMode({ failover: { cluster: {} } }, 'Directly'), 'Gracefully');
+  });
+  it('cluster eviction without failover.cluster: --no-execute-taint-eviction-purge-mode (Directly, else Gracefully)', () => {
+    assert.equal(clusterEvictionPurgeMode({}, 'Directly'), 'Directly');
+    assert.equal(clusterEvictionPurgeMode({}, 'Never'), 'Gracefully');
+    assert.equal(clusterEvictionPurgeMode({ failover: { application: {} } }, 'Whatever'), 'Gracefully');
+  });
+});
+
+describe('gracefulEvictCluster', () => {
+  const options = { producer: 'TaintManager', reason: 'TaintUntolerated', purgeMode: 'Directly' as const };
+  it('removes the cluster from spec.clusters and records a task with its replicas and creation time', () => {
+    const spec = {
+      clusters: [
+        { name: 'a', replicas: 2 },
+        { name: 'b', replicas: 1 },
+      ],
+    };
+    assert.deepEqual(gracefulEvictCluster(spec, 'a', { ...options, preservedLabelState: { k: 'v' } }, at(0)), {
+      clusters: [{ name: 'b', replicas: 1 }],
+      gracefulEvictionTasks: [
+        {
+          fromCluster: 'a',
+          purgeMode: 'Directly',
+          replicas: 2,
+          reason: 'TaintUntolerated',
+          producer: 'TaintManager',
+          preservedLabelState: { k: 'v' },
+          creationTimestamp: at(0),
+        },
+      ],
+    });
+  });
+  it('a cluster with 0 replicas gets a task without replicas', () => {
+    const got = gracefulEvictCluster({ clusters: [{ name: 'a', replicas: 0 }] }, 'a', options, at(0));
+    assert.equal(got.gracefulEvictionTasks?.[0]?.replicas, undefined);
+  });
+  it('a cluster that is not a target: no-op (same object)', () => {
+    const spec = { clusters: [{ name: 'b' }] };
+    assert.equal(gracefulEvictCluster(spec, 'a', options, at(0)), spec);
+  });
+  it('a second eviction from a cluster with a task keeps the first task (and still removes the cluster)', () => {
+    const first = task('a');
+    const got = gracefulEvictCluster(
+      { clusters: [{ name: 'a' }], gracefulEvictionTasks: [first] },
+      'a',
+      options,
+      at(0),
+    );
+    assert.deepEqual(got, { clusters: [], gracefulEvictionTasks: [first] });
+  });
+  it('the message is cut at Karmada’s 1,024 characters', () => {
+    const got = gracefulEvictCluster(
+      { clusters: [{ name: 'a' }] },
+      'a',
+      { ...options, message: 'x'.repeat(2000) },
+      at(0),
+    );
+    assert.equal(got.gracefulEvictionTasks?.[0]?.message?.length, 1024);
+  });
+});
+
+describe('assessEvictionTasks (graceful-eviction controller)', () => {
+  const base = {
+    nowMs: T0,
+    timeoutMs: 600_000,
+    clusters: [{ name: 'b', replicas: 2 }],
+    observed: [{ clusterName: 'b', health: 'Healthy' }],
+    hasScheduled: false,
+  };
+  it('a task without creationTimestamp is stamped now and kept (not assessed this round)', () => {
+    const { creationTimestamp: _, ...unstamped } = task('a');
+    const got = assessEvictionTasks({ ...base, hasScheduled: true, tasks: [unstamped] });
+    assert.deepEqual(got.kept, [{ ...unstamped, creationTimestamp: at(0) }]);
+    assert.equal(got.nextMs, T0 + 600_000);
+  });
+  it('suppressDeletion: true keeps it forever, false ends it now (Never purge mode)', () => {
+    const got = assessEvictionTasks({
+      ...base,
+      hasScheduled: true,
+      tasks: [
+        task('a', { suppressDeletion: true, creationTimestamp: at(-99_999) }),
+        task('c', { suppressDeletion: false }),
+      ],
+    });
+    assert.deepEqual(
+      got.kept.map((t) => t.fromCluster),
+      ['a'],
+    );
+    assert.deepEqual(got.ended, [{ cluster: 'c', why: 'suppression-lifted' }]);
+    assert.equal(got.nextMs, undefined, 'no timer for suppressed tasks');
+  });
+  it('past creationTimestamp + timeout it ends (--graceful-eviction-timeout)', () => {
+    const got = assessEvictionTasks({ ...base, tasks: [task('a', { creationTimestamp: at(-601) })] });
+    assert.deepEqual(got.ended, [{ cluster: 'a', why: 'timeout' }]);
+  });
+  it('gracePeriodSeconds overrides the timeout', () => {
+    const got = assessEvictionTasks({
+      ...base,
+      tasks: [task('a', { gracePeriodSeconds: 30, creationTimestamp: at(-31) })],
+    });
+    assert.deepEqual(got.ended, [{ cluster: 'a', why: 'timeout' }]);
+  });
+  it('scheduled and every new target Healthy: it ends (Gracefully waits for the new copies)', () => {
+    const got = assessEvictionTasks({ ...base, hasScheduled: true, tasks: [task('a')] });
+    assert.deepEqual(got.ended, [{ cluster: 'a', why: 'healthy' }]);
+  });
+  it('a new target not yet Healthy: kept, with a timer at its deadline', () => {
+    const got = assessEvictionTasks({
+      ...base,
+      hasScheduled: true,
+      observed: [{ clusterName: 'b', health: 'Unknown' }],
+      tasks: [task('a')],
+    });
+    assert.equal(got.kept.length, 1);
+    assert.equal(got.nextMs, T0 + 540_000 + 1);
+  });
+  it('not yet scheduled for this generation: kept even if the targets look healthy', () => {
+    const got = assessEvictionTasks({ ...base, hasScheduled: false, tasks: [task('a')] });
+    assert.equal(got.kept.length, 1);
+  });
+  it('no target at all: kept until the timeout (Karmada ends it vacuously and deletes the only copy, #7455)', () => {
+    const got = assessEvictionTasks({ ...base, hasScheduled: true, clusters: [], tasks: [task('a')] });
+    assert.equal(got.kept.length, 1);
+  });
+  it('a recovered cluster’s taint-manager task ends (#5803), whatever the other rules say', () => {
+    const got = assessEvictionTasks({
+      ...base,
+      observed: [],
+      tasks: [task('a'), task('c', { reason: 'ApplicationFailure' })],
+      recovered: (c) => c === 'a' || c === 'c',
+    });
+    assert.deepEqual(got.ended, [{ cluster: 'a', why: 'recovered' }]);
+    assert.deepEqual(
+      got.kept.map((t) => t.fromCluster),
+      ['c'],
+      'application failures are not cluster recoveries',
+    );
+  });
+});
+
+describe('directlyPurgedClusters (new Works wait for these to be gone)', () => {
+  it('lists Directly and Immediately tasks only', () => {
+    assert.deepEqual(
+      directlyPurgedClusters({
+        gracefulEvictionTasks: [
+          task('a', { purgeMode: 'Directly' }),
+          task('b'),
+          task('c', { purgeMode: 'Immediately' }),
+        ],
+      }),
+      ['a', 'c'],
+    );
+  });
+});
