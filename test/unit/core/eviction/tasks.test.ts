@@ -11,7 +11,9 @@ import {
   directlyPurgedClusters,
   gracefulEvictCluster,
 } from '../../../../lib/core/eviction/tasks.ts';
-import type { GracefulEvictionTask } from '../../../../lib/core/types.ts';
+import type { GracefulEvictionTask, ResourceBindingSpec } from '../../../../lib/core/types.ts';
+
+type EvictableSpec = Pick<ResourceBindingSpec, 'clusters' | 'gracefulEvictionTasks'>;
 
 const T0 = Date.UTC(2026, 10, 25, 12, 0, 0);
 const at = (s: number) => new Date(T0 + s * 1000).toISOString().replace('.000Z', 'Z');
@@ -77,7 +79,7 @@ describe('gracefulEvictCluster', () => {
     });
   });
   it('a cluster with 0 replicas gets a task without replicas', () => {
-    const got = gracefulEvictCluster({ clusters: [{ name: 'a', replicas: 0 }] }, 'a', options, at(0));
+    const got = gracefulEvictCluster<EvictableSpec>({ clusters: [{ name: 'a', replicas: 0 }] }, 'a', options, at(0));
     assert.equal(got.gracefulEvictionTasks?.[0]?.replicas, undefined);
   });
   it('a cluster that is not a target: no-op (same object)', () => {
@@ -95,7 +97,7 @@ describe('gracefulEvictCluster', () => {
     assert.deepEqual(got, { clusters: [], gracefulEvictionTasks: [first] });
   });
   it('the message is cut at Karmada’s 1,024 characters', () => {
-    const got = gracefulEvictCluster(
+    const got = gracefulEvictCluster<EvictableSpec>(
       { clusters: [{ name: 'a' }] },
       'a',
       { ...options, message: 'x'.repeat(2000) },
