@@ -7,13 +7,12 @@
 import { rfc3339 } from '../api/time.ts';
 import { InvalidSelectorError, matchesRequirements, parseSelector } from '../api/labels.ts';
 import type { KubeObject, ObjectMeta, ObjectRef } from '../api/object.ts';
-import type { Clock } from '../clock/clock.ts';
 import type { Logger } from '../observability/logger.ts';
 import { AlreadyExistsError, ConflictError, NotFoundError, StoreError } from '../store/errors.ts';
 import type { DeleteResult } from '../store/port.ts';
 import { FOREGROUND_FINALIZER, ORPHAN_FINALIZER } from '../api/finalizers.ts';
 import type { ObjectStore } from '../store/port.ts';
-import { type ChangeEvent, type ChangeFeed, HistoryExpiredError, type Subscription } from '../store/watch.ts';
+import { type ChangeEvent, HistoryExpiredError, type Subscription } from '../store/watch.ts';
 import { formatKey, refOf } from '../api/object.ts';
 import {
   apiGroup,
@@ -37,7 +36,6 @@ import {
 } from './http.ts';
 import { parsePath, type Route } from './paths.ts';
 import { apiVersionOf, type Catalog, type ResourceDef } from './resources.ts';
-import type { Schema } from './schema.ts';
 import { type IncludeObject, toTable } from './table.ts';
 import {
   checkRequestPath,
@@ -54,110 +52,11 @@ import {
 import { checkSchema, validateObjectMeta } from './validation.ts';
 import { ViewStore } from './view-store.ts';
 import { decodeKubernetesProtobuf, ProtobufDecodeError } from './protobuf/decode.ts';
+import type { RestBackend } from './rest/backend.ts';
+import type { FieldConflict, FieldManager, PatchEngine, RequestAttributes, UserInfo } from './rest/types.ts';
 
-export interface UserInfo {
-  name: string;
-  groups: string[];
-}
-
-/** What is being asked, for authorization (Kubernetes' RequestAttributes). */
-export interface RequestAttributes {
-  verb: 'get' | 'list' | 'watch' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection';
-  group: string;
-  resource: string;
-  subresource?: string;
-  namespace?: string;
-  name?: string;
-}
-
-export type Operation = 'CREATE' | 'UPDATE' | 'DELETE';
-
-export interface AdmissionInput {
-  operation: Operation;
-  def: ResourceDef;
-  object: KubeObject;
-  old: KubeObject | undefined;
-  user: UserInfo;
-  dryRun: boolean;
-  subresource?: string;
-}
-
-export interface WriteEvent {
-  operation: Operation;
-  def: ResourceDef;
-  object: KubeObject;
-  old: KubeObject | undefined;
-  user: UserInfo;
-  subresource?: string;
-  /** DELETE: `Background` (default), `Foreground` or `Orphan`. */
-  propagationPolicy?: string;
-  /** DELETE: the object is gone (false: marked for deletion, finalizers pending). */
-  removed?: boolean;
-}
-
-export interface RestBackend {
-  productVersion: string;
-  store: ObjectStore;
-  clock: Clock;
-  catalog(): Promise<Catalog>;
-  /** Who is calling, or undefined (401). */
-  authenticate(req: KubeRequest): Promise<UserInfo | undefined>;
-  /** `true`, or the reason it is denied (403). */
-  authorize(user: UserInfo, attrs: RequestAttributes): Promise<true | string>;
-  /** Mutating + validating admission after the built-in checks; throw ApiError to refuse. */
-  admit?(input: AdmissionInput): Promise<KubeObject>;
-  /** After a successful (not dry-run) write. */
-  written?(event: WriteEvent): Promise<void>;
-  /** Namespaced objects may only be created in an existing, non-terminating Namespace. */
-  namespaceLifecycle: boolean;
-  /**
-   * A garbage collector acts on ownerReferences: Foreground and Orphan deletes mark the object with
-   * the `foregroundDeletion` / `orphan` finalizer for it. Without one they are refused with a warning.
-   */
-  garbageCollection?: boolean;
-  /** Every write of this store, for watches; without it, watch requests are refused (405). */
-  changes?: ChangeFeed;
-}
-
-/** Applies a JSON, merge or strategic merge patch (lib/kube/patch). */
-export interface PatchEngine {
-  applyPatch(
-    contentType: string,
-    doc: unknown,
-    patch: unknown,
-    schema: Schema | undefined,
-    options: { strategicAllowed: boolean },
-  ): unknown;
-}
-
-export interface FieldConflict {
-  manager: string;
-  field: string;
-}
-
-/** Server-side apply and managedFields bookkeeping (lib/kube/apply). */
-export interface FieldManager {
-  apply(input: {
-    live: KubeObject | undefined;
-    config: KubeObject;
-    manager: string;
-    force: boolean;
-    schema: Schema | undefined;
-    apiVersion: string;
-    now: string;
-  }): { object: KubeObject } | { conflicts: FieldConflict[] };
-  recordUpdate(input: {
-    before: KubeObject | undefined;
-    after: KubeObject;
-    manager: string;
-    subresource?: 'status';
-    schema: Schema | undefined;
-    apiVersion: string;
-    now: string;
-  }): unknown[];
-  defaultManager(userAgent: string | undefined): string;
-  formatConflicts(conflicts: FieldConflict[]): string;
-}
+export type { AdmissionInput, RestBackend, WriteEvent } from './rest/backend.ts';
+export type { FieldConflict, FieldManager, Operation, PatchEngine, RequestAttributes, UserInfo } from './rest/types.ts';
 
 const BODY_TYPES = ['application/json', 'application/yaml'];
 const PATCH_TYPES = [
