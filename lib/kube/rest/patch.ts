@@ -4,7 +4,6 @@
  * another writer is applied again to the new version.
  */
 import type { KubeObject, ObjectMeta } from '../../api/object.ts';
-import { AlreadyExistsError, ConflictError } from '../../store/errors.ts';
 import { ApiError, apiErrors, type StatusCause } from '../errors.ts';
 import { type KubeResponse, mediaType } from '../http.ts';
 import { decodeJson, decodeYaml, deeperThan, tooDeepError } from '../request-guard.ts';
@@ -13,7 +12,7 @@ import { checkTypeMeta, isObject, withNamespace } from './body.ts';
 import { type Context, fieldManagerOf, nowText, objectRef, storeOf } from './context.ts';
 import { asServed, respondObjects } from './response.ts';
 import type { FieldConflict } from './types.ts';
-import { persistUpdate, prepare } from './write.ts';
+import { persistCreate, persistUpdate, recordedFor } from './write.ts';
 
 const PATCH_TYPES = [
   'application/json-patch+json',
@@ -76,16 +75,25 @@ export async function patchObject(ctx: Context): Promise<KubeResponse> {
         });
         if ('conflicts' in result)
           throw applyConflict(def, ctx.name!, result.conflicts, ctx.fields.formatConflicts(result.conflicts));
+        // Apply computed the object's managedFields itself: they are stored as they are.
         if (!current) {
           if (ctx.subresource) throw apiErrors.notFound(def.plural, def.group, ctx.name!);
-          const created = await createApplied(ctx, result.object);
+          const owned = result.object.metadata.managedFields ?? [];
+          const created = await persistCreate(ctx, withNamespace(ctx, result.object), {
+            managedFields: () => owned,
+            exists: () => apiErrors.conflict(def.plural, def.group, ctx.name!, 'the object was created meanwhile'),
+          });
           return respondObjects(ctx, 201, [created], undefined, true);
         }
         const next = {
           ...result.object,
           metadata: { ...result.object.metadata, resourceVersion: current.metadata.resourceVersion! },
         };
-        const updated = await updateApplied(ctx, current, next);
+        const owned = next.metadata.managedFields ?? [];
+        const updated = await persistUpdate(ctx, current, withNamespace(ctx, next), {
+          managedFields: () => owned,
+          notFound: 'store',
+        });
         return respondObjects(ctx, 200, [updated], undefined, true);
       }
       if (!current) throw apiErrors.notFound(def.plural, def.group, ctx.name!);
@@ -106,7 +114,10 @@ export async function patchObject(ctx: Context): Promise<KubeResponse> {
       if (next.metadata.name !== ctx.name)
         throw apiErrors.badRequest(`the patch may not change metadata.name (${ctx.name})`);
       if (!next.metadata.resourceVersion) next.metadata.resourceVersion = current.metadata.resourceVersion!;
-      const updated = await persistUpdate(ctx, current, next, manager!);
+      const updated = await persistUpdate(ctx, current, next, {
+        managedFields: recordedFor(ctx, current, manager!),
+        notFound: 'resource',
+      });
       return respondObjects(ctx, 200, [updated], undefined, true);
     } catch (err) {
       // A patch applies to the latest version: retry it on a lost race, as the API server does,
@@ -123,66 +134,6 @@ export async function patchObject(ctx: Context): Promise<KubeResponse> {
         continue;
       throw err;
     }
-  }
-}
-
-async function createApplied(ctx: Context, applied: KubeObject): Promise<KubeObject> {
-  const managedFields = applied.metadata.managedFields;
-  const obj = await prepare(ctx, 'CREATE', withNamespace(ctx, applied), undefined);
-  obj.metadata.managedFields = managedFields ?? [];
-  try {
-    const created = await storeOf(ctx).create({ ...obj, apiVersion: apiVersionOf(ctx.def) }, { dryRun: ctx.dryRun });
-    if (!ctx.dryRun)
-      await ctx.backend.written?.({
-        operation: 'CREATE',
-        def: ctx.def,
-        object: created,
-        old: undefined,
-        user: ctx.user,
-      });
-    return asServed(ctx.def, created);
-  } catch (err) {
-    if (err instanceof AlreadyExistsError) {
-      throw apiErrors.conflict(ctx.def.plural, ctx.def.group, ctx.name!, 'the object was created meanwhile');
-    }
-    throw err;
-  }
-}
-
-async function updateApplied(ctx: Context, current: KubeObject, applied: KubeObject): Promise<KubeObject> {
-  const { def } = ctx;
-  const status = ctx.subresource === 'status';
-  const managedFields = applied.metadata.managedFields;
-  let obj = await prepare(ctx, 'UPDATE', withNamespace(ctx, applied), current);
-  if (status) obj = { ...current, status: obj.status, metadata: { ...current.metadata } };
-  obj.metadata.managedFields = managedFields ?? [];
-  obj.metadata.resourceVersion = applied.metadata.resourceVersion;
-  obj = { ...obj, apiVersion: current.apiVersion };
-  try {
-    const updated = status
-      ? await storeOf(ctx).updateStatus(obj, { dryRun: ctx.dryRun })
-      : await storeOf(ctx).update(obj, { dryRun: ctx.dryRun });
-    if (!ctx.dryRun) {
-      await ctx.backend.written?.({
-        operation: 'UPDATE',
-        def,
-        object: updated,
-        old: current,
-        user: ctx.user,
-        ...(status ? { subresource: 'status' } : {}),
-      });
-    }
-    return asServed(def, updated);
-  } catch (err) {
-    if (err instanceof ConflictError) {
-      throw apiErrors.conflict(
-        def.plural,
-        def.group,
-        ctx.name!,
-        'the object has been modified; please apply your changes to the latest version and try again',
-      );
-    }
-    throw err;
   }
 }
 

@@ -10,7 +10,7 @@ import { isObject } from './body.ts';
 import { type Context, fieldManagerOf, objectRef, storeOf } from './context.ts';
 import { PATCH_ATTEMPTS, patchError } from './patch.ts';
 import type { RequestAttributes } from './types.ts';
-import { persistUpdate } from './write.ts';
+import { persistUpdate, recordedFor } from './write.ts';
 
 /**
  * The `scale` subresource (autoscaling/v1 Scale), as `kubectl scale` uses it: a view of the
@@ -72,7 +72,12 @@ export async function scale(ctx: Context, verb: RequestAttributes['verb']): Prom
     const next = structuredClone(current);
     setPath(next, paths.specReplicasPath, replicas);
     try {
-      const updated = await persistUpdate({ ...ctx, subresource: undefined }, current, next, fieldManagerOf(ctx));
+      // Stored as an update of the object itself: admission and managedFields see no subresource.
+      const whole = { ...ctx, subresource: undefined };
+      const updated = await persistUpdate(whole, current, next, {
+        managedFields: recordedFor(whole, current, fieldManagerOf(ctx)),
+        notFound: 'resource',
+      });
       return jsonResponse(200, scaleOf(updated));
     } catch (err) {
       if (err instanceof ApiError && err.reason === 'Conflict' && attempt < PATCH_ATTEMPTS) continue;

@@ -5,7 +5,7 @@
  */
 import type { KubeObject } from '../../api/object.ts';
 import { AlreadyExistsError, ConflictError, NotFoundError } from '../../store/errors.ts';
-import { apiErrors } from '../errors.ts';
+import { type ApiError, apiErrors } from '../errors.ts';
 import type { FieldError } from '../field-errors.ts';
 import { jsonResponse, type KubeResponse } from '../http.ts';
 import { apiVersionOf } from '../resources.ts';
@@ -16,44 +16,24 @@ import { asServed, respondObjects } from './response.ts';
 
 /** POST to a collection: creates the object in the body (or answers a review). */
 export async function createObject(ctx: Context): Promise<KubeResponse> {
+  const { def } = ctx;
   if (ctx.subresource) throw apiErrors.methodNotAllowed('POST', ctx.req.path);
   const body = decodeBody(ctx);
-  if (ctx.def.review) {
+  if (def.review) {
     checkTypeMeta(ctx, body);
-    const answer = await ctx.def.review(body, {
+    const answer = await def.review(body, {
       user: ctx.user,
       authorize: (attrs) => ctx.backend.authorize(ctx.user, attrs),
     });
-    return jsonResponse(201, { ...answer, apiVersion: apiVersionOf(ctx.def), kind: ctx.def.kind });
+    return jsonResponse(201, { ...answer, apiVersion: apiVersionOf(def), kind: def.kind });
   }
-  const created = await persistCreate(ctx, body, fieldManagerOf(ctx));
-  return respondObjects(ctx, 201, [created], undefined, true);
-}
-
-async function persistCreate(ctx: Context, body: KubeObject, manager: string): Promise<KubeObject> {
-  const { def } = ctx;
+  const manager = fieldManagerOf(ctx);
   checkTypeMeta(ctx, body);
-  const input = withNamespace(ctx, body);
-  let obj = await prepare(ctx, 'CREATE', input, undefined);
-  obj.metadata.managedFields = ctx.fields.recordUpdate({
-    before: undefined,
-    after: obj,
-    manager,
-    schema: def.schema,
-    apiVersion: apiVersionOf(def),
-    now: nowText(ctx),
+  const created = await persistCreate(ctx, withNamespace(ctx, body), {
+    managedFields: recordedFor(ctx, undefined, manager),
+    exists: (obj) => apiErrors.alreadyExists(def.plural, def.group, obj.metadata.name ?? ''),
   });
-  obj = { ...obj, apiVersion: apiVersionOf(def) };
-  try {
-    const created = await storeOf(ctx).create(obj, { dryRun: ctx.dryRun });
-    if (!ctx.dryRun)
-      await ctx.backend.written?.({ operation: 'CREATE', def, object: created, old: undefined, user: ctx.user });
-    return asServed(def, created);
-  } catch (err) {
-    if (err instanceof AlreadyExistsError)
-      throw apiErrors.alreadyExists(def.plural, def.group, obj.metadata.name ?? '');
-    throw err;
-  }
+  return respondObjects(ctx, 201, [created], undefined, true);
 }
 
 /** PUT of a named object (or of its status): replaces it with the body. */
@@ -71,30 +51,92 @@ export async function updateObject(ctx: Context): Promise<KubeResponse> {
   if (!current) throw apiErrors.notFound(def.plural, def.group, ctx.name!);
   // A PUT without resourceVersion is an unconditional update (allowed for these kinds).
   if (!input.metadata.resourceVersion) input.metadata.resourceVersion = current.metadata.resourceVersion!;
-  const updated = await persistUpdate(ctx, current, input, fieldManagerOf(ctx));
+  const updated = await persistUpdate(ctx, current, input, {
+    managedFields: recordedFor(ctx, current, fieldManagerOf(ctx)),
+    notFound: 'resource',
+  });
   return respondObjects(ctx, 200, [updated], undefined, true);
 }
 
-/** Validates, records field ownership and stores `input` as the new version of `current`. */
+/**
+ * The managedFields of an imperative write (create, update, patch, scale) by `manager`: the
+ * field manager's update bookkeeping, given the object as it will be stored.
+ */
+export function recordedFor(
+  ctx: Context,
+  before: KubeObject | undefined,
+  manager: string,
+): (after: KubeObject) => unknown[] {
+  const { def } = ctx;
+  const status = ctx.subresource === 'status';
+  return (after) =>
+    ctx.fields.recordUpdate({
+      before,
+      after,
+      manager,
+      ...(status ? { subresource: 'status' as const } : {}),
+      schema: def.schema,
+      apiVersion: apiVersionOf(def),
+      now: nowText(ctx),
+    });
+}
+
+/** What differs between the creates that store a new object (POST and server-side apply). */
+export interface CreateRules {
+  /** The managedFields to store, given the object as it will be stored (checked and admitted). */
+  managedFields(prepared: KubeObject): unknown[];
+  /** The answer when the store already holds an object of that name. */
+  exists(prepared: KubeObject): ApiError;
+}
+
+/**
+ * Creates `input` (already in the URL's namespace): the write's checks and admission, managedFields,
+ * the store, then the backend's `written` hook. Returns the object as served.
+ */
+export async function persistCreate(ctx: Context, input: KubeObject, rules: CreateRules): Promise<KubeObject> {
+  const { def } = ctx;
+  let obj = await prepare(ctx, 'CREATE', input, undefined);
+  obj.metadata.managedFields = rules.managedFields(obj);
+  obj = { ...obj, apiVersion: apiVersionOf(def) };
+  try {
+    const created = await storeOf(ctx).create(obj, { dryRun: ctx.dryRun });
+    if (!ctx.dryRun)
+      await ctx.backend.written?.({ operation: 'CREATE', def, object: created, old: undefined, user: ctx.user });
+    return asServed(def, created);
+  } catch (err) {
+    if (err instanceof AlreadyExistsError) throw rules.exists(obj);
+    throw err;
+  }
+}
+
+/** What differs between the updates that store a new version (PUT, patch, scale, server-side apply). */
+export interface UpdateRules {
+  /** The managedFields to store, given the object as it will be stored (checked and admitted). */
+  managedFields(prepared: KubeObject): unknown[];
+  /**
+   * The answer when the object is gone by the time the store writes: the resource's NotFound, or
+   * the store's own error as it is (what server-side apply has always answered; kept so that its
+   * answers do not change).
+   */
+  notFound: 'resource' | 'store';
+}
+
+/**
+ * Stores `input` as the new version of `current` (or, on the status subresource, only its status):
+ * the write's checks and admission, managedFields, the store at `input`'s resourceVersion, then the
+ * backend's `written` hook. A lost race is a Conflict. Returns the object as served.
+ */
 export async function persistUpdate(
   ctx: Context,
   current: KubeObject,
   input: KubeObject,
-  manager: string,
+  rules: UpdateRules,
 ): Promise<KubeObject> {
   const { def } = ctx;
   const status = ctx.subresource === 'status';
   let obj = await prepare(ctx, 'UPDATE', input, current);
   if (status) obj = { ...current, status: obj.status, metadata: { ...current.metadata } };
-  obj.metadata.managedFields = ctx.fields.recordUpdate({
-    before: current,
-    after: obj,
-    manager,
-    ...(status ? { subresource: 'status' as const } : {}),
-    schema: def.schema,
-    apiVersion: apiVersionOf(def),
-    now: nowText(ctx),
-  });
+  obj.metadata.managedFields = rules.managedFields(obj);
   obj.metadata.resourceVersion = input.metadata.resourceVersion;
   obj = { ...obj, apiVersion: current.apiVersion };
   try {
@@ -126,7 +168,9 @@ export async function persistUpdate(
         'the object has been modified; please apply your changes to the latest version and try again',
       );
     }
-    if (err instanceof NotFoundError) throw apiErrors.notFound(def.plural, def.group, ctx.name!);
+    if (err instanceof NotFoundError && rules.notFound === 'resource') {
+      throw apiErrors.notFound(def.plural, def.group, ctx.name!);
+    }
     throw err;
   }
 }
@@ -150,7 +194,7 @@ async function checkNamespace(ctx: Context, namespace: string | undefined): Prom
  * fieldValidation, types, required, enums, defaults), metadata, the kind's defaults and
  * validation, then the backend's admission.
  */
-export async function prepare(
+async function prepare(
   ctx: Context,
   operation: 'CREATE' | 'UPDATE',
   input: KubeObject,
