@@ -10,7 +10,7 @@ import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { KubeObject } from '../api/object.ts';
 import type { Clock } from '../clock/clock.ts';
 import { bearerToken, type KubeRequest } from '../kube/http.ts';
-import type { RequestAttributes, UserInfo } from '../kube/rest.ts';
+import type { RequestAttributes, UserInfo } from '../kube/rest/index.ts';
 import type { ObjectStore } from '../store/port.ts';
 
 /** Internal kind holding token hashes; not in any served catalog. */

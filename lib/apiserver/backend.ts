@@ -13,7 +13,7 @@ import { isCredentialSecret, sealCredentialSecret } from '../members/credentials
 import { ApiError, apiErrors } from '../kube/errors.ts';
 import type { KubeRequest } from '../kube/http.ts';
 import type { Catalog } from '../kube/resources.ts';
-import type { AdmissionInput, RequestAttributes, RestBackend, UserInfo, WriteEvent } from '../kube/rest.ts';
+import type { AdmissionInput, RequestAttributes, RestBackend, UserInfo, WriteEvent } from '../kube/rest/index.ts';
 import type { Logger } from '../observability/logger.ts';
 import type { WorkQueue } from '../queue/port.ts';
 import type { ObjectStore } from '../store/port.ts';

@@ -8,7 +8,7 @@ import type { ControllerSpec } from '../controllers/specs.ts';
 import { fieldManager, patchEngine } from '../kube/engines.ts';
 import type { ResourceStrategy } from '../kube/resources.ts';
 import type { KubeRequest, KubeResponse } from '../kube/http.ts';
-import { RestHandler } from '../kube/rest.ts';
+import { RestHandler } from '../kube/rest/index.ts';
 import type { Logger } from '../observability/logger.ts';
 import type { WorkQueue } from '../queue/port.ts';
 import { AlreadyExistsError } from '../store/errors.ts';

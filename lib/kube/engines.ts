@@ -11,7 +11,7 @@ import {
 } from './apply/index.ts';
 import { apiErrors } from './errors.ts';
 import { applyPatch } from './patch/index.ts';
-import type { FieldManager, PatchEngine } from './rest.ts';
+import type { FieldManager, PatchEngine } from './rest/types.ts';
 
 export const patchEngine: PatchEngine = { applyPatch };
 

@@ -6,7 +6,7 @@
 import type { KubeObject } from '../api/object.ts';
 import type { FieldError } from './field-errors.ts';
 import type { Schema } from './schema.ts';
-import type { RequestAttributes, UserInfo } from './rest.ts';
+import type { RequestAttributes, UserInfo } from './rest/types.ts';
 import type { ResourceView } from './view-store.ts';
 
 export type Verb = 'get' | 'list' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection' | 'watch';

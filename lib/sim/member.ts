@@ -21,7 +21,13 @@ import { ApiError, apiErrors } from '../kube/errors.ts';
 import { bearerToken, jsonResponse, type KubeRequest, type KubeResponse } from '../kube/http.ts';
 import { type RunningKubeServer, startKubeServer } from '../kube/node-server.ts';
 import type { Catalog } from '../kube/resources.ts';
-import { type AdmissionInput, type RestBackend, RestHandler, type UserInfo, type WriteEvent } from '../kube/rest.ts';
+import {
+  type AdmissionInput,
+  type RestBackend,
+  RestHandler,
+  type UserInfo,
+  type WriteEvent,
+} from '../kube/rest/index.ts';
 import type { Logger } from '../observability/logger.ts';
 import { writeKubeconfig } from '../pki/index.ts';
 import { AlreadyExistsError } from '../store/errors.ts';

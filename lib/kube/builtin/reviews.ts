@@ -5,7 +5,7 @@
 import type { KubeObject } from '../../api/object.ts';
 import { apiErrors } from '../errors.ts';
 import type { ResourceDef } from '../resources.ts';
-import type { RequestAttributes } from '../rest.ts';
+import type { RequestAttributes } from '../rest/types.ts';
 import { obj, openObject, str, strings, topLevel, bool, mapOf } from './schemas.ts';
 
 type Obj = Record<string, unknown>;
