@@ -33,7 +33,7 @@ import { encodeMessage } from '../queue/messages.ts';
 import { deadLetterQueueName, queueName } from '../queue/naming.ts';
 import { LANES } from '../queue/port.ts';
 import { RESYNC_ALL, RESYNC_CONTROLLER } from '../reconcile/resync.ts';
-import { parseSchedule, ScheduleExpressionError } from '../schedule/expression.ts';
+import { parseSchedule, ScheduleExpressionError } from '../timer/expression.ts';
 import { controllerHandler, type Runtime, wireRuntime } from '../wiring.ts';
 import { acquireDataDirLock } from './lock.ts';
 import { restoreSnapshot, snapshotQueues, writeSnapshot } from './queue-snapshot.ts';
