@@ -19,7 +19,7 @@ import type { WorkQueue } from '../queue/port.ts';
 import type { ObjectStore } from '../store/port.ts';
 import type { ChangeFeed } from '../store/watch.ts';
 import { authorize, TokenAuthenticator } from './auth.ts';
-import { CRD_GROUP, CRD_KIND, type CatalogProvider } from './catalog.ts';
+import { CRD_GROUP, CRD_KIND, type CatalogProvider } from '../karmada/catalog.ts';
 import { CLUSTER_INFO_REF, isBootstrapTokenSecret, refreshClusterInfo } from './cluster-info.ts';
 import { enqueueTriggered } from './triggers.ts';
 

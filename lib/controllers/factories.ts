@@ -2,7 +2,7 @@
  * How each controller is built from the runtime's ports. A function imports only its own factory
  * (the bundler drops the rest); local mode runs them all through {@link CONTROLLER_FACTORIES}.
  */
-import { StoredCrdCatalog, staticControlPlaneDefs } from '../apiserver/catalog.ts';
+import { StoredCrdCatalog, staticControlPlaneDefs } from '../karmada/catalog.ts';
 import type { Controller } from '../reconcile/controller.ts';
 import { createResyncController, RESYNC_CONTROLLER } from '../reconcile/resync.ts';
 import { clusterTimings } from '../config/runtime.ts';

@@ -6,7 +6,7 @@
 import type { KubeObject, ObjectRef } from '../api/object.ts';
 import { parseKey } from '../api/object.ts';
 import { enqueueTriggered } from '../apiserver/triggers.ts';
-import type { CatalogProvider } from '../apiserver/catalog.ts';
+import type { CatalogProvider } from '../karmada/catalog.ts';
 import { NAMESPACE_FINALIZER } from '../kube/builtin/kinds.ts';
 import type { WorkQueue } from '../queue/port.ts';
 import type { Controller, ReconcileContext, ReconcileRequest, ReconcileResult } from '../reconcile/controller.ts';
