@@ -6,7 +6,7 @@ import { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { SecretsManagerSecret } from '../lib/adapters/secrets-manager/secret.ts';
 import { createBootstrapHandler } from '../lib/apiserver/bootstrap-resource.ts';
 import { loadRuntimeConfig } from '../lib/config/runtime.ts';
-import { observabilityFor, wireRuntime } from '../lib/wiring.ts';
+import { observabilityFor, wireRuntime } from '../lib/wiring/wire.ts';
 
 // Built on first use inside the handler, so a configuration error still answers CloudFormation.
 export const handler = createBootstrapHandler(() => {
