@@ -21,6 +21,7 @@ import { SimulatedMember } from '../sim/member.ts';
 import { ensureLocalPki, tlsServerOptions, writeKubeconfigText } from '../pki/index.ts';
 import { createDynamoClient } from '../adapters/dynamodb/client.ts';
 import { ensureLocalTable } from '../adapters/dynamodb/migrate-table.ts';
+import { SqsQueueAdmin } from '../adapters/sqs/queue-admin.ts';
 import { createSqsClient } from '../adapters/sqs/transport.ts';
 import { type Clock, systemClock } from '../clock/clock.ts';
 import { type ClusterTimings, clusterTimings, type RuntimeConfig } from '../config/runtime.ts';
@@ -147,7 +148,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     });
     cleanups.push(() => sqs.stop());
     const sqsClient = createSqsClient({ region: LOCAL_REGION, endpoint: sqs.endpoint });
-    const queues = await provisionControllerQueues(sqsClient, LOCAL_QUEUE_PREFIX, CONTROLLER_SPECS);
+    const queues = await provisionControllerQueues(new SqsQueueAdmin(sqsClient), LOCAL_QUEUE_PREFIX, CONTROLLER_SPECS);
     sqsClient.destroy();
     const urlBase = queueUrlBase(queues);
 
