@@ -8,6 +8,7 @@ import type { Clock } from '../clock/clock.ts';
 import { CONTROLLER_SPECS, type ControllerSpec } from '../controllers/specs.ts';
 import { enqueueAfterWrite } from '../controllers/triggers.ts';
 import { type CredentialCipher, SealError } from '../crypto/cipher.ts';
+import { CRD_GROUP, CRD_KIND, type CatalogProvider } from '../karmada/catalog.ts';
 import { establishCrd, validateCrd } from '../kube/crd.ts';
 import { isCredentialSecret, sealCredentialSecret } from '../members/credentials.ts';
 import { ApiError, apiErrors } from '../kube/errors.ts';
@@ -19,7 +20,6 @@ import type { WorkQueue } from '../queue/port.ts';
 import type { ObjectStore } from '../store/port.ts';
 import type { ChangeFeed } from '../store/watch.ts';
 import { authorize, TokenAuthenticator } from './auth.ts';
-import { CRD_GROUP, CRD_KIND, type CatalogProvider } from '../karmada/catalog.ts';
 import { CLUSTER_INFO_REF, isBootstrapTokenSecret, refreshClusterInfo } from './cluster-info.ts';
 
 const CLUSTER_INFO_PATH = `/api/v1/namespaces/${CLUSTER_INFO_REF.namespace}/configmaps/${CLUSTER_INFO_REF.name}`;

@@ -62,6 +62,7 @@ export async function enqueueAfterWrite(
   } else if (
     JSON.stringify(object.metadata.ownerReferences ?? []) !== JSON.stringify(old?.metadata.ownerReferences ?? [])
   ) {
+    // Its owners may be gone already: the collector checks.
     await enqueueOwnerCheck(workQueue, [object], reason);
   }
 }
