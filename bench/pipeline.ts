@@ -3,6 +3,7 @@
  * the local SQS-compatible server, the event-source runner polling them, the real handler with silent
  * logs and metrics. Benchmarks start the runner when their backlog is in place.
  */
+import { SqsQueueAdmin } from '../lib/adapters/sqs/queue-admin.ts';
 import { createSqsClient, SqsTransport } from '../lib/adapters/sqs/transport.ts';
 import { systemClock } from '../lib/clock/clock.ts';
 import type { ControllerSpec } from '../lib/controllers/specs.ts';
@@ -27,7 +28,7 @@ export async function controllerOnQueues<C extends Controller>(
   const client = createSqsClient({ region: 'us-east-1', endpoint: server.endpoint });
   const transport = new SqsTransport(client);
   const prefix = `bench${seq++}x${Date.now() % 100_000}`;
-  const queues = await provisionControllerQueues(client, prefix, [spec]);
+  const queues = await provisionControllerQueues(new SqsQueueAdmin(client), prefix, [spec]);
   const base = queueUrlBase(queues);
   const workQueue = new TransportWorkQueue(transport, (c, lane) => base + queueName(prefix, c, lane), systemClock);
   const controller = make(workQueue);

@@ -10,8 +10,8 @@
  *   the same change sent on the standard lane (priority disabled).
  */
 import { Buffer } from 'node:buffer';
-import { GetQueueAttributesCommand } from '@aws-sdk/client-sqs';
 import { KubeConfig } from '@kubernetes/client-node';
+import { SqsQueueAdmin } from '../lib/adapters/sqs/queue-admin.ts';
 import { createSqsClient } from '../lib/adapters/sqs/transport.ts';
 import type { KubeObject } from '../lib/api/object.ts';
 import { formatKey } from '../lib/api/object.ts';
@@ -197,20 +197,11 @@ export async function benchPropagation(options: {
       await rt.runtime.workQueue.enqueue(items);
     };
     const sqs = createSqsClient({ region: 'us-east-1', endpoint: rt.endpoints.sqs });
+    const admin = new SqsQueueAdmin(sqs);
     const standardQueues = rt.queues.filter((q) => q.lane === 'standard').map((q) => q.url);
     const pending = async () => {
       let n = 0;
-      for (const url of standardQueues) {
-        const a = await sqs.send(
-          new GetQueueAttributesCommand({
-            QueueUrl: url,
-            AttributeNames: ['ApproximateNumberOfMessages', 'ApproximateNumberOfMessagesNotVisible'],
-          }),
-        );
-        n +=
-          Number(a.Attributes?.ApproximateNumberOfMessages ?? 0) +
-          Number(a.Attributes?.ApproximateNumberOfMessagesNotVisible ?? 0);
-      }
+      for (const url of standardQueues) n += await admin.depth(url);
       // Delayed messages (retries, sweeps) are not a backlog.
       return n > 50 ? n : 0;
     };

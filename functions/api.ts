@@ -4,7 +4,7 @@
  */
 import { createApiHandler } from '../lib/apiserver/lambda.ts';
 import { loadRuntimeConfig } from '../lib/config/runtime.ts';
-import { observabilityFor, wireRuntime } from '../lib/wiring.ts';
+import { observabilityFor, wireRuntime } from '../lib/wiring/wire.ts';
 
 const runtime = wireRuntime(loadRuntimeConfig());
 export const handler = createApiHandler(runtime, observabilityFor('api', runtime.config));

@@ -3,7 +3,7 @@
  */
 import { loadRuntimeConfig } from '../lib/config/runtime.ts';
 import { BINDER_CONTROLLER } from '../lib/controllers/binder.ts';
-import { binderFactory } from '../lib/controllers/factories.ts';
-import { controllerHandler, wireRuntime } from '../lib/wiring.ts';
+import { binderFactory } from '../lib/wiring/factories.ts';
+import { controllerHandler, wireRuntime } from '../lib/wiring/wire.ts';
 
 export const handler = controllerHandler(BINDER_CONTROLLER, binderFactory, wireRuntime(loadRuntimeConfig()));

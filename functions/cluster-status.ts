@@ -3,8 +3,8 @@
  */
 import { loadRuntimeConfig } from '../lib/config/runtime.ts';
 import { CLUSTER_STATUS_CONTROLLER } from '../lib/controllers/cluster-status.ts';
-import { clusterStatusFactory } from '../lib/controllers/factories.ts';
-import { controllerHandler, wireRuntime } from '../lib/wiring.ts';
+import { clusterStatusFactory } from '../lib/wiring/factories.ts';
+import { controllerHandler, wireRuntime } from '../lib/wiring/wire.ts';
 
 export const handler = controllerHandler(
   CLUSTER_STATUS_CONTROLLER,

@@ -3,7 +3,7 @@
  */
 import { loadRuntimeConfig } from '../lib/config/runtime.ts';
 import { CLUSTER_CONTROLLER } from '../lib/controllers/cluster.ts';
-import { clusterFactory } from '../lib/controllers/factories.ts';
-import { controllerHandler, wireRuntime } from '../lib/wiring.ts';
+import { clusterFactory } from '../lib/wiring/factories.ts';
+import { controllerHandler, wireRuntime } from '../lib/wiring/wire.ts';
 
 export const handler = controllerHandler(CLUSTER_CONTROLLER, clusterFactory, wireRuntime(loadRuntimeConfig()));

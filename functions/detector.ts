@@ -3,7 +3,7 @@
  */
 import { loadRuntimeConfig } from '../lib/config/runtime.ts';
 import { DETECTOR_CONTROLLER } from '../lib/controllers/detector.ts';
-import { detectorFactory } from '../lib/controllers/factories.ts';
-import { controllerHandler, wireRuntime } from '../lib/wiring.ts';
+import { detectorFactory } from '../lib/wiring/factories.ts';
+import { controllerHandler, wireRuntime } from '../lib/wiring/wire.ts';
 
 export const handler = controllerHandler(DETECTOR_CONTROLLER, detectorFactory, wireRuntime(loadRuntimeConfig()));

@@ -3,7 +3,7 @@
  */
 import { loadRuntimeConfig } from '../lib/config/runtime.ts';
 import { EXECUTOR_CONTROLLER } from '../lib/controllers/executor.ts';
-import { executorFactory } from '../lib/controllers/factories.ts';
-import { controllerHandler, wireRuntime } from '../lib/wiring.ts';
+import { executorFactory } from '../lib/wiring/factories.ts';
+import { controllerHandler, wireRuntime } from '../lib/wiring/wire.ts';
 
 export const handler = controllerHandler(EXECUTOR_CONTROLLER, executorFactory, wireRuntime(loadRuntimeConfig()));

@@ -3,8 +3,8 @@
  */
 import { loadRuntimeConfig } from '../lib/config/runtime.ts';
 import { NAMESPACE_SYNC_CONTROLLER } from '../lib/controllers/namespace-sync.ts';
-import { namespaceSyncFactory } from '../lib/controllers/factories.ts';
-import { controllerHandler, wireRuntime } from '../lib/wiring.ts';
+import { namespaceSyncFactory } from '../lib/wiring/factories.ts';
+import { controllerHandler, wireRuntime } from '../lib/wiring/wire.ts';
 
 export const handler = controllerHandler(
   NAMESPACE_SYNC_CONTROLLER,

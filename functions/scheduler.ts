@@ -3,7 +3,7 @@
  */
 import { loadRuntimeConfig } from '../lib/config/runtime.ts';
 import { SCHEDULER_CONTROLLER } from '../lib/controllers/scheduler.ts';
-import { schedulerFactory } from '../lib/controllers/factories.ts';
-import { controllerHandler, wireRuntime } from '../lib/wiring.ts';
+import { schedulerFactory } from '../lib/wiring/factories.ts';
+import { controllerHandler, wireRuntime } from '../lib/wiring/wire.ts';
 
 export const handler = controllerHandler(SCHEDULER_CONTROLLER, schedulerFactory, wireRuntime(loadRuntimeConfig()));

@@ -8,7 +8,7 @@
  */
 import * as z from 'zod/mini';
 import { ConfigError, parseConfig } from '../lib/config/validate.ts';
-import { parseSchedule, ScheduleExpressionError } from '../lib/schedule/expression.ts';
+import { parseSchedule, ScheduleExpressionError } from '../lib/timer/expression.ts';
 import { CLUSTER_TIMING_FLAGS } from '../lib/config/runtime.ts';
 import { parseDuration } from '../lib/util/duration.ts';
 

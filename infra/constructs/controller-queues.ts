@@ -2,7 +2,7 @@ import { Duration, RemovalPolicy } from 'aws-cdk-lib';
 import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { type ControllerSpec, visibilityTimeoutSeconds } from '../../lib/controllers/specs.ts';
-import { DLQ_RETENTION_SECONDS, QUEUE_RETENTION_SECONDS } from '../../lib/local/queues.ts';
+import { DLQ_RETENTION_SECONDS, QUEUE_RETENTION_SECONDS } from '../../lib/queue/retention.ts';
 import { deadLetterQueueName, queueName } from '../../lib/queue/naming.ts';
 import { LANES, type Lane } from '../../lib/queue/port.ts';
 

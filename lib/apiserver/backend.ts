@@ -5,9 +5,10 @@
  */
 import { formatKey, type KubeObject, refOf } from '../api/object.ts';
 import type { Clock } from '../clock/clock.ts';
-import { enqueueGarbageCollection, enqueueOwnerCheck } from '../controllers/garbage-collector.ts';
 import { CONTROLLER_SPECS, type ControllerSpec } from '../controllers/specs.ts';
+import { enqueueAfterWrite } from '../controllers/triggers.ts';
 import { type CredentialCipher, SealError } from '../crypto/cipher.ts';
+import { CRD_GROUP, CRD_KIND, type CatalogProvider } from '../karmada/catalog.ts';
 import { establishCrd, validateCrd } from '../kube/crd.ts';
 import { isCredentialSecret, sealCredentialSecret } from '../members/credentials.ts';
 import { ApiError, apiErrors } from '../kube/errors.ts';
@@ -19,9 +20,7 @@ import type { WorkQueue } from '../queue/port.ts';
 import type { ObjectStore } from '../store/port.ts';
 import type { ChangeFeed } from '../store/watch.ts';
 import { authorize, TokenAuthenticator } from './auth.ts';
-import { CRD_GROUP, CRD_KIND, type CatalogProvider } from './catalog.ts';
 import { CLUSTER_INFO_REF, isBootstrapTokenSecret, refreshClusterInfo } from './cluster-info.ts';
-import { enqueueTriggered } from './triggers.ts';
 
 const CLUSTER_INFO_PATH = `/api/v1/namespaces/${CLUSTER_INFO_REF.namespace}/configmaps/${CLUSTER_INFO_REF.name}`;
 const ANONYMOUS: UserInfo = { name: 'system:anonymous', groups: ['system:unauthenticated'] };
@@ -143,28 +142,11 @@ export class ControlPlaneBackend implements RestBackend {
       }
     }
     try {
-      await enqueueTriggered(
+      await enqueueAfterWrite(
         this.#options.workQueue,
-        { group: def.group, kind: def.kind },
-        [refOf(object)],
-        `api-${operation.toLowerCase()}`,
-        this.#options.specs,
+        { gk: { group: def.group, kind: def.kind }, operation, object, old: event.old },
+        { garbageCollection: this.garbageCollection, specs: this.#options.specs },
       );
-      if (this.garbageCollection) {
-        const removed =
-          operation === 'UPDATE' &&
-          object.metadata.deletionTimestamp &&
-          (object.metadata.finalizers ?? []).length === 0;
-        if (operation === 'DELETE' || removed) {
-          await enqueueGarbageCollection(this.#options.workQueue, [object], `api-${operation.toLowerCase()}`);
-        } else if (
-          JSON.stringify(object.metadata.ownerReferences ?? []) !==
-          JSON.stringify(event.old?.metadata.ownerReferences ?? [])
-        ) {
-          // Its owners may be gone already: the collector checks.
-          await enqueueOwnerCheck(this.#options.workQueue, [object], `api-${operation.toLowerCase()}`);
-        }
-      }
     } catch (err) {
       // The write stands; the periodic resync will enqueue the key if this send was lost.
       this.#options.logger?.error('could not enqueue controllers for an accepted write; resync will catch up', {

@@ -8,7 +8,7 @@
 import { request } from 'node:https';
 import type { CloudFormationCustomResourceEvent, Context } from 'aws-lambda';
 import type { Logger } from '../observability/logger.ts';
-import type { Runtime } from '../wiring.ts';
+import type { Runtime } from '../wiring/runtime.ts';
 import { bootstrapControlPlane, type SecretPort } from './bootstrap.ts';
 
 export const BOOTSTRAP_RESOURCE_ID = 'serverless-karmada-bootstrap';

@@ -11,7 +11,7 @@ import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context
 import type { Logger } from '../observability/logger.ts';
 import { METRIC, type Metrics, MetricUnit } from '../observability/metrics.ts';
 import { clusterTimings } from '../config/runtime.ts';
-import type { Runtime } from '../wiring.ts';
+import type { Runtime } from '../wiring/runtime.ts';
 import { requestFromApiGateway, responseToApiGateway } from './apigw.ts';
 import { type ControlPlaneApi, createControlPlaneApi } from './server.ts';
 

@@ -17,7 +17,7 @@ import type { ChangeFeed } from '../store/watch.ts';
 import { PRODUCT_VERSION } from '../version.ts';
 import { ADMIN_GROUP, type IssuedToken, issueToken } from './auth.ts';
 import { ControlPlaneBackend } from './backend.ts';
-import { StoredCrdCatalog, staticControlPlaneDefs } from './catalog.ts';
+import { StoredCrdCatalog, staticControlPlaneDefs } from '../karmada/catalog.ts';
 import { WebhookHandler } from './webhooks.ts';
 
 /** Namespaces that exist from the start, as on a fresh Karmada control plane. */

@@ -48,7 +48,7 @@ import {
 import { generateClusterCredential, verifyWebhookRequest } from '../registration/webhook-signing.ts';
 import { AlreadyExistsError, ConflictError } from '../store/errors.ts';
 import type { ObjectStore } from '../store/port.ts';
-import { enqueueTriggered } from './triggers.ts';
+import { enqueueTriggered } from '../controllers/triggers.ts';
 
 export const WEBHOOK_PREFIX = '/webhooks/v1/';
 /** Replay protection: nonces are remembered this long (longer than the accepted clock skew both ways). */

@@ -24,13 +24,13 @@
  */
 import { FOREGROUND_FINALIZER, ORPHAN_FINALIZER } from '../api/finalizers.ts';
 import type { KubeObject, ObjectRef, OwnerReference } from '../api/object.ts';
-import { formatKey, parseApiVersion, parseKey, refOf } from '../api/object.ts';
-import { enqueueTriggered } from '../apiserver/triggers.ts';
+import { formatKey, parseApiVersion, refOf } from '../api/object.ts';
 import type { WorkQueue } from '../queue/port.ts';
 import type { Controller, ReconcileContext, ReconcileRequest, ReconcileResult } from '../reconcile/controller.ts';
 import { ConflictError, NotFoundError } from '../store/errors.ts';
 import type { ObjectStore } from '../store/port.ts';
 import { GARBAGE_COLLECTOR_NAME } from './specs.ts';
+import { enqueueGarbageCollection, enqueueTriggered, parseCollectorKey } from './triggers.ts';
 
 export { FOREGROUND_FINALIZER, ORPHAN_FINALIZER };
 export const GARBAGE_COLLECTOR = GARBAGE_COLLECTOR_NAME;
@@ -45,50 +45,6 @@ const WAIT_MAX_MS = 300_000;
 const WRITE_ATTEMPTS = 5;
 const RECHECK_REASON = 'gc-recheck';
 const WAIT_REASON = 'gc-wait-';
-
-/** The collector's key for a deleted (or marked) owner: its key and its uid. */
-export function collectorKey(obj: KubeObject): string {
-  return `${formatKey(refOf(obj))}@${obj.metadata.uid ?? ''}`;
-}
-
-/** An owner key (`…@uid`), or a dependent check (a plain object key). */
-export function parseCollectorKey(key: string): { ref: ObjectRef; uid: string | undefined } {
-  const at = key.lastIndexOf('@');
-  if (at < 0) return { ref: parseKey(key), uid: undefined };
-  if (at === key.length - 1) throw new Error(`malformed garbage-collector key ${JSON.stringify(key)}: empty uid`);
-  return { ref: parseKey(key.slice(0, at)), uid: key.slice(at + 1) };
-}
-
-/** Tells the collector that these objects were deleted (or marked for deletion). */
-export async function enqueueGarbageCollection(
-  workQueue: WorkQueue,
-  objects: readonly KubeObject[],
-  reason: string,
-): Promise<void> {
-  const withUid = objects.filter((o) => o.metadata.uid);
-  if (withUid.length === 0) return;
-  await workQueue.enqueue(
-    withUid.map((o) => ({ controller: GARBAGE_COLLECTOR, lane: 'priority' as const, key: collectorKey(o), reason })),
-  );
-}
-
-/** Asks the collector to check the owners of objects just written with owner references. */
-export async function enqueueOwnerCheck(
-  workQueue: WorkQueue,
-  objects: readonly KubeObject[],
-  reason: string,
-): Promise<void> {
-  const owned = objects.filter((o) => (o.metadata.ownerReferences ?? []).length > 0);
-  if (owned.length === 0) return;
-  await workQueue.enqueue(
-    owned.map((o) => ({
-      controller: GARBAGE_COLLECTOR,
-      lane: 'priority' as const,
-      key: formatKey(refOf(o)),
-      reason,
-    })),
-  );
-}
 
 export interface GarbageCollectorOptions {
   store: ObjectStore;

@@ -5,14 +5,14 @@
  */
 import type { KubeObject, ObjectRef } from '../api/object.ts';
 import { parseKey } from '../api/object.ts';
-import { enqueueTriggered } from '../apiserver/triggers.ts';
-import type { CatalogProvider } from '../apiserver/catalog.ts';
+import type { CatalogProvider } from '../karmada/catalog.ts';
 import { NAMESPACE_FINALIZER } from '../kube/builtin/kinds.ts';
 import type { WorkQueue } from '../queue/port.ts';
 import type { Controller, ReconcileContext, ReconcileRequest, ReconcileResult } from '../reconcile/controller.ts';
 import { ConflictError, NotFoundError } from '../store/errors.ts';
 import type { ObjectStore } from '../store/port.ts';
 import { NAMESPACE_CONTROLLER_NAME } from './specs.ts';
+import { enqueueTriggered } from './triggers.ts';
 
 export const NAMESPACE_CONTROLLER = NAMESPACE_CONTROLLER_NAME;
 

@@ -3,14 +3,11 @@
  * does in AWS: a priority and a standard queue per controller, each with its own DLQ and redrive
  * policy, visibility timeout six times the function timeout.
  */
-import { CreateQueueCommand, GetQueueAttributesCommand, type SQSClient } from '@aws-sdk/client-sqs';
 import { type ControllerSpec, visibilityTimeoutSeconds } from '../controllers/specs.ts';
 import { deadLetterQueueName, queueName } from '../queue/naming.ts';
 import type { EventSourceSpec, SqsHandler } from '../queue/event-source.ts';
-import { LANES, type Lane } from '../queue/port.ts';
-
-export const QUEUE_RETENTION_SECONDS = 4 * 24 * 3600;
-export const DLQ_RETENTION_SECONDS = 14 * 24 * 3600;
+import { LANES, type Lane, type QueueAdmin } from '../queue/port.ts';
+import { DLQ_RETENTION_SECONDS, QUEUE_RETENTION_SECONDS } from '../queue/retention.ts';
 
 export interface ProvisionedQueue {
   controller: string;
@@ -20,35 +17,22 @@ export interface ProvisionedQueue {
   dlqUrl: string;
 }
 
-async function create(
-  client: SQSClient,
-  name: string,
-  attributes: Record<string, string>,
-): Promise<{ url: string; arn: string }> {
-  const { QueueUrl } = await client.send(new CreateQueueCommand({ QueueName: name, Attributes: attributes }));
-  const { Attributes } = await client.send(new GetQueueAttributesCommand({ QueueUrl, AttributeNames: ['QueueArn'] }));
-  if (!QueueUrl || !Attributes?.QueueArn) throw new Error(`creating queue ${name} returned no URL or ARN`);
-  return { url: QueueUrl, arn: Attributes.QueueArn };
-}
-
+/** Creates each controller's two queues, each with its dead-letter queue, in spec then lane order. */
 export async function provisionControllerQueues(
-  client: SQSClient,
+  admin: QueueAdmin,
   prefix: string,
   specs: readonly ControllerSpec[],
 ): Promise<ProvisionedQueue[]> {
   const out: ProvisionedQueue[] = [];
   for (const spec of specs) {
     for (const lane of LANES) {
-      const dlq = await create(client, deadLetterQueueName(prefix, spec.name, lane), {
-        MessageRetentionPeriod: String(DLQ_RETENTION_SECONDS),
+      const dlq = await admin.create(deadLetterQueueName(prefix, spec.name, lane), {
+        retentionSeconds: DLQ_RETENTION_SECONDS,
       });
-      const queue = await create(client, queueName(prefix, spec.name, lane), {
-        VisibilityTimeout: String(visibilityTimeoutSeconds(spec)),
-        MessageRetentionPeriod: String(QUEUE_RETENTION_SECONDS),
-        RedrivePolicy: JSON.stringify({
-          deadLetterTargetArn: dlq.arn,
-          maxReceiveCount: spec.maxReceiveCount,
-        }),
+      const queue = await admin.create(queueName(prefix, spec.name, lane), {
+        visibilityTimeoutSeconds: visibilityTimeoutSeconds(spec),
+        retentionSeconds: QUEUE_RETENTION_SECONDS,
+        deadLetter: { queueArn: dlq.arn, maxReceiveCount: spec.maxReceiveCount },
       });
       out.push({ controller: spec.name, lane, url: queue.url, arn: queue.arn, dlqUrl: dlq.url });
     }

@@ -4,7 +4,7 @@
  * as EventBridge does not replay them either.
  */
 import type { Clock } from '../clock/clock.ts';
-import { parseSchedule, type Schedule } from '../schedule/expression.ts';
+import { parseSchedule, type Schedule } from '../timer/expression.ts';
 
 export interface TimerRule {
   name: string;

@@ -67,3 +67,23 @@ export interface EnqueueItem {
 export interface WorkQueue {
   enqueue(items: readonly EnqueueItem[]): Promise<void>;
 }
+
+/** A queue's settings, as the stateful stack sets them in AWS. */
+export interface QueueSettings {
+  /** Hide a received message this long (default: the server's). */
+  visibilityTimeoutSeconds?: number;
+  retentionSeconds: number;
+  /** Move a message to this queue after `maxReceiveCount` receives. */
+  deadLetter?: { queueArn: string; maxReceiveCount: number };
+}
+
+/**
+ * Creating and watching queues: what local mode, the tests and the benchmarks do themselves, and the
+ * stateful stack and CloudWatch do in AWS. `queue` is a URL, as for {@link QueueTransport}.
+ */
+export interface QueueAdmin {
+  /** Creates a queue (or finds it, if one of that name has the same settings). */
+  create(name: string, settings: QueueSettings): Promise<{ url: string; arn: string }>;
+  /** How many messages a queue holds, visible or in flight (approximate, as SQS counts). */
+  depth(queue: string): Promise<number>;
+}

@@ -7,7 +7,7 @@
 import { rfc3339 } from '../api/time.ts';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { StoredCrdCatalog } from '../apiserver/catalog.ts';
+import { StoredCrdCatalog } from '../karmada/catalog.ts';
 import type { KubeObject } from '../api/object.ts';
 import { formatBytes, formatCpu, parseQuantity } from '../api/quantity.ts';
 import type { Clock } from '../clock/clock.ts';

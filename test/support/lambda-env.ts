@@ -6,6 +6,7 @@
 import type { Context } from 'aws-lambda';
 import { createDynamoClient } from '../../lib/adapters/dynamodb/client.ts';
 import { ensureTable } from '../../lib/adapters/dynamodb/ensure-table.ts';
+import { SqsQueueAdmin } from '../../lib/adapters/sqs/queue-admin.ts';
 import { createSqsClient } from '../../lib/adapters/sqs/transport.ts';
 import { runtimeEnvironment } from '../../lib/config/runtime.ts';
 import { CONTROLLER_SPECS } from '../../lib/controllers/specs.ts';
@@ -31,7 +32,7 @@ export async function startFunctionEnvironment(extra: { adminSecretId?: string }
   await ensureTable(ddb, TEST_TABLE);
   ddb.destroy();
   const client = createSqsClient({ region: 'us-east-1', endpoint: sqs.endpoint });
-  const queues = await provisionControllerQueues(client, TEST_PREFIX, CONTROLLER_SPECS);
+  const queues = await provisionControllerQueues(new SqsQueueAdmin(client), TEST_PREFIX, CONTROLLER_SPECS);
   client.destroy();
   const base = queueUrlBase(queues);
   Object.assign(process.env, {

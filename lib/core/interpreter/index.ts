@@ -42,4 +42,4 @@ export {
   sparkApplicationComponents,
   tfJobComponents,
   volcanoJobComponents,
-} from './thirdparty/index.ts';
+} from './third-party-kinds/index.ts';

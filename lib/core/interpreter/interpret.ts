@@ -13,7 +13,7 @@ import {
   interpreterKey,
 } from './registry.ts';
 import type { InterpretOptions } from './requirements.ts';
-import { THIRDPARTY_INTERPRETERS } from './thirdparty/index.ts';
+import { THIRDPARTY_INTERPRETERS } from './third-party-kinds/index.ts';
 
 /** The built-in registry: native `GetReplicas` and the third-party customizations. */
 export const DEFAULT_INTERPRETERS: InterpreterRegistry = new Map<string, KindInterpreter>([

@@ -21,7 +21,8 @@ import { TokenAuthenticator } from '../../../lib/apiserver/auth.ts';
 import { createSqsClient } from '../../../lib/adapters/sqs/transport.ts';
 import { loadRuntimeConfig } from '../../../lib/config/runtime.ts';
 import { createLogger } from '../../../lib/observability/logger.ts';
-import { wireRuntime, type Runtime } from '../../../lib/wiring.ts';
+import type { Runtime } from '../../../lib/wiring/runtime.ts';
+import { wireRuntime } from '../../../lib/wiring/wire.ts';
 import {
   captureStdout,
   type FunctionEnvironment,

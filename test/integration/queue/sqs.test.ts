@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { SQSClient } from '@aws-sdk/client-sqs';
+import { SqsQueueAdmin } from '../../../lib/adapters/sqs/queue-admin.ts';
 import { createSqsClient, SqsTransport } from '../../../lib/adapters/sqs/transport.ts';
 import { systemClock } from '../../../lib/clock/clock.ts';
 import type { ControllerSpec } from '../../../lib/controllers/specs.ts';
@@ -22,12 +23,14 @@ import { createControllerHandler } from '../../../lib/reconcile/handler.ts';
 let server: LocalSqsServer;
 let client: SQSClient;
 let transport: SqsTransport;
+let admin: SqsQueueAdmin;
 let seq = 0;
 
 before(async () => {
   server = await startSqsServer();
   client = createSqsClient({ region: 'us-east-1', endpoint: server.endpoint });
   transport = new SqsTransport(client);
+  admin = new SqsQueueAdmin(client);
 });
 after(async () => {
   client.destroy();
@@ -54,7 +57,7 @@ function spec(name: string, overrides: Partial<ControllerSpec> = {}): Controller
 /** Provisions queues for one controller and runs it under the real-time runner. */
 async function runController(s: ControllerSpec, controller: Controller) {
   const prefix = `it${seq++}`;
-  const queues = await provisionControllerQueues(client, prefix, [s]);
+  const queues = await provisionControllerQueues(admin, prefix, [s]);
   const base = queueUrlBase(queues);
   const workQueue = new TransportWorkQueue(transport, (c, lane) => base + queueName(prefix, c, lane), systemClock);
   const sources: EventSourceSpec[] = LANES.map((lane) => {
@@ -94,7 +97,7 @@ async function until(what: string, condition: () => boolean | Promise<boolean>, 
 
 describe('SQS adapter on fauxqs', () => {
   it('sends in batches and receives every message with its attributes', async () => {
-    const [q] = await provisionControllerQueues(client, `it${seq++}`, [spec('batch')]);
+    const [q] = await provisionControllerQueues(admin, `it${seq++}`, [spec('batch')]);
     await transport.send(
       q!.url,
       Array.from({ length: 25 }, (_, i) => ({
@@ -120,7 +123,7 @@ describe('SQS adapter on fauxqs', () => {
   });
 
   it('holds a delayed message back until its delay has passed', async () => {
-    const [q] = await provisionControllerQueues(client, `it${seq++}`, [spec('delay')]);
+    const [q] = await provisionControllerQueues(admin, `it${seq++}`, [spec('delay')]);
     await transport.send(q!.url, [{ body: 'later', delaySeconds: 2 }]);
     assert.equal((await transport.receive(q!.url, { maxMessages: 10, waitTimeSeconds: 0 })).length, 0);
     let got: string[] = [];

@@ -3,13 +3,12 @@ import { describe, it } from 'node:test';
 import type { KubeObject, OwnerReference } from '../../../lib/api/object.ts';
 import { VirtualClock } from '../../../lib/clock/index.ts';
 import {
-  collectorKey,
   createGarbageCollector,
   FOREGROUND_FINALIZER,
   GARBAGE_COLLECTOR,
   ORPHAN_FINALIZER,
-  parseCollectorKey,
 } from '../../../lib/controllers/garbage-collector.ts';
+import { collectorKey, parseCollectorKey } from '../../../lib/controllers/triggers.ts';
 import { createLogger } from '../../../lib/observability/logger.ts';
 import type { EnqueueItem } from '../../../lib/queue/port.ts';
 import { MemoryRowStore, RowObjectStore } from '../../../lib/store/index.ts';

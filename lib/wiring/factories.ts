@@ -2,23 +2,25 @@
  * How each controller is built from the runtime's ports. A function imports only its own factory
  * (the bundler drops the rest); local mode runs them all through {@link CONTROLLER_FACTORIES}.
  */
-import { StoredCrdCatalog, staticControlPlaneDefs } from '../apiserver/catalog.ts';
+import { clusterTimings } from '../config/runtime.ts';
+import { BINDER_CONTROLLER, createBinderController } from '../controllers/binder.ts';
+import { CLUSTER_CONTROLLER, createClusterController } from '../controllers/cluster.ts';
+import { CLUSTER_STATUS_CONTROLLER, createClusterStatusController } from '../controllers/cluster-status.ts';
+import { createDetectorController, DETECTOR_CONTROLLER } from '../controllers/detector.ts';
+import { createExecutorController, EXECUTOR_CONTROLLER } from '../controllers/executor.ts';
+import { createGarbageCollector, GARBAGE_COLLECTOR } from '../controllers/garbage-collector.ts';
+import { createNamespaceController, NAMESPACE_CONTROLLER } from '../controllers/namespace.ts';
+import { createNamespaceSyncController, NAMESPACE_SYNC_CONTROLLER } from '../controllers/namespace-sync.ts';
+import { createSchedulerController, SCHEDULER_CONTROLLER } from '../controllers/scheduler.ts';
+import { resyncTargets } from '../controllers/specs.ts';
+import { parsePluginsFlag } from '../core/scheduler/framework/registry.ts';
+import { StoredCrdCatalog, staticControlPlaneDefs } from '../karmada/catalog.ts';
 import type { Controller } from '../reconcile/controller.ts';
 import { createResyncController, RESYNC_CONTROLLER } from '../reconcile/resync.ts';
-import { clusterTimings } from '../config/runtime.ts';
-import { eventRecorder, type Runtime } from '../wiring.ts';
-import { CLUSTER_CONTROLLER, createClusterController } from './cluster.ts';
-import { CLUSTER_STATUS_CONTROLLER, createClusterStatusController } from './cluster-status.ts';
-import { parsePluginsFlag } from '../core/scheduler/framework/registry.ts';
-import { createDetectorController, DETECTOR_CONTROLLER } from './detector.ts';
-import { createSchedulerController, SCHEDULER_CONTROLLER } from './scheduler.ts';
-import { createGarbageCollector, GARBAGE_COLLECTOR } from './garbage-collector.ts';
-import { createNamespaceController, NAMESPACE_CONTROLLER } from './namespace.ts';
-import { BINDER_CONTROLLER, createBinderController } from './binder.ts';
-import { createExecutorController, EXECUTOR_CONTROLLER } from './executor.ts';
-import { createNamespaceSyncController, NAMESPACE_SYNC_CONTROLLER } from './namespace-sync.ts';
-import { resyncTargets } from './specs.ts';
+import type { Runtime } from './runtime.ts';
+import { eventRecorder } from './wire.ts';
 
+/** Builds one controller from the runtime's ports (what a function's handler and local mode run). */
 export type ControllerFactory = (runtime: Runtime) => Controller;
 
 export const resyncFactory: ControllerFactory = (runtime) =>

@@ -3,42 +3,29 @@
  * process (local mode). The only place that picks adapters; everything else receives ports.
  */
 import { hostname } from 'node:os';
-import { createDynamoClient } from './adapters/dynamodb/client.ts';
-import { KmsEnvelopeCipher } from './adapters/kms/cipher.ts';
-import { createKmsClient } from './adapters/kms/client.ts';
-import { type CredentialCipher, SealError } from './crypto/cipher.ts';
-import { LocalKeyCipher } from './crypto/local-key.ts';
-import { type EventRecorder, StoreEventRecorder } from './events/recorder.ts';
-import { DynamoRowStore } from './adapters/dynamodb/row-store.ts';
-import { createSqsClient, SqsTransport } from './adapters/sqs/transport.ts';
-import { type Clock, systemClock } from './clock/clock.ts';
-import type { RuntimeConfig } from './config/runtime.ts';
-import { createLogger, type Logger } from './observability/logger.ts';
-import { createMetrics, type EmfDocument, type Metrics } from './observability/metrics.ts';
-import { queueName, queueNameFromArn } from './queue/naming.ts';
-import type { Lane, QueueTransport, WorkQueue } from './queue/port.ts';
-import { TransportWorkQueue } from './queue/work-queue.ts';
-import type { BatchDependencies } from './reconcile/batch.ts';
-import type { Controller } from './reconcile/controller.ts';
-import { type ControllerHandler, createControllerHandler } from './reconcile/handler.ts';
-import type { ObjectStore } from './store/port.ts';
-import { RowObjectStore } from './store/row-object-store.ts';
-import { eventTtl } from './store/ttl.ts';
+import { createDynamoClient } from '../adapters/dynamodb/client.ts';
+import { KmsEnvelopeCipher } from '../adapters/kms/cipher.ts';
+import { createKmsClient } from '../adapters/kms/client.ts';
+import { type CredentialCipher, SealError } from '../crypto/cipher.ts';
+import { LocalKeyCipher } from '../crypto/local-key.ts';
+import { type EventRecorder, StoreEventRecorder } from '../events/recorder.ts';
+import { DynamoRowStore } from '../adapters/dynamodb/row-store.ts';
+import { createSqsClient, SqsTransport } from '../adapters/sqs/transport.ts';
+import { type Clock, systemClock } from '../clock/clock.ts';
+import type { RuntimeConfig } from '../config/runtime.ts';
+import { createLogger, type Logger } from '../observability/logger.ts';
+import { createMetrics, type EmfDocument, type Metrics } from '../observability/metrics.ts';
+import { queueName, queueNameFromArn } from '../queue/naming.ts';
+import type { Lane } from '../queue/port.ts';
+import { TransportWorkQueue } from '../queue/work-queue.ts';
+import type { BatchDependencies } from '../reconcile/batch.ts';
+import type { Controller } from '../reconcile/controller.ts';
+import { type ControllerHandler, createControllerHandler } from '../reconcile/handler.ts';
+import { RowObjectStore } from '../store/row-object-store.ts';
+import { eventTtl } from '../store/ttl.ts';
+import type { Runtime } from './runtime.ts';
 
-export interface Runtime {
-  config: RuntimeConfig;
-  clock: Clock;
-  store: ObjectStore;
-  /** Seals and opens member-cluster credentials (KMS in AWS, a key file locally). */
-  cipher: CredentialCipher;
-  transport: QueueTransport;
-  workQueue: WorkQueue;
-  /** The URL of a controller's queue. */
-  queueUrl(controller: string, lane: Lane): string;
-  /** Releases the SDK clients (local mode and tests; a Lambda never calls it). */
-  close(): void;
-}
-
+/** The runtime from configuration: the DynamoDB object store, SQS queues and the credential cipher. */
 export function wireRuntime(config: RuntimeConfig, clock: Clock = systemClock): Runtime {
   const dynamo = createDynamoClient({
     region: config.region,

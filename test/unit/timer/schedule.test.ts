@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { VirtualClock } from '../../lib/clock/clock.ts';
-import { startTimer } from '../../lib/local/timer.ts';
-import { parseSchedule, ScheduleExpressionError } from '../../lib/schedule/expression.ts';
+import { VirtualClock } from '../../../lib/clock/clock.ts';
+import { startTimer } from '../../../lib/local/timer.ts';
+import { parseSchedule, ScheduleExpressionError } from '../../../lib/timer/expression.ts';
 
 const t = (iso: string) => Date.parse(iso);
 

@@ -4,21 +4,24 @@
  * process that wrote a CRD.
  */
 import type { Clock } from '../clock/clock.ts';
-import { karmadaResourceDefs } from '../karmada/kinds.ts';
 import { controlPlaneBuiltins } from '../kube/builtin/kinds.ts';
 import { resourceDefsFromCrd } from '../kube/crd.ts';
 import { Catalog, type ResourceDef, type ResourceStrategy } from '../kube/resources.ts';
 import type { ObjectStore } from '../store/port.ts';
+import { karmadaResourceDefs } from './kinds.ts';
 
+/** The group and kind of a CustomResourceDefinition: a write of one changes the catalog. */
 export const CRD_GROUP = 'apiextensions.k8s.io';
 export const CRD_KIND = 'CustomResourceDefinition';
 
+/** Where the API and the controllers that walk every kind get the current catalog. */
 export interface CatalogProvider {
   catalog(): Promise<Catalog>;
   /** Forget the cached CRDs (after a CRD write in this process). */
   invalidate(): void;
 }
 
+/** The kinds the control plane serves without a stored CRD: Kubernetes built-ins and Karmada's. */
 export function staticControlPlaneDefs(karmadaStrategy?: ResourceStrategy): ResourceDef[] {
   return [...controlPlaneBuiltins(), ...karmadaResourceDefs(karmadaStrategy)];
 }
