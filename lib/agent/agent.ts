@@ -20,8 +20,8 @@ import {
   setCondition,
   type ThresholdState,
   thresholdAdjustedReady,
-} from '../clusters/health.ts';
-import type { ResourceModel } from '../clusters/resources.ts';
+} from '../core/clusters/health.ts';
+import type { ResourceModel } from '../core/clusters/resources.ts';
 import type { MemberClient } from '../members/client.ts';
 import { collectStatus } from '../members/status.ts';
 import type { Logger } from '../observability/logger.ts';

@@ -25,7 +25,7 @@ import {
 import { type Condition, findCondition, rfc3339, setCondition } from '../api/conditions.ts';
 import type { KubeObject, ObjectRef } from '../api/object.ts';
 import { parseKey } from '../api/object.ts';
-import { READY_CONDITION } from '../clusters/health.ts';
+import { READY_CONDITION } from '../core/clusters/health.ts';
 import { SealError } from '../crypto/cipher.ts';
 import type { CredentialCipher } from '../crypto/cipher.ts';
 import { type EventRecorder, NO_EVENTS } from '../events/recorder.ts';

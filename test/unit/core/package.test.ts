@@ -47,6 +47,14 @@ describe('serverless-karmada/core', () => {
       'selectBestClusters',
       'clusterMatches',
       'websterAllocate',
+      'observedReady',
+      'thresholdAdjustedReady',
+      'taintsForReady',
+      'pullClusterStaleness',
+      'nodeSummary',
+      'resourceSummary',
+      'allocatableModelings',
+      'maxAvailableReplicas',
     ]) {
       assert.equal(typeof (core as Record<string, unknown>)[name], 'function', name);
     }
