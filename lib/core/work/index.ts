@@ -16,6 +16,7 @@ export {
   isManagedByKarmada,
   withoutKarmadaMarkers,
 } from './member.ts';
+export { describeManifest, manifestsOf, observeWork, withManifestType } from './manifests.ts';
 export { generateBindingName, generateWorkName } from './names.ts';
 export { PRUNED_METADATA_FIELDS, pruneIrrelevantFields } from './prune.ts';
 export {
