@@ -17,7 +17,7 @@ export {
   withoutKarmadaMarkers,
 } from './member.ts';
 export { describeManifest, manifestsOf, observeWork, withManifestType } from './manifests.ts';
-export { generateBindingName, generateWorkName } from './names.ts';
+export { bindingRefOf, generateBindingName, generateWorkName } from './names.ts';
 export { PRUNED_METADATA_FIELDS, pruneIrrelevantFields } from './prune.ts';
 export {
   conflictResolution,
