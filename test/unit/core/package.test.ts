@@ -55,6 +55,11 @@ describe('serverless-karmada/core', () => {
       'resourceSummary',
       'allocatableModelings',
       'maxAvailableReplicas',
+      'planBinding',
+      'resultBinding',
+      'planWork',
+      'observeWork',
+      'workStatusAfter',
     ]) {
       assert.equal(typeof (core as Record<string, unknown>)[name], 'function', name);
     }
