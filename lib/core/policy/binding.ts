@@ -125,7 +125,10 @@ export function desiredBinding({ ref, template, policy, workload, existing, newU
   } as ResourceBinding;
 }
 
-/** Whether `desired` differs from `existing` in anything the detector owns (spec, labels, annotations, owners, finalizers). */
+/**
+ * Whether `desired` differs from `existing` in anything the detector owns: spec, labels, annotations,
+ * owner references, finalizers (status is the scheduler's and the binder's).
+ */
 export function bindingChanged(existing: ResourceBinding, desired: ResourceBinding): boolean {
   return (
     !deepEqual(existing.spec, desired.spec) ||
