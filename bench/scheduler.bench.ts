@@ -13,7 +13,7 @@ import { ensureTable } from '../lib/adapters/dynamodb/ensure-table.ts';
 import { DynamoRowStore } from '../lib/adapters/dynamodb/row-store.ts';
 import type { KubeObject } from '../lib/api/object.ts';
 import { systemClock } from '../lib/clock/clock.ts';
-import { allocatableModelings, type ResourceModel } from '../lib/clusters/resources.ts';
+import { allocatableModelings, type ResourceModel } from '../lib/core/clusters/resources.ts';
 import { createSchedulerController } from '../lib/controllers/scheduler.ts';
 import { controllerSpec, SCHEDULER_CONTROLLER_NAME } from '../lib/controllers/specs.ts';
 import { buildFramework } from '../lib/core/scheduler/framework/registry.ts';

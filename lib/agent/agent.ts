@@ -20,22 +20,15 @@ import {
   setCondition,
   type ThresholdState,
   thresholdAdjustedReady,
-} from '../clusters/health.ts';
-import type { ResourceModel } from '../clusters/resources.ts';
+} from '../core/clusters/health.ts';
+import type { ResourceModel } from '../core/clusters/resources.ts';
 import type { MemberClient } from '../members/client.ts';
 import { collectStatus } from '../members/status.ts';
 import type { Logger } from '../observability/logger.ts';
 import { signWebhookRequest } from '../registration/webhook-signing.ts';
-import type { ManifestStatus } from '../core/status/index.ts';
-import {
-  applyWork,
-  appliedCurrent,
-  listManagedObjects,
-  observeWork,
-  releaseWork,
-  statusChanged,
-  workStatusAfter,
-} from '../execution/work-apply.ts';
+import { appliedCurrent, type ManifestStatus, workStatusAfter, workStatusChanged } from '../core/status/index.ts';
+import { observeWork } from '../core/work/index.ts';
+import { applyWork, listManagedObjects, releaseWork } from '../members/work-apply.ts';
 
 export interface AgentConfig {
   /** The control plane's API address (`https://…`). */
@@ -289,7 +282,7 @@ export class PullAgent {
         }
         outcome ??= await applyWork(member, work, config.cluster);
         const next = workStatusAfter(work, outcome, rfc3339(this.#o.clock.now()));
-        if (statusChanged(work, next)) await this.#webhooks.post('workstatus', { name, status: next });
+        if (workStatusChanged(work, next)) await this.#webhooks.post('workstatus', { name, status: next });
       } catch (err) {
         logger.warn('could not sync a work; retrying next round', { work: name, error: err as Error });
       }

@@ -19,14 +19,10 @@
  * Override policy and cluster changes fan out to the bindings they may affect, on the standard lane.
  */
 import {
-  BINDING_CONTROLLER_FINALIZER,
   bindingIdOf,
   CLUSTER,
   CLUSTER_RESOURCE_BINDING,
-  CLUSTER_RESOURCE_BINDING_CONTROLLER_FINALIZER,
-  CLUSTER_RESOURCE_BINDING_PERMANENT_ID_LABEL as CRB_ID_LABEL,
   clusterOfExecutionNamespace,
-  EXECUTION_CONTROLLER_FINALIZER,
   executionNamespace,
   RESOURCE_BINDING,
   RESOURCE_BINDING_PERMANENT_ID_LABEL as RB_ID_LABEL,
@@ -55,10 +51,14 @@ import {
 } from '../core/status/index.ts';
 import type { Cluster, ResourceBinding } from '../core/types.ts';
 import {
+  bindingFinalizerOf,
   generateBindingName,
   generateWorkName,
+  planWork,
   renderWork,
   type RenderedWork,
+  withoutConditionTimes,
+  withPermanentIdAndFinalizer,
   WORK_PERMANENT_ID_LABEL,
 } from '../core/work/index.ts';
 import { type EventRecorder, NO_EVENTS } from '../events/recorder.ts';
@@ -80,7 +80,6 @@ import { randomUUID } from 'node:crypto';
 import { BINDER_CONTROLLER_NAME, EXECUTOR_CONTROLLER_NAME } from './specs.ts';
 
 export const BINDER_CONTROLLER = BINDER_CONTROLLER_NAME;
-const WORK_API_VERSION = `${WORK_GROUP}/v1alpha1`;
 /** How soon a cluster whose overrides failed is tried again. */
 const OVERRIDE_RETRY_MS = 10_000;
 
@@ -88,6 +87,8 @@ export interface BinderOptions {
   store: ObjectStore;
   workQueue: WorkQueue;
   events?: EventRecorder;
+  /** Permanent ids for bindings and Works that have none (default: random UUIDs; tests pass a deterministic one). */
+  newUid?: () => string;
 }
 
 /** What one batch shares: clusters and override policies, read once. */
@@ -107,6 +108,7 @@ export interface BinderStats {
 export function createBinderController(options: BinderOptions): Controller & { stats: BinderStats } {
   const { store } = options;
   const events = options.events ?? NO_EVENTS;
+  const newUid = options.newUid ?? randomUUID;
   const stats: BinderStats = { worksWritten: 0, worksDeleted: 0, statusWrites: 0 };
 
   function openBatch(): Promise<BinderBatch> {
@@ -149,20 +151,12 @@ export function createBinderController(options: BinderOptions): Controller & { s
   ): Promise<ReconcileResult | undefined> {
     let binding = (await store.get(ref)) as ResourceBinding | undefined;
     if (!binding) return undefined;
-    const finalizer = finalizerOf(binding);
+    const finalizer = bindingFinalizerOf(binding);
     if (binding.metadata.deletionTimestamp) return removeBinding(binding, finalizer, lane, context);
-    const idLabel = binding.kind === 'ClusterResourceBinding' ? CRB_ID_LABEL : RB_ID_LABEL;
-    if (!(binding.metadata.finalizers ?? []).includes(finalizer) || !binding.metadata.labels?.[idLabel]) {
-      // Karmada's webhook gives every binding a permanent id (its Works are found by it).
+    const identified = withPermanentIdAndFinalizer(binding, newUid);
+    if (identified) {
       try {
-        binding = (await store.update({
-          ...binding,
-          metadata: {
-            ...binding.metadata,
-            labels: { ...binding.metadata.labels, [idLabel]: binding.metadata.labels?.[idLabel] || randomUUID() },
-            finalizers: [...(binding.metadata.finalizers ?? []).filter((f) => f !== finalizer), finalizer],
-          },
-        })) as ResourceBinding;
+        binding = (await store.update(identified)) as ResourceBinding;
       } catch (err) {
         if (err instanceof ConflictError) return { requeueAfterMs: 0 };
         if (err instanceof NotFoundError) return undefined;
@@ -190,7 +184,7 @@ export function createBinderController(options: BinderOptions): Controller & { s
         if (!cluster) return; // Unknown cluster: nothing to render to (the scheduler re-places).
         const ref = workRefOf(target.name, workName);
         const existing = await store.get(ref);
-        const workPermanentId = existing?.metadata.labels?.[WORK_PERMANENT_ID_LABEL] ?? randomUUID();
+        const workPermanentId = existing?.metadata.labels?.[WORK_PERMANENT_ID_LABEL] ?? newUid();
         const result = renderWork({
           template,
           binding: binding!,
@@ -259,12 +253,14 @@ export function createBinderController(options: BinderOptions): Controller & { s
     rendered: RenderedWork,
     existing: KubeObject | undefined,
   ): Promise<{ changed: boolean; work: KubeObject } | 'retry'> {
-    const desired = workObject(rendered, existing);
+    const plan = planWork(rendered, existing);
+    if (plan.action === 'wait') return 'retry';
+    if (plan.action === 'keep') return { changed: false, work: plan.work };
     try {
-      if (!existing) return { changed: true, work: await store.create(desired) };
-      if (existing.metadata.deletionTimestamp) return 'retry'; // the old one is still being cleaned up
-      if (!workChanged(existing, desired)) return { changed: false, work: existing };
-      return { changed: true, work: await store.update(desired) };
+      return {
+        changed: true,
+        work: plan.action === 'create' ? await store.create(plan.work) : await store.update(plan.work),
+      };
     } catch (err) {
       if (err instanceof ConflictError || err instanceof AlreadyExistsError) return 'retry';
       if (err instanceof NotFoundError) return 'retry'; // its execution namespace is not there yet
@@ -360,7 +356,7 @@ export function createBinderController(options: BinderOptions): Controller & { s
       }
       if (existing && deepEqual(existing, desired)) continue;
       if (!desired.metadata.labels?.[RB_ID_LABEL])
-        desired.metadata.labels = { ...desired.metadata.labels, [RB_ID_LABEL]: randomUUID() };
+        desired.metadata.labels = { ...desired.metadata.labels, [RB_ID_LABEL]: newUid() };
       try {
         if (existing) await store.update(desired);
         else await store.create(desired);
@@ -504,64 +500,6 @@ export function createBinderController(options: BinderOptions): Controller & { s
       refs.map((r) => ({ controller: EXECUTOR_CONTROLLER_NAME, lane, key: formatKey(r), reason: 'work-changed' })),
     );
   }
-}
-
-// ---------------------------------------------------------------------------------------------------
-// Pure helpers
-
-/** A status without its conditions' probe/transition times (aggregation stamps them with now). */
-function withoutConditionTimes(status: Record<string, unknown>): unknown {
-  const conditions = status.conditions;
-  if (!Array.isArray(conditions)) return status;
-  return {
-    ...status,
-    conditions: conditions.map((c: Record<string, unknown>) => ({
-      ...c,
-      lastProbeTime: undefined,
-      lastTransitionTime: undefined,
-    })),
-  };
-}
-
-function finalizerOf(binding: ResourceBinding): string {
-  return binding.kind === 'ClusterResourceBinding'
-    ? CLUSTER_RESOURCE_BINDING_CONTROLLER_FINALIZER
-    : BINDING_CONTROLLER_FINALIZER;
-}
-
-/** The Work object for a rendering, keeping what others own on the existing one (status, uid, version). */
-function workObject(rendered: RenderedWork, existing: KubeObject | undefined): KubeObject {
-  const metadata = { ...(existing?.metadata ?? {}) };
-  metadata.name = rendered.name;
-  metadata.namespace = rendered.namespace;
-  metadata.labels = { ...(existing?.metadata.labels ?? {}), ...rendered.labels };
-  metadata.annotations = { ...(existing?.metadata.annotations ?? {}), ...rendered.annotations };
-  // Applied-override annotations no longer applied are dropped.
-  for (const key of Object.keys(existing?.metadata.annotations ?? {}))
-    if (key.startsWith('policy.karmada.io/applied-') && !(key in rendered.annotations))
-      delete metadata.annotations[key];
-  const finalizers = [...(metadata.finalizers ?? [])];
-  if (!finalizers.includes(EXECUTION_CONTROLLER_FINALIZER)) finalizers.push(EXECUTION_CONTROLLER_FINALIZER);
-  metadata.finalizers = finalizers;
-  const spec: Record<string, unknown> = { workload: { manifests: [rendered.manifest] } };
-  if (rendered.suspendDispatching) spec.suspendDispatching = true;
-  if (rendered.preserveResourcesOnDeletion) spec.preserveResourcesOnDeletion = true;
-  return {
-    apiVersion: WORK_API_VERSION,
-    kind: 'Work',
-    metadata,
-    spec,
-    ...(existing?.status ? { status: existing.status } : {}),
-  };
-}
-
-function workChanged(existing: KubeObject, desired: KubeObject): boolean {
-  return (
-    !deepEqual(existing.spec, desired.spec) ||
-    !deepEqual(existing.metadata.labels ?? {}, desired.metadata.labels ?? {}) ||
-    !deepEqual(existing.metadata.annotations ?? {}, desired.metadata.annotations ?? {}) ||
-    !deepEqual(existing.metadata.finalizers ?? [], desired.metadata.finalizers ?? [])
-  );
 }
 
 function workNameOf(template: KubeObject): string {

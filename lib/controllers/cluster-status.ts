@@ -31,7 +31,7 @@ import {
   taintsForReady,
   type ThresholdState,
   thresholdAdjustedReady,
-} from '../clusters/health.ts';
+} from '../core/clusters/health.ts';
 import type { ClusterTimings } from '../config/runtime.ts';
 import type { CredentialCipher } from '../crypto/cipher.ts';
 import { SealError } from '../crypto/cipher.ts';

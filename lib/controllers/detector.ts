@@ -15,10 +15,8 @@
  */
 import { randomUUID } from 'node:crypto';
 import {
-  BINDING_CONTROLLER_FINALIZER,
   CLUSTER_PROPAGATION_POLICY,
   CLUSTER_RESOURCE_BINDING,
-  CLUSTER_RESOURCE_BINDING_CONTROLLER_FINALIZER,
   PROPAGATION_POLICY,
   RESOURCE_BINDING,
   templateRefOf,
@@ -26,30 +24,24 @@ import {
 import type { GroupKind, KubeObject, ObjectRef } from '../api/object.ts';
 import { formatKey, parseApiVersion, parseKey, refOf } from '../api/object.ts';
 import { interpretBindingWorkload } from '../core/interpreter/index.ts';
-import { generateBindingName } from '../core/work/names.ts';
+import { bindingRefOf } from '../core/work/names.ts';
 import {
   applyClaim,
-  canPreempt,
   choosePolicy,
   claimedBy,
-  compareGoStrings,
-  explicitPriority,
+  describePropagationPolicy,
+  inSkippedNamespace,
   isDeleting,
+  planBinding,
   policyImplicitPriority,
   type PolicyClaim,
   type PolicyKind,
-  preemptionTargets,
+  preemptingPolicy,
   removeClaim,
 } from '../core/policy/index.ts';
-import type { PropagationPolicy, ResourceBinding, ResourceBindingSpec } from '../core/types.ts';
+import type { PropagationPolicy, ResourceBinding } from '../core/types.ts';
 import { type EventRecorder, NO_EVENTS } from '../events/recorder.ts';
-import {
-  CPP_FINALIZER,
-  CRB_PERMANENT_ID_LABEL,
-  POLICY_GROUP,
-  PP_FINALIZER,
-  RB_PERMANENT_ID_LABEL,
-} from '../karmada/validation/constants.ts';
+import { CPP_FINALIZER, POLICY_GROUP, PP_FINALIZER } from '../karmada/validation/constants.ts';
 import type { Lane, WorkQueue } from '../queue/port.ts';
 import type {
   BatchScope,
@@ -61,7 +53,6 @@ import type {
 import { AlreadyExistsError, ConflictError, NotFoundError } from '../store/errors.ts';
 import { listAll } from '../store/list-all.ts';
 import { removeFinalizer } from '../store/finalizers.ts';
-import { deepEqual } from '../util/json.ts';
 import type { ObjectStore } from '../store/port.ts';
 import {
   BINDER_CONTROLLER_NAME,
@@ -75,12 +66,6 @@ const PP: GroupKind = PROPAGATION_POLICY;
 const CPP: GroupKind = CLUSTER_PROPAGATION_POLICY;
 const RB = RESOURCE_BINDING;
 const CRB = CLUSTER_RESOURCE_BINDING;
-const BINDING_API_VERSION = 'work.karmada.io/v1alpha2';
-
-/** Karmada never propagates from these namespaces (`--skipped-propagating-namespaces` default `kube-.*`, plus its own). */
-const SKIPPED_NAMESPACE = /^(kube-.*|karmada-system|karmada-cluster|karmada-es-.*)$/;
-const inSkippedNamespace = (obj: KubeObject) =>
-  Boolean(obj.metadata.namespace && SKIPPED_NAMESPACE.test(obj.metadata.namespace));
 
 export interface DetectorOptions {
   store: ObjectStore;
@@ -90,6 +75,7 @@ export interface DetectorOptions {
   multiplePodTemplatesScheduling?: boolean;
   /** Feature gate `PropagationPolicyPreemption` (Karmada: default off; here on, as `preemption` is opt-in per policy). */
   policyPreemption?: boolean;
+  /** Permanent ids for new bindings (default: random UUIDs; tests pass a deterministic one). */
   newUid?: () => string;
 }
 
@@ -102,6 +88,7 @@ interface DetectorBatch extends BatchScope {
 export function createDetectorController(options: DetectorOptions): Controller {
   const { store } = options;
   const events = options.events ?? NO_EVENTS;
+  const newUid = options.newUid ?? randomUUID;
 
   function openBatch(): DetectorBatch {
     const pps = new Map<string, Promise<PropagationPolicy[]>>();
@@ -164,35 +151,9 @@ export function createDetectorController(options: DetectorOptions): Controller {
     if (choice.outcome === 'none' || choice.outcome === 'claimed-mismatch') return undefined;
     let policy = choice.policy;
     if (choice.outcome === 'claimed' && options.policyPreemption !== false) {
-      policy = preemptor(template, policy, [...pps, ...cpps]) ?? policy;
+      policy = preemptingPolicy(template, policy, [...pps, ...cpps]) ?? policy;
     }
     return applyPolicy(template, policy, lane, context);
-  }
-
-  /** A `preemption: Always` policy naming this template that may take it from its current claimant. */
-  function preemptor(
-    template: KubeObject,
-    claimant: PropagationPolicy,
-    policies: readonly PropagationPolicy[],
-  ): PropagationPolicy | undefined {
-    const candidates = policies.filter(
-      (p) =>
-        canPreempt(p, claimant) &&
-        preemptionTargets(p).some(
-          (t) =>
-            t.apiVersion === template.apiVersion &&
-            t.kind === template.kind &&
-            t.name === template.metadata.name &&
-            (t.namespace ?? '') === (template.metadata.namespace ?? ''),
-        ),
-    );
-    candidates.sort(
-      (a, b) =>
-        Number(b.kind === 'PropagationPolicy') - Number(a.kind === 'PropagationPolicy') ||
-        explicitPriority(b) - explicitPriority(a) ||
-        compareGoStrings(a.metadata.name ?? '', b.metadata.name ?? ''),
-    );
-    return candidates[0];
   }
 
   async function applyPolicy(
@@ -201,7 +162,7 @@ export function createDetectorController(options: DetectorOptions): Controller {
     lane: Lane,
     context: ReconcileContext,
   ): Promise<ReconcileResult | undefined> {
-    const policyName = describePolicy(policy);
+    const policyName = describePropagationPolicy(policy);
     // dependentOverrides must all exist (Karmada retries until they do).
     for (const name of policy.spec.dependentOverrides ?? []) {
       const op = await store.get({
@@ -248,36 +209,27 @@ export function createDetectorController(options: DetectorOptions): Controller {
     const bindingRef = bindingRefOf(current);
     const existing = (await store.get(bindingRef)) as ResourceBinding | undefined;
     if (existing && isDeleting(existing)) return { requeueAfterMs: 2_000 };
-    const desired = desiredBinding(current, policy, workload, existing, options.newUid ?? randomUUID);
-    let changed = false;
+    const plan = planBinding({ ref: bindingRef, template: current, policy, workload, existing, newUid });
     try {
-      if (!existing) {
-        await store.create(desired);
-        changed = true;
-      } else if (bindingChanged(existing, desired)) {
-        await store.update(desired);
-        changed = true;
-      }
+      if (plan.write === 'create') await store.create(plan.binding);
+      else if (plan.write === 'update') await store.update(plan.binding);
     } catch (err) {
       if (err instanceof ConflictError || err instanceof AlreadyExistsError) return { requeueAfterMs: 0 };
       const message = `Apply ${policyName} failed: ${(err as Error).message}`;
       await events.record(current, 'Warning', 'ApplyPolicyFailed', message);
       throw err;
     }
-    if (changed || claimed !== template) {
+    if (plan.write || claimed !== template) {
       context.logger.info(existing ? 'binding updated' : 'binding created', {
         binding: formatKey(bindingRef),
         policy: policyName,
       });
       await events.record(current, 'Normal', 'ApplyPolicySucceed', `Apply ${policyName} succeed`);
     }
-    // The scheduler decides whether anything needs placing (it is idempotent). A binding already
-    // placed also goes straight to the binder: a template edit reaches members without waiting for
-    // the scheduler (which hands the binding on again if it re-places it).
-    if (changed || !existing?.status?.conditions?.some((c) => c.type === 'Scheduled')) {
+    if (plan.schedule) {
       await options.workQueue.enqueue([
         { controller: SCHEDULER_CONTROLLER_NAME, lane, key: formatKey(bindingRef), reason: 'binding-changed' },
-        ...(changed && existing?.spec.clusters?.length
+        ...(plan.bind
           ? [{ controller: BINDER_CONTROLLER_NAME, lane, key: formatKey(bindingRef), reason: 'template-changed' }]
           : []),
       ]);
@@ -417,115 +369,4 @@ export function createDetectorController(options: DetectorOptions): Controller {
       if (!(err instanceof NotFoundError) && !(err instanceof ConflictError)) throw err;
     }
   }
-}
-
-// ---------------------------------------------------------------------------------------------------
-// Pure helpers
-
-function describePolicy(policy: PropagationPolicy): string {
-  return policy.kind === 'PropagationPolicy'
-    ? `policy(${policy.metadata.namespace}/${policy.metadata.name})`
-    : `cluster policy(${policy.metadata.name})`;
-}
-
-export function bindingRefOf(template: KubeObject): ObjectRef {
-  const name = generateBindingName(template.kind, template.metadata.name!);
-  return template.metadata.namespace ? { ...RB, namespace: template.metadata.namespace, name } : { ...CRB, name };
-}
-
-/** Fields of the binding spec the detector owns (everything else — clusters, eviction tasks — is kept). */
-const POLICY_FIELDS = [
-  'propagateDeps',
-  'schedulerName',
-  'placement',
-  'failover',
-  'conflictResolution',
-  'preserveResourcesOnDeletion',
-] as const;
-
-/**
- * The binding the detector wants for `template` under `policy` (Karmada `BuildResourceBinding` and the
- * update's mutate function): policy fields copied, replicas/requirements or components from the
- * interpreter, owner reference to the template, claim metadata and the binding's permanent id.
- */
-export function desiredBinding(
-  template: KubeObject,
-  policy: PropagationPolicy,
-  workload: {
-    replicas?: number;
-    replicaRequirements?: ResourceBindingSpec['replicaRequirements'];
-    components?: ResourceBindingSpec['components'];
-  },
-  existing: ResourceBinding | undefined,
-  newUid: () => string,
-): ResourceBinding {
-  const ref = bindingRefOf(template);
-  const namespaced = Boolean(template.metadata.namespace);
-  const idLabel = namespaced ? RB_PERMANENT_ID_LABEL : CRB_PERMANENT_ID_LABEL;
-  const base = (existing ?? {
-    apiVersion: BINDING_API_VERSION,
-    kind: namespaced ? 'ResourceBinding' : 'ClusterResourceBinding',
-    metadata: { name: ref.name, ...(namespaced ? { namespace: ref.namespace } : {}) },
-    spec: {} as ResourceBindingSpec,
-  }) as ResourceBinding;
-  const claimed = applyClaim(base, policy);
-  const labels = { ...claimed.metadata.labels };
-  labels[idLabel] ??= newUid();
-  const spec: ResourceBindingSpec = { ...base.spec };
-  spec.resource = {
-    apiVersion: template.apiVersion,
-    kind: template.kind,
-    ...(template.metadata.namespace ? { namespace: template.metadata.namespace } : {}),
-    name: template.metadata.name!,
-    ...(template.metadata.uid ? { uid: template.metadata.uid } : {}),
-    ...(template.metadata.resourceVersion ? { resourceVersion: template.metadata.resourceVersion } : {}),
-  };
-  for (const field of POLICY_FIELDS) {
-    const value = policy.spec[field];
-    if (value === undefined) delete spec[field];
-    else (spec as Record<string, unknown>)[field] = structuredClone(value);
-  }
-  // Suspension: the policy's, keeping the binding-only `scheduling` a third party may have set.
-  const scheduling = base.spec.suspension?.scheduling;
-  const suspension = { ...(policy.spec.suspension ?? {}), ...(scheduling !== undefined ? { scheduling } : {}) };
-  if (Object.keys(suspension).length > 0) spec.suspension = suspension;
-  else delete spec.suspension;
-  delete spec.replicas;
-  delete spec.replicaRequirements;
-  delete spec.components;
-  if (workload.components) spec.components = workload.components;
-  else {
-    if (workload.replicas !== undefined) spec.replicas = workload.replicas;
-    if (workload.replicaRequirements) spec.replicaRequirements = workload.replicaRequirements;
-  }
-  const ownerReferences = [
-    ...(base.metadata.ownerReferences ?? []).filter((o) => o.uid !== template.metadata.uid && !o.controller),
-    {
-      apiVersion: template.apiVersion,
-      kind: template.kind,
-      name: template.metadata.name!,
-      uid: template.metadata.uid!,
-      controller: true,
-      blockOwnerDeletion: true,
-    },
-  ];
-  // The binder removes its finalizer once the binding's Works are deleted (Karmada's binding controller).
-  const finalizer = namespaced ? BINDING_CONTROLLER_FINALIZER : CLUSTER_RESOURCE_BINDING_CONTROLLER_FINALIZER;
-  const finalizers = [...(base.metadata.finalizers ?? [])];
-  if (!finalizers.includes(finalizer)) finalizers.push(finalizer);
-  return {
-    ...claimed,
-    metadata: { ...claimed.metadata, labels, ownerReferences, finalizers },
-    spec,
-  } as ResourceBinding;
-}
-
-function bindingChanged(existing: ResourceBinding, desired: ResourceBinding): boolean {
-  return (
-    !deepEqual(existing.spec, desired.spec) ||
-    !deepEqual(existing.metadata.labels ?? {}, desired.metadata.labels ?? {}) ||
-    !deepEqual(existing.metadata.annotations ?? {}, desired.metadata.annotations ?? {}) ||
-    !deepEqual(existing.metadata.ownerReferences ?? [], desired.metadata.ownerReferences ?? []) ||
-    !deepEqual(existing.metadata.finalizers ?? [], desired.metadata.finalizers ?? [])
-  );
 }

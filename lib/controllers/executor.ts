@@ -25,25 +25,22 @@ import {
 import { type Condition, findCondition, rfc3339, setCondition } from '../api/conditions.ts';
 import type { KubeObject, ObjectRef } from '../api/object.ts';
 import { parseKey } from '../api/object.ts';
-import { READY_CONDITION } from '../clusters/health.ts';
+import { READY_CONDITION } from '../core/clusters/health.ts';
 import { SealError } from '../crypto/cipher.ts';
 import type { CredentialCipher } from '../crypto/cipher.ts';
 import { type EventRecorder, NO_EVENTS } from '../events/recorder.ts';
 import {
-  applyWork,
   appliedCurrent,
   failedCurrent,
-  manifestsOf,
-  listManagedObjects,
-  observeWork,
-  releaseWork,
-  statusChanged,
   type WorkStatus,
   workStatusAfter,
-} from '../execution/work-apply.ts';
+  workStatusChanged,
+} from '../core/status/index.ts';
+import { manifestsOf, observeWork } from '../core/work/index.ts';
 import { MemberApiError, type MemberClient, MemberUnreachableError } from '../members/client.ts';
 import type { MemberConnection } from '../members/client.ts';
 import { cachedClient, cachedConnection } from '../members/connections.ts';
+import { applyWork, listManagedObjects, releaseWork } from '../members/work-apply.ts';
 import type { Lane, WorkQueue } from '../queue/port.ts';
 import type {
   BatchScope,
@@ -323,14 +320,14 @@ export function createExecutorController(options: ExecutorOptions): Controller &
         return;
       }
       const next = { ...(work.status as WorkStatus), manifestStatuses: seen.manifestStatuses };
-      if (statusChanged(work, next)) await writeStatus(work, next, 'standard');
+      if (workStatusChanged(work, next)) await writeStatus(work, next, 'standard');
     });
     if (corrected > 0) context.logger.info('member sync corrected drift', { works: corrected });
     return undefined;
   }
 
   async function writeStatus(work: KubeObject, next: WorkStatus, lane: Lane | undefined): Promise<void> {
-    if (!statusChanged(work, next)) return;
+    if (!workStatusChanged(work, next)) return;
     try {
       await store.updateStatus({ ...work, status: next });
       stats.statusWrites++;

@@ -14,21 +14,22 @@
  *   resource template, as Karmada does.
  */
 import { CLUSTER, CLUSTER_RESOURCE_BINDING, RESOURCE_BINDING } from '../api/karmada-names.ts';
-import { type Condition, rfc3339, setCondition } from '../api/conditions.ts';
-import type { KubeObject, ObjectRef } from '../api/object.ts';
+import type { ObjectRef } from '../api/object.ts';
 import { formatKey, parseKey, refOf } from '../api/object.ts';
 import type { EstimatorOptions } from '../core/scheduler/estimate.ts';
 import { buildFramework } from '../core/scheduler/framework/registry.ts';
+import { DEFAULT_SCHEDULER_NAME, isSchedulable, scheduleTrigger } from '../core/scheduler/reschedule.ts';
 import {
-  APPLIED_PLACEMENT_ANNOTATION,
-  canonical,
-  DEFAULT_SCHEDULER_NAME,
-  isSchedulable,
-  scheduleTrigger,
-} from '../core/scheduler/reschedule.ts';
+  affectedByCluster,
+  reservationBeyond,
+  resultBinding,
+  SCHEDULE_SUCCESS_MESSAGE,
+  schedulingFailed,
+  templateStubOf,
+} from '../core/scheduler/result.ts';
 import { scheduleBinding, type ScheduleResult } from '../core/scheduler/schedule.ts';
 import { applyDelta, buildSnapshot, type ReservationDelta, type Snapshot } from '../core/scheduler/snapshot.ts';
-import type { Cluster, ResourceBinding, ResourceBindingStatus } from '../core/types.ts';
+import type { Cluster, ResourceBinding } from '../core/types.ts';
 import { type EventRecorder, NO_EVENTS } from '../events/recorder.ts';
 import type { WorkQueue } from '../queue/port.ts';
 import type {
@@ -40,15 +41,11 @@ import type {
 } from '../reconcile/controller.ts';
 import { ConflictError, NotFoundError } from '../store/errors.ts';
 import { listAll } from '../store/list-all.ts';
-import { deepEqual } from '../util/json.ts';
 import type { ObjectStore } from '../store/port.ts';
 import { BatchLedger, DEFAULT_RESERVATION_TTL_MS, ledgerReservations, loadLedger } from './reservations.ts';
 import { BINDER_CONTROLLER_NAME, SCHEDULER_CONTROLLER_NAME, SWEEP_KEY, UNSCHEDULABLE_KEY } from './specs.ts';
 
 export const SCHEDULER_CONTROLLER = SCHEDULER_CONTROLLER_NAME;
-/** Karmada's condition type and success wording. */
-export const SCHEDULED_CONDITION = 'Scheduled';
-const SUCCESS_MESSAGE = 'Binding has been scheduled successfully.';
 /** How many times a binding is decided again when the ledger refuses its reservation. */
 const LEDGER_ATTEMPTS = 3;
 
@@ -184,7 +181,7 @@ export function createSchedulerController(options: SchedulerOptions): Controller
       });
       const reserved = result.outcome.ok ? result.outcome.value.reserved : [];
       if (reserved.length > 0) {
-        const more = beyond(reserved, held);
+        const more = reservationBeyond(reserved, held);
         const accepted = await scope.ledger.commit(more);
         if (!accepted) {
           context.logger.info('capacity taken by a concurrent scheduler; deciding again', { attempt });
@@ -220,15 +217,15 @@ export function createSchedulerController(options: SchedulerOptions): Controller
     trigger: string,
     context: ReconcileContext,
   ): Promise<void> {
-    const template = templateOf(binding);
+    const template = templateStubOf(binding);
     if (result.outcome.ok) {
       stats.scheduled++;
       const targets = result.outcome.value.clusters
         .map((t) => (t.replicas === undefined ? t.name : `${t.name}:${t.replicas}`))
         .join(', ');
       context.logger.info('binding scheduled', { trigger, clusters: targets });
-      await events.record(binding, 'Normal', 'ScheduleBindingSucceed', SUCCESS_MESSAGE);
-      if (template) await events.record(template, 'Normal', 'ScheduleBindingSucceed', SUCCESS_MESSAGE);
+      await events.record(binding, 'Normal', 'ScheduleBindingSucceed', SCHEDULE_SUCCESS_MESSAGE);
+      if (template) await events.record(template, 'Normal', 'ScheduleBindingSucceed', SCHEDULE_SUCCESS_MESSAGE);
       return;
     }
     stats.failed++;
@@ -239,99 +236,12 @@ export function createSchedulerController(options: SchedulerOptions): Controller
   }
 }
 
-/**
- * The binding after a scheduling attempt, or undefined when nothing would change. The generation the
- * write will produce is predicted (the write is conditional on the version read), so
- * `schedulerObservedGeneration` matches it.
- */
-export function resultBinding(
-  binding: ResourceBinding,
-  result: ScheduleResult,
-  now: number,
-): ResourceBinding | undefined {
-  const nowText = rfc3339(now);
-  const spec = { ...binding.spec };
-  const annotations = { ...binding.metadata.annotations };
-  const status: ResourceBindingStatus = { ...binding.status };
-  let condition: Omit<Condition, 'lastTransitionTime'>;
-  if (result.outcome.ok) {
-    const decision = result.outcome.value;
-    spec.clusters = decision.clusters;
-    annotations[APPLIED_PLACEMENT_ANNOTATION] = canonical(spec.placement ?? {});
-    if (decision.affinityName !== undefined) status.schedulerObservingAffinityName = decision.affinityName;
-    status.lastScheduledTime = nowText;
-    condition = { type: SCHEDULED_CONDITION, status: 'True', reason: 'Success', message: SUCCESS_MESSAGE };
-  } else {
-    if (result.clustersOnFailure) spec.clusters = result.clustersOnFailure;
-    if (result.affinityNameOnFailure !== undefined) {
-      status.schedulerObservingAffinityName = result.affinityNameOnFailure;
-    }
-    const f = result.outcome.failure;
-    condition = { type: SCHEDULED_CONDITION, status: 'False', reason: f.reason, message: f.message };
-  }
-  if (spec.clusters?.length === 0 && !binding.spec.clusters) delete spec.clusters;
-  const specChanged = !deepEqual(spec, binding.spec);
-  const generation = (binding.metadata.generation ?? 1) + (specChanged ? 1 : 0);
-  status.schedulerObservedGeneration = generation;
-  status.conditions = setCondition(
-    binding.status?.conditions as Condition[] | undefined,
-    { ...condition, observedGeneration: generation },
-    nowText,
-  );
-  const next: ResourceBinding = {
-    ...binding,
-    metadata: { ...binding.metadata, annotations },
-    spec,
-    status,
-  };
-  const unchanged =
-    !specChanged &&
-    deepEqual(annotations, binding.metadata.annotations ?? {}) &&
-    deepEqual({ ...status, lastScheduledTime: undefined }, { ...binding.status, lastScheduledTime: undefined });
-  return unchanged ? undefined : next;
-}
-
-/** What `wanted` reserves beyond `held` (per cluster: pods and each resource, never negative). */
-function beyond(wanted: readonly ReservationDelta[], held: readonly ReservationDelta[]): ReservationDelta[] {
-  if (held.length === 0) return [...wanted];
-  return wanted.map((d) => {
-    let pods = d.pods;
-    const units = new Map(d.units);
-    for (const h of held) {
-      if (h.cluster !== d.cluster) continue;
-      pods -= h.pods;
-      for (const [name, n] of h.units) if (units.has(name)) units.set(name, units.get(name)! - n);
-    }
-    for (const [name, n] of units) units.set(name, Math.max(0, n));
-    return { cluster: d.cluster, pods: Math.max(0, pods), units };
-  });
-}
-
-/** The binding's resource template, as an event target (no read needed). */
-function templateOf(binding: ResourceBinding): KubeObject | undefined {
-  const r = binding.spec.resource;
-  if (!r?.kind || !r.name) return undefined;
-  return {
-    apiVersion: r.apiVersion,
-    kind: r.kind,
-    metadata: {
-      name: r.name,
-      ...(r.namespace ? { namespace: r.namespace } : {}),
-      ...(r.uid ? { uid: r.uid } : {}),
-    },
-  };
-}
-
 async function writeQuietly(write: () => Promise<unknown>): Promise<void> {
   try {
     await write();
   } catch (err) {
     if (!(err instanceof ConflictError) && !(err instanceof NotFoundError)) throw err;
   }
-}
-
-function isFailed(binding: ResourceBinding): boolean {
-  return binding.status?.conditions?.some((c) => c.type === SCHEDULED_CONDITION && c.status === 'False') ?? false;
 }
 
 async function allBindings(store: ObjectStore): Promise<ResourceBinding[]> {
@@ -341,7 +251,7 @@ async function allBindings(store: ObjectStore): Promise<ResourceBinding[]> {
 
 /** Capacity may have appeared (sweep, or a cluster's summary changed): retry every failed binding. */
 async function retryFailed(options: SchedulerOptions, key: string, context: ReconcileContext): Promise<void> {
-  const failed = (await allBindings(options.store)).filter(isFailed);
+  const failed = (await allBindings(options.store)).filter(schedulingFailed);
   if (failed.length === 0) return;
   context.logger.info('retrying bindings that could not be scheduled', { bindings: failed.length, via: key });
   await requeue(options.workQueue, failed, 'retry-unschedulable');
@@ -359,18 +269,9 @@ function requeue(workQueue: WorkQueue, bindings: readonly ResourceBinding[], rea
   );
 }
 
-/**
- * A cluster was added, changed or is being deleted: the bindings it may matter to are decided again —
- * those that failed, those placed on it, and Duplicated or replica-less ones (rescheduled on every
- * pass, so a new matching cluster gets them, as in Karmada).
- */
+/** A cluster was added, changed or is being deleted: the bindings it may matter to are decided again. */
 async function fanOutForCluster(options: SchedulerOptions, cluster: string, context: ReconcileContext): Promise<void> {
-  const affected = (await allBindings(options.store)).filter((b) => {
-    if (isFailed(b)) return true;
-    if (b.spec.clusters?.some((t) => t.name === cluster)) return true;
-    const type = b.spec.placement?.replicaScheduling?.replicaSchedulingType ?? 'Duplicated';
-    return type === 'Duplicated' || !b.spec.replicas;
-  });
+  const affected = (await allBindings(options.store)).filter((b) => affectedByCluster(b, cluster));
   if (affected.length === 0) return;
   context.logger.info('cluster changed; re-examining bindings', { cluster, bindings: affected.length });
   await requeue(options.workQueue, affected, `cluster:${cluster}`);

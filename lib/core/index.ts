@@ -1,7 +1,8 @@
 /**
- * `serverless-karmada/core` — the pure decision core: Karmada's policy matching, resource interpreter
- * and scheduler as functions over plain Karmada-shaped objects (PropagationPolicy, ResourceBinding,
- * Cluster as the API returns them). No I/O, no clock, no AWS: bring your own objects.
+ * `serverless-karmada/core` — the pure decision core: Karmada's policy matching, resource interpreter,
+ * scheduler, Work rendering, status aggregation and cluster health/modeling as functions over plain
+ * Karmada-shaped objects (PropagationPolicy, ResourceBinding, Work, Cluster as the API returns them).
+ * No I/O, no clock, no AWS: bring your own objects.
  *
  * @example
  * import { buildFramework, buildSnapshot, choosePolicy, interpretBindingWorkload, scheduleBinding } from 'serverless-karmada/core';
@@ -20,3 +21,4 @@ export * from './overrides/index.ts';
 export * from './status/index.ts';
 export * from './work/index.ts';
 export * from './dependencies/index.ts';
+export * from './clusters/index.ts';

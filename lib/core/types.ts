@@ -5,7 +5,7 @@
  * drops them.
  */
 import type { KubeObject, ObjectMeta } from '../api/object.ts';
-import type { ResourceModel, ResourceModelRange } from '../clusters/resources.ts';
+import type { ResourceModel, ResourceModelRange } from './clusters/resources.ts';
 
 export type { KubeObject, ObjectMeta };
 

@@ -6,7 +6,7 @@
  */
 import { Agent, request } from 'node:https';
 import type { KubeObject } from '../api/object.ts';
-import type { ProbeResult } from '../clusters/health.ts';
+import type { ProbeResult } from '../core/clusters/health.ts';
 
 /** How to reach one member cluster's API. */
 export interface MemberConnection {

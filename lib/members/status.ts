@@ -5,7 +5,7 @@
  * clusters by the agent, so both report the same shape.
  */
 import type { KubeObject } from '../api/object.ts';
-import { allocatableModelings, nodeSummary, type ResourceModel, resourceSummary } from '../clusters/resources.ts';
+import { allocatableModelings, nodeSummary, type ResourceModel, resourceSummary } from '../core/clusters/resources.ts';
 import type { MemberClient } from './client.ts';
 
 export interface CollectedStatus {

@@ -32,5 +32,16 @@ export {
   canPreempt,
   policiesToReenqueueOnPriorityLowered,
   type PreemptionTarget,
+  preemptingPolicy,
   preemptionTargets,
 } from './preemption.ts';
+export {
+  type BindingInput,
+  type BindingPlan,
+  bindingChanged,
+  describePropagationPolicy,
+  desiredBinding,
+  inSkippedNamespace,
+  planBinding,
+  POLICY_FIELDS,
+} from './binding.ts';

@@ -5,7 +5,7 @@
  * Only explicit priorities count. Checking the feature gate is the caller's job.
  */
 import { compareGoStrings, explicitPriority, isDeleting } from './selector.ts';
-import type { PropagationPolicy } from '../types.ts';
+import type { KubeObject, PropagationPolicy } from '../types.ts';
 
 /** A template a preempting policy names (Karmada `helper.ConstructObjectReference(rs)`). */
 export interface PreemptionTarget {
@@ -54,6 +54,36 @@ export function canPreempt(preemptor: PropagationPolicy, claimant: PropagationPo
   if (preemptor.kind === 'PropagationPolicy' && claimant.kind === 'ClusterPropagationPolicy') return true;
   if (preemptor.kind !== claimant.kind) return false;
   return explicitPriority(preemptor) > explicitPriority(claimant);
+}
+
+/**
+ * The policy that takes `template` from its current `claimant`, if any: among `policies`, those that
+ * {@link canPreempt} the claimant and name the template in a selector ({@link preemptionTargets}),
+ * PropagationPolicies first, then the highest explicit priority, then by name.
+ */
+export function preemptingPolicy(
+  template: KubeObject,
+  claimant: PropagationPolicy,
+  policies: readonly PropagationPolicy[],
+): PropagationPolicy | undefined {
+  const candidates = policies.filter(
+    (p) =>
+      canPreempt(p, claimant) &&
+      preemptionTargets(p).some(
+        (t) =>
+          t.apiVersion === template.apiVersion &&
+          t.kind === template.kind &&
+          t.name === template.metadata.name &&
+          (t.namespace ?? '') === (template.metadata.namespace ?? ''),
+      ),
+  );
+  candidates.sort(
+    (a, b) =>
+      Number(b.kind === 'PropagationPolicy') - Number(a.kind === 'PropagationPolicy') ||
+      explicitPriority(b) - explicitPriority(a) ||
+      compareGoStrings(a.metadata.name ?? '', b.metadata.name ?? ''),
+  );
+  return candidates[0];
 }
 
 /**

@@ -2,7 +2,7 @@
  * The general estimator (Karmada `pkg/estimator/client/general.go`, reference A.5) compiled for speed:
  * a cluster's `resourceSummary` and resource models are parsed once per cluster object, a request once
  * per request object, and each (cluster, request) answer is then plain arithmetic. The exact BigInt
- * implementation in `lib/clusters/resources.ts` ({@link maxAvailableReplicas}) is the reference; a
+ * implementation in `lib/core/clusters/resources.ts` ({@link maxAvailableReplicas}) is the reference; a
  * property test holds the two equal.
  *
  * Units are the estimator's own: millicores for cpu, whole units (rounded up) for everything else.
@@ -14,7 +14,7 @@
  * subtracted from what is available on the summary path; on the resource-model path the estimate is
  * reduced by the replicas the reservations would hold.
  */
-import { millisOf, nanoOf, unitsOf } from '../../clusters/resources.ts';
+import { millisOf, nanoOf, unitsOf } from '../clusters/resources.ts';
 import type { Cluster, ResourceList } from '../types.ts';
 import { MAX_INT32 } from './types.ts';
 

@@ -48,5 +48,14 @@ export {
   scheduleTrigger,
   type ScheduleTrigger,
 } from './reschedule.ts';
+export {
+  affectedByCluster,
+  reservationBeyond,
+  resultBinding,
+  SCHEDULE_SUCCESS_MESSAGE,
+  SCHEDULED_CONDITION,
+  schedulingFailed,
+  templateStubOf,
+} from './result.ts';
 export { assignReplicas, type AssignmentInput, assignmentStrategy, websterAllocate } from './assignment/index.ts';
 export { selectBestClusters, sortClusters } from './spread/index.ts';

@@ -15,6 +15,14 @@
  * const status = aggregateStatus(template, items, { now: '2025-01-01T00:00:00Z' }); // undefined: no hook
  */
 export { aggregateStatus, hasAggregateStatusHook, jobFinishedType } from './aggregate.ts';
+export {
+  APPLIED_CONDITION,
+  appliedCurrent,
+  failedCurrent,
+  type WorkStatus,
+  workStatusAfter,
+  workStatusChanged,
+} from './applied.ts';
 export { hasHealthHook, interpretHealth } from './health.ts';
 export { hasReflectStatusHook, reflectStatus, tryReflectStatus } from './reflect.ts';
 export type {

@@ -16,7 +16,17 @@ export {
   isManagedByKarmada,
   withoutKarmadaMarkers,
 } from './member.ts';
-export { generateBindingName, generateWorkName } from './names.ts';
+export {
+  bindingFinalizerOf,
+  planWork,
+  withoutConditionTimes,
+  withPermanentIdAndFinalizer,
+  workChanged,
+  workObject,
+  type WorkPlan,
+} from './binder.ts';
+export { describeManifest, manifestsOf, observeWork, withManifestType } from './manifests.ts';
+export { bindingRefOf, generateBindingName, generateWorkName } from './names.ts';
 export { PRUNED_METADATA_FIELDS, pruneIrrelevantFields } from './prune.ts';
 export {
   conflictResolution,

@@ -1,8 +1,11 @@
 /**
- * Work names (Karmada v1.15.9 `pkg/util/names/names.go` `GenerateWorkName`; shared/reference/
+ * Work and binding names (Karmada v1.15.9 `pkg/util/names/names.go` `GenerateWorkName`; shared/reference/
  * karmada-behaviour.md §1.7).
  */
+import { CLUSTER_RESOURCE_BINDING, RESOURCE_BINDING } from '../../api/karmada-names.ts';
+import type { ObjectRef } from '../../api/object.ts';
 import { safeEncodeString } from '../../util/strings.ts';
+import type { KubeObject } from '../types.ts';
 import { fnv32a } from '../scheduler/assignment/webster.ts';
 
 /**
@@ -29,4 +32,15 @@ export function generateWorkName(kind: string, name: string, namespace?: string)
  */
 export function generateBindingName(kind: string, name: string): string {
   return `${name.replaceAll(':', '.')}-${kind}`.toLowerCase();
+}
+
+/**
+ * Where the detector keeps `template`'s binding: a ResourceBinding in the template's namespace, or a
+ * ClusterResourceBinding for a cluster-scoped template, named by {@link generateBindingName}.
+ */
+export function bindingRefOf(template: KubeObject): ObjectRef {
+  const name = generateBindingName(template.kind, template.metadata.name!);
+  return template.metadata.namespace
+    ? { ...RESOURCE_BINDING, namespace: template.metadata.namespace, name }
+    : { ...CLUSTER_RESOURCE_BINDING, name };
 }

@@ -44,6 +44,7 @@ async function setup(
     { name: 'm1', replicas: 2 },
     { name: 'm2', replicas: 1 },
   ],
+  newUid?: () => string,
 ) {
   const w = world();
   for (const c of ['m1', 'm2', 'm3']) await w.seed(cluster(c));
@@ -70,7 +71,12 @@ async function setup(
       placement: { replicaScheduling: { replicaSchedulingType: 'Divided', replicaDivisionPreference: 'Weighted' } },
     },
   } as KubeObject)) as ResourceBinding;
-  const binder = createBinderController({ store: w.store, workQueue: w.queue, events: w.events });
+  const binder = createBinderController({
+    store: w.store,
+    workQueue: w.queue,
+    events: w.events,
+    ...(newUid ? { newUid } : {}),
+  });
   const reconcile = async () => {
     const batch = await binder.openBatch!({ logger: w.context().logger, now: w.clock.now(), keys: [] });
     return binder.reconcile({ key: keyOf(binding), lane: 'priority', reasons: [] }, w.context(batch));
@@ -104,6 +110,19 @@ describe('binder: Works from a binding', () => {
       [`Work.work.karmada.io/karmada-es-m1/${WORK_NAME}`, `Work.work.karmada.io/karmada-es-m2/${WORK_NAME}`],
     );
     assert.ok(w.events.events.some((e) => e.reason === 'SyncWorkSucceed'));
+  });
+
+  it('gives each new Work a permanent id from the injected generator, and keeps it', async () => {
+    let n = 0;
+    const { reconcile, work } = await setup(undefined, () => `work-id-${++n}`);
+    await reconcile();
+    const ids = [
+      (await work('m1'))?.metadata.labels?.['work.karmada.io/permanent-id'],
+      (await work('m2'))?.metadata.labels?.['work.karmada.io/permanent-id'],
+    ];
+    assert.deepEqual(ids.sort(), ['work-id-1', 'work-id-2']);
+    await reconcile();
+    assert.equal(n, 2, 'existing Works keep their ids');
   });
 
   it('writes nothing when nothing changed (a repeated message is harmless)', async () => {

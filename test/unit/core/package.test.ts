@@ -47,6 +47,19 @@ describe('serverless-karmada/core', () => {
       'selectBestClusters',
       'clusterMatches',
       'websterAllocate',
+      'observedReady',
+      'thresholdAdjustedReady',
+      'taintsForReady',
+      'pullClusterStaleness',
+      'nodeSummary',
+      'resourceSummary',
+      'allocatableModelings',
+      'maxAvailableReplicas',
+      'planBinding',
+      'resultBinding',
+      'planWork',
+      'observeWork',
+      'workStatusAfter',
     ]) {
       assert.equal(typeof (core as Record<string, unknown>)[name], 'function', name);
     }

@@ -3,10 +3,11 @@ import { describe, it } from 'node:test';
 import {
   canPreempt,
   policiesToReenqueueOnPriorityLowered,
+  preemptingPolicy,
   preemptionTargets,
 } from '../../../../lib/core/policy/index.ts';
 import type { PropagationPolicy } from '../../../../lib/core/types.ts';
-import { cpp, pp, sel } from './fixtures.ts';
+import { cpp, pp, sel, template } from './fixtures.ts';
 
 const always = { preemption: 'Always' as const };
 
@@ -134,4 +135,53 @@ describe('policiesToReenqueueOnPriorityLowered (Karmada HandleDeprioritized(Clus
     const got = policiesToReenqueueOnPriorityLowered(cpp('me', { priority: 5 }), cpp('me', { priority: 1 }), others);
     assert.deepEqual(names(got), ['cpp3']);
   });
+});
+
+describe('preemptingPolicy (Karmada preemption.go: which Always policy takes a claimed template)', () => {
+  const nginx = template('nginx');
+  const named = (name = 'nginx', namespace?: string) => [sel({ name, ...(namespace ? { namespace } : {}) })];
+  const cases: [string, PropagationPolicy, PropagationPolicy[], string | undefined][] = [
+    [
+      'a higher-priority PP naming the template takes it from a PP',
+      pp('low', { priority: 1 }),
+      [pp('high', { ...always, priority: 2, resourceSelectors: named() })],
+      'high',
+    ],
+    [
+      'a PP that does not name the template does not',
+      pp('low', { priority: 1 }),
+      [pp('high', { ...always, priority: 2, resourceSelectors: [sel()] })],
+      undefined,
+    ],
+    [
+      'a PP naming another template does not',
+      pp('low', { priority: 1 }),
+      [pp('high', { ...always, priority: 2, resourceSelectors: named('other') })],
+      undefined,
+    ],
+    [
+      'a PP takes a template from a CPP; PPs before CPPs',
+      cpp('c', { priority: 1 }),
+      [
+        cpp('c-high', { ...always, priority: 9, resourceSelectors: named('nginx', 'default') }),
+        pp('p', { ...always, priority: 0, resourceSelectors: named() }),
+      ],
+      'p',
+    ],
+    [
+      'among PPs, the highest explicit priority, then the name',
+      pp('low'),
+      [
+        pp('b', { ...always, priority: 5, resourceSelectors: named() }),
+        pp('a', { ...always, priority: 5, resourceSelectors: named() }),
+        pp('c', { ...always, priority: 3, resourceSelectors: named() }),
+      ],
+      'a',
+    ],
+  ];
+  for (const [name, claimant, policies, expected] of cases) {
+    it(name, () => {
+      assert.equal(preemptingPolicy(nginx, claimant, [claimant, ...policies])?.metadata.name, expected);
+    });
+  }
 });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { maxAvailableReplicas } from '../../../../lib/clusters/resources.ts';
+import { maxAvailableReplicas } from '../../../../lib/core/clusters/resources.ts';
 import {
   clusterCapacity,
   compileRequest,

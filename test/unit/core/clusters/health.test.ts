@@ -18,7 +18,7 @@ import {
   type ThresholdState,
   UNREACHABLE_TAINT_KEY,
   ZERO_TIME_MS,
-} from '../../../lib/clusters/health.ts';
+} from '../../../../lib/core/clusters/health.ts';
 
 const T0 = Date.parse('2025-01-01T00:00:00Z');
 const at = (s: number) => T0 + s * 1000;

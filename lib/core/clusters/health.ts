@@ -10,7 +10,7 @@
  * is either an explicit input/output here ({@link ThresholdState}) or derived from persisted fields
  * ({@link pullClusterStaleness}).
  */
-import { type Condition, type ConditionStatus, findCondition, rfc3339, setCondition } from '../api/conditions.ts';
+import { type Condition, type ConditionStatus, findCondition, rfc3339, setCondition } from '../../api/conditions.ts';
 
 export { type Condition, type ConditionStatus, findCondition, rfc3339, setCondition };
 

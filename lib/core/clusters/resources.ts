@@ -12,8 +12,8 @@
  * represented as it is. Like Karmada's `util.Resource`, pod requests are rounded up per pod to millicores
  * for cpu and to whole units for everything else (`Quantity.MilliValue()` / `Value()`).
  */
-import type { KubeObject } from '../api/object.ts';
-import { formatBytes, formatCpu, parseQuantity, QuantityError } from '../api/quantity.ts';
+import type { KubeObject } from '../../api/object.ts';
+import { formatBytes, formatCpu, parseQuantity, QuantityError } from '../../api/quantity.ts';
 
 export interface ResourceModelRange {
   name: string;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { KubeObject } from '../../../lib/api/object.ts';
+import type { KubeObject } from '../../../../lib/api/object.ts';
 import {
   allocatableModelings,
   maxAvailableReplicas,
@@ -9,7 +9,7 @@ import {
   podRequests,
   type ResourceModel,
   resourceSummary,
-} from '../../../lib/clusters/resources.ts';
+} from '../../../../lib/core/clusters/resources.ts';
 
 const MAX_INT64 = '9223372036854775807';
 

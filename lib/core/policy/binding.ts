@@ -1,0 +1,169 @@
+/**
+ * The binding the detector keeps for a claimed resource template — Karmada v1.15 `pkg/detector`
+ * (`BuildResourceBinding`, `BuildClusterResourceBinding` and the mutate functions of `ApplyPolicy` /
+ * `ApplyClusterPolicy`), with the namespaces it never propagates from. Pure: the binding's permanent
+ * id comes from the caller's generator.
+ */
+import {
+  BINDING_CONTROLLER_FINALIZER,
+  CLUSTER_RESOURCE_BINDING_CONTROLLER_FINALIZER,
+  CLUSTER_RESOURCE_BINDING_PERMANENT_ID_LABEL,
+  RESOURCE_BINDING_PERMANENT_ID_LABEL,
+} from '../../api/karmada-names.ts';
+import type { ObjectRef } from '../../api/object.ts';
+import { deepEqual } from '../../util/json.ts';
+import type { BindingWorkload } from '../interpreter/interpret.ts';
+import { SCHEDULED_CONDITION } from '../scheduler/result.ts';
+import type { KubeObject, PropagationPolicy, ResourceBinding, ResourceBindingSpec } from '../types.ts';
+import { applyClaim } from './claim.ts';
+
+const BINDING_API_VERSION = 'work.karmada.io/v1alpha2';
+
+/** Karmada never propagates from these namespaces (`--skipped-propagating-namespaces` default `kube-.*`, plus its own). */
+const SKIPPED_NAMESPACE = /^(kube-.*|karmada-system|karmada-cluster|karmada-es-.*)$/;
+
+/** Whether `object` lives in a namespace the detector skips (it is never matched against policies). */
+export function inSkippedNamespace(object: KubeObject): boolean {
+  return Boolean(object.metadata.namespace && SKIPPED_NAMESPACE.test(object.metadata.namespace));
+}
+
+/** How Karmada names a policy in its events: `policy(ns/name)` or `cluster policy(name)`. */
+export function describePropagationPolicy(policy: PropagationPolicy): string {
+  return policy.kind === 'PropagationPolicy'
+    ? `policy(${policy.metadata.namespace}/${policy.metadata.name})`
+    : `cluster policy(${policy.metadata.name})`;
+}
+
+/** Fields of the binding spec the detector owns (everything else — clusters, eviction tasks — is kept). */
+export const POLICY_FIELDS = [
+  'propagateDeps',
+  'schedulerName',
+  'placement',
+  'failover',
+  'conflictResolution',
+  'preserveResourcesOnDeletion',
+] as const;
+
+/** What the detector decides a template's binding from. */
+export interface BindingInput {
+  /** Where the binding lives (`bindingRefOf(template)`). */
+  ref: ObjectRef;
+  template: KubeObject;
+  /** The policy that claims the template. */
+  policy: PropagationPolicy;
+  /** What the interpreter reads from the template (`interpretBindingWorkload`). */
+  workload: BindingWorkload;
+  /** The stored binding, if any. */
+  existing: ResourceBinding | undefined;
+  /** A new permanent id, for a binding that has none yet. */
+  newUid: () => string;
+}
+
+/**
+ * The binding the detector wants for `template` under `policy` (Karmada `BuildResourceBinding` and the
+ * update's mutate function): policy fields copied, replicas/requirements or components from the
+ * interpreter, owner reference to the template, claim metadata and the binding's permanent id.
+ */
+export function desiredBinding({ ref, template, policy, workload, existing, newUid }: BindingInput): ResourceBinding {
+  const namespaced = Boolean(template.metadata.namespace);
+  const idLabel = namespaced ? RESOURCE_BINDING_PERMANENT_ID_LABEL : CLUSTER_RESOURCE_BINDING_PERMANENT_ID_LABEL;
+  const base = (existing ?? {
+    apiVersion: BINDING_API_VERSION,
+    kind: namespaced ? 'ResourceBinding' : 'ClusterResourceBinding',
+    metadata: { name: ref.name, ...(namespaced ? { namespace: ref.namespace } : {}) },
+    spec: {} as ResourceBindingSpec,
+  }) as ResourceBinding;
+  const claimed = applyClaim(base, policy);
+  const labels = { ...claimed.metadata.labels };
+  labels[idLabel] ??= newUid();
+  const spec: ResourceBindingSpec = { ...base.spec };
+  spec.resource = {
+    apiVersion: template.apiVersion,
+    kind: template.kind,
+    ...(template.metadata.namespace ? { namespace: template.metadata.namespace } : {}),
+    name: template.metadata.name!,
+    ...(template.metadata.uid ? { uid: template.metadata.uid } : {}),
+    ...(template.metadata.resourceVersion ? { resourceVersion: template.metadata.resourceVersion } : {}),
+  };
+  for (const field of POLICY_FIELDS) {
+    const value = policy.spec[field];
+    if (value === undefined) delete spec[field];
+    else (spec as Record<string, unknown>)[field] = structuredClone(value);
+  }
+  // Suspension: the policy's, keeping the binding-only `scheduling` a third party may have set.
+  const scheduling = base.spec.suspension?.scheduling;
+  const suspension = { ...(policy.spec.suspension ?? {}), ...(scheduling !== undefined ? { scheduling } : {}) };
+  if (Object.keys(suspension).length > 0) spec.suspension = suspension;
+  else delete spec.suspension;
+  delete spec.replicas;
+  delete spec.replicaRequirements;
+  delete spec.components;
+  if (workload.components) spec.components = workload.components;
+  else {
+    if (workload.replicas !== undefined) spec.replicas = workload.replicas;
+    if (workload.replicaRequirements) spec.replicaRequirements = workload.replicaRequirements;
+  }
+  const ownerReferences = [
+    ...(base.metadata.ownerReferences ?? []).filter((o) => o.uid !== template.metadata.uid && !o.controller),
+    {
+      apiVersion: template.apiVersion,
+      kind: template.kind,
+      name: template.metadata.name!,
+      uid: template.metadata.uid!,
+      controller: true,
+      blockOwnerDeletion: true,
+    },
+  ];
+  // The binder removes its finalizer once the binding's Works are deleted (Karmada's binding controller).
+  const finalizer = namespaced ? BINDING_CONTROLLER_FINALIZER : CLUSTER_RESOURCE_BINDING_CONTROLLER_FINALIZER;
+  const finalizers = [...(base.metadata.finalizers ?? [])];
+  if (!finalizers.includes(finalizer)) finalizers.push(finalizer);
+  return {
+    ...claimed,
+    metadata: { ...claimed.metadata, labels, ownerReferences, finalizers },
+    spec,
+  } as ResourceBinding;
+}
+
+/**
+ * Whether `desired` differs from `existing` in anything the detector owns: spec, labels, annotations,
+ * owner references, finalizers (status is the scheduler's and the binder's).
+ */
+export function bindingChanged(existing: ResourceBinding, desired: ResourceBinding): boolean {
+  return (
+    !deepEqual(existing.spec, desired.spec) ||
+    !deepEqual(existing.metadata.labels ?? {}, desired.metadata.labels ?? {}) ||
+    !deepEqual(existing.metadata.annotations ?? {}, desired.metadata.annotations ?? {}) ||
+    !deepEqual(existing.metadata.ownerReferences ?? [], desired.metadata.ownerReferences ?? []) ||
+    !deepEqual(existing.metadata.finalizers ?? [], desired.metadata.finalizers ?? [])
+  );
+}
+
+/** What the detector does with a template's binding: the object to write, and who to hand it to. */
+export interface BindingPlan {
+  /** The binding as the detector wants it. */
+  binding: ResourceBinding;
+  /** `create` when there is none, `update` when the stored one differs, `undefined` when it already says this. */
+  write: 'create' | 'update' | undefined;
+  /** Hand it to the scheduler: it changed, or it was never scheduled (the scheduler decides whether to place it). */
+  schedule: boolean;
+  /**
+   * Hand it to the binder as well: it changed and is already placed, so a template edit reaches the
+   * members without waiting for the scheduler (which hands it on again if it re-places it).
+   */
+  bind: boolean;
+}
+
+/** The detector's intent for a template's binding ({@link desiredBinding}, compared with the stored one). */
+export function planBinding(input: BindingInput): BindingPlan {
+  const { existing } = input;
+  const binding = desiredBinding(input);
+  const write = !existing ? 'create' : bindingChanged(existing, binding) ? 'update' : undefined;
+  const changed = write !== undefined;
+  return {
+    binding,
+    write,
+    schedule: changed || !existing?.status?.conditions?.some((c) => c.type === SCHEDULED_CONDITION),
+    bind: changed && Boolean(existing?.spec.clusters?.length),
+  };
+}

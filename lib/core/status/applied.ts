@@ -1,0 +1,75 @@
+/**
+ * A Work's `Applied` condition and manifest statuses, as the execution controller (Push) and the agent
+ * (Pull) write them after applying a Work on its member (Karmada v1.15.9
+ * `pkg/controllers/execution/execution_controller.go` `updateAppliedCondition`,
+ * `pkg/controllers/status/work_status_controller.go`). Time is a parameter: the caller stamps `now`.
+ */
+import { type Condition, setCondition } from '../../api/conditions.ts';
+import { deepEqual } from '../../util/json.ts';
+import type { KubeObject } from '../types.ts';
+import type { ManifestStatus } from './types.ts';
+
+/** `workv1alpha1.WorkApplied`: the Work condition type. */
+export const APPLIED_CONDITION = 'Applied';
+
+/** A Work's status: its conditions and one status per manifest applied. */
+export interface WorkStatus {
+  conditions?: Condition[];
+  manifestStatuses?: ManifestStatus[];
+  [field: string]: unknown;
+}
+
+/** True when the Work's spec (this generation) was applied successfully. */
+export function appliedCurrent(work: KubeObject): boolean {
+  const status = work.status as WorkStatus | undefined;
+  const applied = status?.conditions?.find((c) => c.type === APPLIED_CONDITION);
+  return applied?.status === 'True' && (applied.observedGeneration ?? 0) === (work.metadata.generation ?? 0);
+}
+
+/** True when applying this generation of the Work failed (the member refused it). */
+export function failedCurrent(work: KubeObject): boolean {
+  const status = work.status as WorkStatus | undefined;
+  const applied = status?.conditions?.find((c) => c.type === APPLIED_CONDITION);
+  return applied?.status === 'False' && (applied.observedGeneration ?? 0) === (work.metadata.generation ?? 0);
+}
+
+/**
+ * The Work's next status given an apply outcome (the same array objects when nothing changed). A failure
+ * that produced no manifest status keeps the previous ones: what the member last reported stays known.
+ */
+export function workStatusAfter(
+  work: KubeObject,
+  outcome: { failure?: string; manifestStatuses: ManifestStatus[] },
+  now: string,
+): WorkStatus {
+  const previous = (work.status ?? {}) as WorkStatus;
+  const conditions = setCondition(
+    previous.conditions,
+    outcome.failure
+      ? {
+          type: APPLIED_CONDITION,
+          status: 'False',
+          reason: 'AppliedFailed',
+          message: outcome.failure,
+          observedGeneration: work.metadata.generation,
+        }
+      : {
+          type: APPLIED_CONDITION,
+          status: 'True',
+          reason: 'AppliedSuccessful',
+          message: 'Manifest has been successfully applied',
+          observedGeneration: work.metadata.generation,
+        },
+    now,
+  );
+  const manifestStatuses =
+    outcome.failure && outcome.manifestStatuses.length === 0
+      ? (previous.manifestStatuses ?? [])
+      : outcome.manifestStatuses;
+  return { ...previous, conditions, manifestStatuses };
+}
+
+/** True when `next` says something `work.status` does not (so the status is worth writing). */
+export function workStatusChanged(work: KubeObject, next: WorkStatus): boolean {
+  return !deepEqual(work.status ?? {}, next);
+}

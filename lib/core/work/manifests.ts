@@ -1,0 +1,50 @@
+/**
+ * The manifests a Work carries and what their live copies on the member say (Karmada v1.15.9
+ * `pkg/controllers/execution/execution_controller.go`, `pkg/util/objectwatcher/objectwatcher.go`
+ * `NeedsUpdate`): whether the Work must be applied again, or the statuses to report. The caller lists
+ * the member objects; this decides from them.
+ */
+import { manifestStatusOf } from '../status/work.ts';
+import type { ManifestStatus } from '../status/types.ts';
+import type { KubeObject } from '../types.ts';
+import { driftedPaths } from './member.ts';
+
+/** The manifests of a Work (Karmada writes exactly one). */
+export function manifestsOf(work: KubeObject): KubeObject[] {
+  const spec = work.spec as { workload?: { manifests?: unknown[] } } | undefined;
+  return (spec?.workload?.manifests ?? []).filter(
+    (m): m is KubeObject => typeof m === 'object' && m !== null && !Array.isArray(m),
+  );
+}
+
+/** `Kind namespace/name` of a manifest, for messages. */
+export function describeManifest(m: KubeObject): string {
+  return `${m.kind} ${m.metadata?.namespace ? `${m.metadata.namespace}/` : ''}${m.metadata?.name ?? ''}`;
+}
+
+/** Objects from a list carry no apiVersion/kind: take them from the manifest. */
+export function withManifestType(object: KubeObject, manifest: KubeObject): KubeObject {
+  return object.apiVersion && object.kind
+    ? object
+    : { ...object, apiVersion: manifest.apiVersion, kind: manifest.kind };
+}
+
+/**
+ * What a Work's member objects look like now (from a cluster-wide list): `apply` when one is missing
+ * or has drifted from the manifest (someone edited it on the member), else their statuses.
+ */
+export function observeWork(
+  work: KubeObject,
+  live: (manifest: KubeObject) => KubeObject | undefined,
+): { apply: true; reason: string } | { apply: false; manifestStatuses: ManifestStatus[] } {
+  const manifestStatuses: ManifestStatus[] = [];
+  for (const [ordinal, manifest] of manifestsOf(work).entries()) {
+    const object = live(manifest);
+    if (!object) return { apply: true, reason: `${describeManifest(manifest)} is missing on the member` };
+    const drift = driftedPaths(manifest, object);
+    if (drift.length > 0)
+      return { apply: true, reason: `${describeManifest(manifest)} drifted at ${drift.join(', ')}` };
+    manifestStatuses.push(manifestStatusOf(ordinal, withManifestType(object, manifest)));
+  }
+  return { apply: false, manifestStatuses };
+}

@@ -1,0 +1,94 @@
+/**
+ * A Work's `Applied` condition and manifest statuses, as the execution controller and the agent write
+ * them (Karmada v1.15.9 execution controller `updateAppliedCondition`, work status controller).
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { Condition } from '../../../../lib/api/conditions.ts';
+import {
+  appliedCurrent,
+  failedCurrent,
+  type ManifestStatus,
+  workStatusAfter,
+  workStatusChanged,
+} from '../../../../lib/core/status/index.ts';
+import type { KubeObject } from '../../../../lib/core/types.ts';
+
+const NOW = '2026-01-02T03:04:05Z';
+const applied = (status: 'True' | 'False', observedGeneration?: number): Condition => ({
+  type: 'Applied',
+  status,
+  reason: status === 'True' ? 'AppliedSuccessful' : 'AppliedFailed',
+  message: 'm',
+  lastTransitionTime: '2026-01-01T00:00:00Z',
+  ...(observedGeneration !== undefined ? { observedGeneration } : {}),
+});
+const work = (generation: number, conditions?: Condition[], manifestStatuses?: ManifestStatus[]): KubeObject => ({
+  apiVersion: 'work.karmada.io/v1alpha1',
+  kind: 'Work',
+  metadata: { name: 'w', namespace: 'karmada-es-member1', generation },
+  ...(conditions || manifestStatuses
+    ? { status: { ...(conditions ? { conditions } : {}), ...(manifestStatuses ? { manifestStatuses } : {}) } }
+    : {}),
+});
+const ms = (name: string): ManifestStatus => ({
+  identifier: { ordinal: 0, group: 'apps', version: 'v1', kind: 'Deployment', namespace: 'default', name },
+  health: 'Healthy',
+});
+
+describe('appliedCurrent / failedCurrent (was this generation of the Work applied?)', () => {
+  const cases: [string, KubeObject, boolean, boolean][] = [
+    ['no status yet: neither', work(1), false, false],
+    ['Applied=True for this generation', work(2, [applied('True', 2)]), true, false],
+    ['Applied=True for an older generation: apply again', work(3, [applied('True', 2)]), false, false],
+    ['Applied=False for this generation: refused', work(2, [applied('False', 2)]), false, true],
+    ['Applied=False for an older generation: try the new one', work(3, [applied('False', 2)]), false, false],
+  ];
+  for (const [name, w, isApplied, isFailed] of cases) {
+    it(name, () => {
+      assert.equal(appliedCurrent(w), isApplied);
+      assert.equal(failedCurrent(w), isFailed);
+    });
+  }
+});
+
+describe('workStatusAfter / workStatusChanged (the status written after an apply)', () => {
+  it('success: Applied=True, AppliedSuccessful, for this generation, with the new statuses', () => {
+    const next = workStatusAfter(work(2), { manifestStatuses: [ms('a')] }, NOW);
+    assert.deepEqual(next, {
+      conditions: [
+        {
+          type: 'Applied',
+          status: 'True',
+          reason: 'AppliedSuccessful',
+          message: 'Manifest has been successfully applied',
+          observedGeneration: 2,
+          lastTransitionTime: NOW,
+        },
+      ],
+      manifestStatuses: [ms('a')],
+    });
+  });
+  it('failure: Applied=False, AppliedFailed, with the member’s message', () => {
+    const next = workStatusAfter(work(2), { failure: 'forbidden', manifestStatuses: [] }, NOW);
+    assert.deepEqual(
+      next.conditions?.map((c) => [c.status, c.reason, c.message, c.observedGeneration]),
+      [['False', 'AppliedFailed', 'forbidden', 2]],
+    );
+  });
+  it('a failure with no manifest status keeps the last reported ones', () => {
+    const next = workStatusAfter(
+      work(2, [applied('True', 1)], [ms('old')]),
+      { failure: 'x', manifestStatuses: [] },
+      NOW,
+    );
+    assert.deepEqual(next.manifestStatuses, [ms('old')]);
+  });
+  it('the same outcome again changes nothing', () => {
+    const first = workStatusAfter(work(2), { manifestStatuses: [ms('a')] }, NOW);
+    const stored = { ...work(2), status: first };
+    const again = workStatusAfter(stored, { manifestStatuses: [ms('a')] }, '2026-02-01T00:00:00Z');
+    assert.equal(workStatusChanged(stored, again), false);
+    assert.equal(workStatusChanged(work(2), first), true);
+  });
+});

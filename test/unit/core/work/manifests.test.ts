@@ -1,0 +1,82 @@
+/**
+ * A Work's manifests and what their live copies say (Karmada v1.15.9 execution controller and
+ * `objectwatcher.NeedsUpdate`): apply again when missing or drifted, else report their statuses.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { KubeObject } from '../../../../lib/core/types.ts';
+import { describeManifest, manifestsOf, observeWork, withManifestType } from '../../../../lib/core/work/index.ts';
+
+const manifest: KubeObject = {
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  metadata: { name: 'nginx', namespace: 'default' },
+  spec: { replicas: 2 },
+};
+const work = (manifests: unknown[]): KubeObject => ({
+  apiVersion: 'work.karmada.io/v1alpha1',
+  kind: 'Work',
+  metadata: { name: 'nginx-687f7fb96f', namespace: 'karmada-es-member1' },
+  spec: { workload: { manifests } },
+});
+
+describe('manifestsOf (spec.workload.manifests, objects only)', () => {
+  const cases: [string, KubeObject, KubeObject[]][] = [
+    ['one manifest', work([manifest]), [manifest]],
+    ['no workload', { ...work([]), spec: {} }, []],
+    ['entries that are not objects are ignored', work([manifest, null, 'x', [1]]), [manifest]],
+  ];
+  for (const [name, w, expected] of cases) {
+    it(name, () => assert.deepEqual(manifestsOf(w), expected));
+  }
+});
+
+describe('describeManifest / withManifestType', () => {
+  it('names a namespaced manifest Kind namespace/name and a cluster-scoped one Kind name', () => {
+    assert.equal(describeManifest(manifest), 'Deployment default/nginx');
+    assert.equal(
+      describeManifest({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'apps' } }),
+      'Namespace apps',
+    );
+  });
+  it('an object from a list takes apiVersion and kind from its manifest', () => {
+    const listed = { metadata: { name: 'nginx' } } as KubeObject;
+    assert.deepEqual(withManifestType(listed, manifest), { ...listed, apiVersion: 'apps/v1', kind: 'Deployment' });
+    const typed = { ...manifest };
+    assert.equal(withManifestType(typed, manifest), typed);
+  });
+});
+
+describe('observeWork (member sync: re-apply what is missing or drifted, else report statuses)', () => {
+  const live = (spec: unknown, status?: unknown): KubeObject => ({
+    ...manifest,
+    spec: spec as Record<string, unknown>,
+    ...(status ? { status: status as Record<string, unknown> } : {}),
+  });
+  it('a missing object is applied again', () => {
+    assert.deepEqual(
+      observeWork(work([manifest]), () => undefined),
+      {
+        apply: true,
+        reason: 'Deployment default/nginx is missing on the member',
+      },
+    );
+  });
+  it('an object edited on the member is applied again', () => {
+    assert.deepEqual(
+      observeWork(work([manifest]), () => live({ replicas: 5 })),
+      {
+        apply: true,
+        reason: 'Deployment default/nginx drifted at /spec/replicas',
+      },
+    );
+  });
+  it('fields only the member sets are not drift: the statuses are reported', () => {
+    const seen = observeWork(work([manifest]), () => live({ replicas: 2, paused: false }, { readyReplicas: 2 }));
+    assert.equal(seen.apply, false);
+    assert.deepEqual(
+      seen.apply ? [] : seen.manifestStatuses.map((s) => [s.identifier.ordinal, s.identifier.kind, s.identifier.name]),
+      [[0, 'Deployment', 'nginx']],
+    );
+  });
+});
