@@ -3,7 +3,7 @@
  */
 import { loadRuntimeConfig } from '../lib/config/runtime.ts';
 import { namespaceFactory } from '../lib/controllers/factories.ts';
-import { NAMESPACE_CONTROLLER } from '../lib/controllers/namespace.ts';
+import { NAMESPACE_CONTROLLER_NAME } from '../lib/controllers/specs.ts';
 import { controllerHandler, wireRuntime } from '../lib/wiring.ts';
 
-export const handler = controllerHandler(NAMESPACE_CONTROLLER, namespaceFactory, wireRuntime(loadRuntimeConfig()));
+export const handler = controllerHandler(NAMESPACE_CONTROLLER_NAME, namespaceFactory, wireRuntime(loadRuntimeConfig()));

@@ -20,21 +20,24 @@
  */
 import {
   BINDING_CONTROLLER_FINALIZER,
-  bindingIdOf,
-  CLUSTER,
-  CLUSTER_RESOURCE_BINDING,
   CLUSTER_RESOURCE_BINDING_CONTROLLER_FINALIZER,
   CLUSTER_RESOURCE_BINDING_PERMANENT_ID_LABEL as CRB_ID_LABEL,
-  clusterOfExecutionNamespace,
   EXECUTION_CONTROLLER_FINALIZER,
-  executionNamespace,
-  RESOURCE_BINDING,
   RESOURCE_BINDING_PERMANENT_ID_LABEL as RB_ID_LABEL,
-  templateRefOf,
-  WORK_GROUP,
+  WORK_PERMANENT_ID_LABEL,
+} from '../api/well-known.ts';
+import {
+  bindingIdOf,
+  CLUSTER,
   CLUSTER_OVERRIDE_POLICY,
+  CLUSTER_RESOURCE_BINDING,
+  clusterOfExecutionNamespace,
+  executionNamespace,
   OVERRIDE_POLICY,
+  RESOURCE_BINDING,
+  templateRefOf,
   WORK,
+  WORK_GROUP,
 } from '../api/karmada-names.ts';
 import { rfc3339, setCondition, type Condition } from '../api/conditions.ts';
 import type { KubeObject, ObjectRef } from '../api/object.ts';
@@ -54,13 +57,7 @@ import {
   fullyAppliedCondition,
 } from '../core/status/index.ts';
 import type { Cluster, ResourceBinding } from '../core/types.ts';
-import {
-  generateBindingName,
-  generateWorkName,
-  renderWork,
-  type RenderedWork,
-  WORK_PERMANENT_ID_LABEL,
-} from '../core/work/index.ts';
+import { generateBindingName, generateWorkName, type RenderedWork, renderWork } from '../core/work/index.ts';
 import { type EventRecorder, NO_EVENTS } from '../events/recorder.ts';
 import type { Lane, WorkQueue } from '../queue/port.ts';
 import type {
@@ -79,7 +76,6 @@ import { once } from '../util/memo.ts';
 import { randomUUID } from 'node:crypto';
 import { BINDER_CONTROLLER_NAME, EXECUTOR_CONTROLLER_NAME } from './specs.ts';
 
-export const BINDER_CONTROLLER = BINDER_CONTROLLER_NAME;
 const WORK_API_VERSION = `${WORK_GROUP}/v1alpha1`;
 /** How soon a cluster whose overrides failed is tried again. */
 const OVERRIDE_RETRY_MS = 10_000;
@@ -120,7 +116,7 @@ export function createBinderController(options: BinderOptions): Controller & { s
   }
 
   return {
-    name: BINDER_CONTROLLER,
+    name: BINDER_CONTROLLER_NAME,
     stats,
     // Rendering is CPU-cheap; a key waits on a handful of reads and writes.
     reconcileConcurrency: 16,
@@ -366,12 +362,12 @@ export function createBinderController(options: BinderOptions): Controller & { s
         else await store.create(desired);
         context.logger.info('dependency follows its workload', { dependency: `${dep.kind}/${dep.name}` });
         await options.workQueue.enqueue([
-          { controller: BINDER_CONTROLLER, lane, key: formatKey(existingRef), reason: 'dependency' },
+          { controller: BINDER_CONTROLLER_NAME, lane, key: formatKey(existingRef), reason: 'dependency' },
         ]);
       } catch (err) {
         if (!(err instanceof ConflictError || err instanceof AlreadyExistsError)) throw err;
         await options.workQueue.enqueue([
-          { controller: BINDER_CONTROLLER, lane: 'standard', key: formatKey(refOf(binding)), delayMs: 1_000 },
+          { controller: BINDER_CONTROLLER_NAME, lane: 'standard', key: formatKey(refOf(binding)), delayMs: 1_000 },
         ]);
       }
     }
@@ -414,7 +410,7 @@ export function createBinderController(options: BinderOptions): Controller & { s
           await store.update(next);
           released = true;
           await options.workQueue.enqueue([
-            { controller: BINDER_CONTROLLER, lane, key: formatKey(ref), reason: 'dependency-released' },
+            { controller: BINDER_CONTROLLER_NAME, lane, key: formatKey(ref), reason: 'dependency-released' },
           ]);
         } catch (err) {
           if (err instanceof NotFoundError) released = true;
@@ -449,7 +445,12 @@ export function createBinderController(options: BinderOptions): Controller & { s
       } catch (err) {
         if (err instanceof ConflictError) {
           await options.workQueue.enqueue([
-            { controller: BINDER_CONTROLLER, lane: 'standard', key: formatKey(refOf(binding)), reason: 'conflict' },
+            {
+              controller: BINDER_CONTROLLER_NAME,
+              lane: 'standard',
+              key: formatKey(refOf(binding)),
+              reason: 'conflict',
+            },
           ]);
         } else if (!(err instanceof NotFoundError)) throw err;
       }
@@ -472,7 +473,7 @@ export function createBinderController(options: BinderOptions): Controller & { s
     } catch (err) {
       if (err instanceof ConflictError) {
         await options.workQueue.enqueue([
-          { controller: BINDER_CONTROLLER, lane: 'standard', key: formatKey(refOf(binding)), reason: 'conflict' },
+          { controller: BINDER_CONTROLLER_NAME, lane: 'standard', key: formatKey(refOf(binding)), reason: 'conflict' },
         ]);
       } else if (!(err instanceof NotFoundError)) throw err;
     }
@@ -491,7 +492,7 @@ export function createBinderController(options: BinderOptions): Controller & { s
     context.logger.info('override policy changed; rendering bindings again', { bindings: bindings.length });
     await options.workQueue.enqueue(
       bindings.map((b) => ({
-        controller: BINDER_CONTROLLER,
+        controller: BINDER_CONTROLLER_NAME,
         lane: 'standard' as const,
         key: formatKey(b),
         reason: `override-policy:${ref.name}`,

@@ -15,10 +15,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import {
-  BINDING_CONTROLLER_FINALIZER,
   CLUSTER_PROPAGATION_POLICY,
   CLUSTER_RESOURCE_BINDING,
-  CLUSTER_RESOURCE_BINDING_CONTROLLER_FINALIZER,
+  POLICY_GROUP,
   PROPAGATION_POLICY,
   RESOURCE_BINDING,
   templateRefOf,
@@ -44,12 +43,13 @@ import {
 import type { PropagationPolicy, ResourceBinding, ResourceBindingSpec } from '../core/types.ts';
 import { type EventRecorder, NO_EVENTS } from '../events/recorder.ts';
 import {
+  BINDING_CONTROLLER_FINALIZER,
+  CLUSTER_RESOURCE_BINDING_CONTROLLER_FINALIZER,
+  CLUSTER_RESOURCE_BINDING_PERMANENT_ID_LABEL,
   CPP_FINALIZER,
-  CRB_PERMANENT_ID_LABEL,
-  POLICY_GROUP,
   PP_FINALIZER,
-  RB_PERMANENT_ID_LABEL,
-} from '../karmada/validation/constants.ts';
+  RESOURCE_BINDING_PERMANENT_ID_LABEL,
+} from '../api/well-known.ts';
 import type { Lane, WorkQueue } from '../queue/port.ts';
 import type {
   BatchScope,
@@ -70,7 +70,6 @@ import {
   SCHEDULER_CONTROLLER_NAME,
 } from './specs.ts';
 
-export const DETECTOR_CONTROLLER = DETECTOR_CONTROLLER_NAME;
 const PP: GroupKind = PROPAGATION_POLICY;
 const CPP: GroupKind = CLUSTER_PROPAGATION_POLICY;
 const RB = RESOURCE_BINDING;
@@ -119,7 +118,7 @@ export function createDetectorController(options: DetectorOptions): Controller {
   }
 
   return {
-    name: DETECTOR_CONTROLLER,
+    name: DETECTOR_CONTROLLER_NAME,
     openBatch: () => Promise.resolve(openBatch()),
     async reconcile(request: ReconcileRequest, context: ReconcileContext): Promise<ReconcileResult | undefined> {
       const ref = parseKey(request.key);
@@ -342,7 +341,7 @@ export function createDetectorController(options: DetectorOptions): Controller {
   async function enqueueTemplates(keys: Set<string>, reason: string): Promise<void> {
     if (keys.size === 0) return;
     await options.workQueue.enqueue(
-      [...keys].map((key) => ({ controller: DETECTOR_CONTROLLER, lane: 'standard' as const, key, reason })),
+      [...keys].map((key) => ({ controller: DETECTOR_CONTROLLER_NAME, lane: 'standard' as const, key, reason })),
     );
   }
 
@@ -461,7 +460,7 @@ export function desiredBinding(
 ): ResourceBinding {
   const ref = bindingRefOf(template);
   const namespaced = Boolean(template.metadata.namespace);
-  const idLabel = namespaced ? RB_PERMANENT_ID_LABEL : CRB_PERMANENT_ID_LABEL;
+  const idLabel = namespaced ? RESOURCE_BINDING_PERMANENT_ID_LABEL : CLUSTER_RESOURCE_BINDING_PERMANENT_ID_LABEL;
   const base = (existing ?? {
     apiVersion: BINDING_API_VERSION,
     kind: namespaced ? 'ResourceBinding' : 'ClusterResourceBinding',

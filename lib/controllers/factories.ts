@@ -7,17 +7,27 @@ import type { Controller } from '../reconcile/controller.ts';
 import { createResyncController, RESYNC_CONTROLLER } from '../reconcile/resync.ts';
 import { clusterTimings } from '../config/runtime.ts';
 import { eventRecorder, type Runtime } from '../wiring.ts';
-import { CLUSTER_CONTROLLER, createClusterController } from './cluster.ts';
-import { CLUSTER_STATUS_CONTROLLER, createClusterStatusController } from './cluster-status.ts';
+import { createClusterController } from './cluster.ts';
+import { createClusterStatusController } from './cluster-status.ts';
 import { parsePluginsFlag } from '../core/scheduler/framework/registry.ts';
-import { createDetectorController, DETECTOR_CONTROLLER } from './detector.ts';
-import { createSchedulerController, SCHEDULER_CONTROLLER } from './scheduler.ts';
+import { createDetectorController } from './detector.ts';
+import { createSchedulerController } from './scheduler.ts';
 import { createGarbageCollector, GARBAGE_COLLECTOR } from './garbage-collector.ts';
-import { createNamespaceController, NAMESPACE_CONTROLLER } from './namespace.ts';
-import { BINDER_CONTROLLER, createBinderController } from './binder.ts';
-import { createExecutorController, EXECUTOR_CONTROLLER } from './executor.ts';
-import { createNamespaceSyncController, NAMESPACE_SYNC_CONTROLLER } from './namespace-sync.ts';
-import { resyncTargets } from './specs.ts';
+import { createNamespaceController } from './namespace.ts';
+import { createBinderController } from './binder.ts';
+import { createExecutorController } from './executor.ts';
+import { createNamespaceSyncController } from './namespace-sync.ts';
+import {
+  BINDER_CONTROLLER_NAME,
+  CLUSTER_CONTROLLER_NAME,
+  CLUSTER_STATUS_CONTROLLER_NAME,
+  DETECTOR_CONTROLLER_NAME,
+  EXECUTOR_CONTROLLER_NAME,
+  NAMESPACE_CONTROLLER_NAME,
+  NAMESPACE_SYNC_CONTROLLER_NAME,
+  resyncTargets,
+  SCHEDULER_CONTROLLER_NAME,
+} from './specs.ts';
 
 export type ControllerFactory = (runtime: Runtime) => Controller;
 
@@ -84,13 +94,13 @@ export const namespaceSyncFactory: ControllerFactory = (runtime) =>
 /** Every controller by name; must cover every entry of CONTROLLER_SPECS (a test checks). */
 export const CONTROLLER_FACTORIES: Readonly<Record<string, ControllerFactory>> = {
   [RESYNC_CONTROLLER]: resyncFactory,
-  [NAMESPACE_CONTROLLER]: namespaceFactory,
+  [NAMESPACE_CONTROLLER_NAME]: namespaceFactory,
   [GARBAGE_COLLECTOR]: garbageCollectorFactory,
-  [CLUSTER_CONTROLLER]: clusterFactory,
-  [CLUSTER_STATUS_CONTROLLER]: clusterStatusFactory,
-  [DETECTOR_CONTROLLER]: detectorFactory,
-  [SCHEDULER_CONTROLLER]: schedulerFactory,
-  [BINDER_CONTROLLER]: binderFactory,
-  [EXECUTOR_CONTROLLER]: executorFactory,
-  [NAMESPACE_SYNC_CONTROLLER]: namespaceSyncFactory,
+  [CLUSTER_CONTROLLER_NAME]: clusterFactory,
+  [CLUSTER_STATUS_CONTROLLER_NAME]: clusterStatusFactory,
+  [DETECTOR_CONTROLLER_NAME]: detectorFactory,
+  [SCHEDULER_CONTROLLER_NAME]: schedulerFactory,
+  [BINDER_CONTROLLER_NAME]: binderFactory,
+  [EXECUTOR_CONTROLLER_NAME]: executorFactory,
+  [NAMESPACE_SYNC_CONTROLLER_NAME]: namespaceSyncFactory,
 };

@@ -25,6 +25,7 @@
 import { FOREGROUND_FINALIZER, ORPHAN_FINALIZER } from '../api/finalizers.ts';
 import type { KubeObject, ObjectRef, OwnerReference } from '../api/object.ts';
 import { formatKey, parseApiVersion, parseKey, refOf } from '../api/object.ts';
+import { DELETION_PROTECTED_LABEL, DELETION_PROTECTION_ALWAYS } from '../api/well-known.ts';
 import { enqueueTriggered } from '../apiserver/triggers.ts';
 import type { WorkQueue } from '../queue/port.ts';
 import type { Controller, ReconcileContext, ReconcileRequest, ReconcileResult } from '../reconcile/controller.ts';
@@ -35,8 +36,6 @@ import { GARBAGE_COLLECTOR_NAME } from './specs.ts';
 export { FOREGROUND_FINALIZER, ORPHAN_FINALIZER };
 export const GARBAGE_COLLECTOR = GARBAGE_COLLECTOR_NAME;
 
-/** Karmada's opt-out from deletion (the label karmada-webhook's deletion protection checks). */
-const DELETION_PROTECTED_LABEL = 'resourcetemplate.karmada.io/deletion-protected';
 /** How long the index may lag a write: a background collection looks again after this. */
 const INDEX_LAG_RECHECK_MS = 5_000;
 /** Waiting on an owner (or blocking dependents): first recheck, doubling up to the cap. */
@@ -230,7 +229,7 @@ async function ownerHolds(store: ObjectStore, dependent: KubeObject, ref: OwnerR
 }
 
 function isDeletionProtected(obj: KubeObject): boolean {
-  return obj.metadata.labels?.[DELETION_PROTECTED_LABEL] === 'Always';
+  return obj.metadata.labels?.[DELETION_PROTECTED_LABEL] === DELETION_PROTECTION_ALWAYS;
 }
 
 /**

@@ -19,13 +19,8 @@ import type { KubeObject, ObjectRef } from '../api/object.ts';
 import { formatKey, parseKey, refOf } from '../api/object.ts';
 import type { EstimatorOptions } from '../core/scheduler/estimate.ts';
 import { buildFramework } from '../core/scheduler/framework/registry.ts';
-import {
-  APPLIED_PLACEMENT_ANNOTATION,
-  canonical,
-  DEFAULT_SCHEDULER_NAME,
-  isSchedulable,
-  scheduleTrigger,
-} from '../core/scheduler/reschedule.ts';
+import { APPLIED_PLACEMENT_ANNOTATION } from '../api/well-known.ts';
+import { canonical, DEFAULT_SCHEDULER_NAME, isSchedulable, scheduleTrigger } from '../core/scheduler/reschedule.ts';
 import { scheduleBinding, type ScheduleResult } from '../core/scheduler/schedule.ts';
 import { applyDelta, buildSnapshot, type ReservationDelta, type Snapshot } from '../core/scheduler/snapshot.ts';
 import type { Cluster, ResourceBinding, ResourceBindingStatus } from '../core/types.ts';
@@ -45,7 +40,6 @@ import type { ObjectStore } from '../store/port.ts';
 import { BatchLedger, DEFAULT_RESERVATION_TTL_MS, ledgerReservations, loadLedger } from './reservations.ts';
 import { BINDER_CONTROLLER_NAME, SCHEDULER_CONTROLLER_NAME, SWEEP_KEY, UNSCHEDULABLE_KEY } from './specs.ts';
 
-export const SCHEDULER_CONTROLLER = SCHEDULER_CONTROLLER_NAME;
 /** Karmada's condition type and success wording. */
 export const SCHEDULED_CONDITION = 'Scheduled';
 const SUCCESS_MESSAGE = 'Binding has been scheduled successfully.';
@@ -126,7 +120,7 @@ export function createSchedulerController(options: SchedulerOptions): Controller
   }
 
   return {
-    name: SCHEDULER_CONTROLLER,
+    name: SCHEDULER_CONTROLLER_NAME,
     stats,
     // Decisions take microseconds; a key waits on one read and one write. More keys in flight per batch
     // also coalesce more reservations into each ledger write.
@@ -351,7 +345,7 @@ async function retryFailed(options: SchedulerOptions, key: string, context: Reco
 function requeue(workQueue: WorkQueue, bindings: readonly ResourceBinding[], reason: string): Promise<void> {
   return workQueue.enqueue(
     bindings.map((b) => ({
-      controller: SCHEDULER_CONTROLLER,
+      controller: SCHEDULER_CONTROLLER_NAME,
       lane: 'standard' as const,
       key: formatKey(refOf(b)),
       reason,

@@ -9,12 +9,12 @@
 import { type Condition, setCondition } from '../api/conditions.ts';
 import type { KubeObject } from '../api/object.ts';
 import { manifestStatusOf, type ManifestStatus } from '../core/status/index.ts';
+import { MANAGED_BY_KARMADA_LABEL } from '../api/well-known.ts';
 import {
   adoptionRefusedMessage,
   allowsAdoption,
   driftedPaths,
   isManagedByKarmada,
-  MANAGED_BY_KARMADA_LABEL,
   withoutKarmadaMarkers,
 } from '../core/work/index.ts';
 import { MemberApiError, type MemberClient } from '../members/client.ts';

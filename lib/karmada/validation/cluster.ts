@@ -9,7 +9,7 @@ import type { KubeObject } from '../../api/object.ts';
 import { type FieldError, childPath, fieldError } from '../../kube/field-errors.ts';
 import { cloneJson } from '../../util/json.ts';
 import { validateClusterName } from './cluster-name.ts';
-import type { KarmadaDefaultingContext } from './constants.ts';
+import type { KarmadaDefaultingContext } from './context.ts';
 import { parseGoUrl } from './go-url.ts';
 import { isValidLabelValue, uniqueErrors, validateLabelName } from './k8s-rules.ts';
 import {
