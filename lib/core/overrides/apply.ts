@@ -5,7 +5,7 @@
  * overrider that fails; here the caller gets that failure as a value and the input is never touched.
  */
 import { APPLIED_CLUSTER_OVERRIDES_ANNOTATION, APPLIED_OVERRIDES_ANNOTATION } from '../../api/well-known.ts';
-import { cloneJson, isJsonObject } from '../../kube/patch/json-value.ts';
+import { cloneJson, isJsonObject } from '../../util/json-value.ts';
 import type { KubeObject } from '../types.ts';
 import { applyRuleOverriders, OverriderError } from './overriders.ts';
 import { type ApplicablePoliciesInput, applicablePolicies } from './select.ts';
