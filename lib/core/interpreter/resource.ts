@@ -10,7 +10,7 @@
  * conversion would fail the whole interpretation, whereas this interpreter never throws and counts
  * the resources it can read.
  */
-import { isQualifiedName } from '../../karmada/validation/k8s-rules.ts';
+import { isQualifiedName } from '../../util/validation.ts';
 import {
   type Quantity,
   formatQuantity,

@@ -11,7 +11,8 @@ import { cloneJson } from '../../util/json.ts';
 import { validateClusterName } from './cluster-name.ts';
 import type { KarmadaDefaultingContext } from './context.ts';
 import { parseGoUrl } from './go-url.ts';
-import { isValidLabelValue, uniqueErrors, validateLabelName } from './k8s-rules.ts';
+import { isValidLabelValue } from '../../util/validation.ts';
+import { uniqueErrors, validateLabelName } from './k8s-rules.ts';
 import {
   MAX_INT64_TEXT,
   type Quantity,

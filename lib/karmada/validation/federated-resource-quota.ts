@@ -9,7 +9,8 @@
 import type { KubeObject } from '../../api/object.ts';
 import { type FieldError, childPath, fieldError } from '../../kube/field-errors.ts';
 import { validateClusterName } from './cluster-name.ts';
-import { byteLength, isQualifiedName, keyPath, uniqueErrors } from './k8s-rules.ts';
+import { byteLength, isQualifiedName } from '../../util/validation.ts';
+import { keyPath, uniqueErrors } from './k8s-rules.ts';
 import {
   type Quantity,
   ZERO_QUANTITY,
