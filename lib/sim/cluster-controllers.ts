@@ -16,7 +16,7 @@ import { SAFE_ALPHABET } from '../util/strings.ts';
 import { rfc3339 } from '../api/time.ts';
 import { createHash } from 'node:crypto';
 import type { KubeObject } from '../api/object.ts';
-import { parseQuantity } from '../api/quantity.ts';
+import { quantityAsNumber } from '../api/quantity.ts';
 import { type EventRecorder, NO_EVENTS } from '../events/recorder.ts';
 import { AlreadyExistsError, ConflictError, NotFoundError } from '../store/errors.ts';
 import type { ObjectStore } from '../store/port.ts';
@@ -69,10 +69,10 @@ export function podRequests(spec: Obj | undefined): Record<string, number> {
   const requestsOf = (c: Obj) =>
     (field(c, 'resources', 'requests') as Record<string, string | number> | undefined) ?? {};
   for (const c of (spec?.containers as Obj[] | undefined) ?? []) {
-    for (const [k, v] of Object.entries(requestsOf(c))) sum[k] = (sum[k] ?? 0) + parseQuantity(v);
+    for (const [k, v] of Object.entries(requestsOf(c))) sum[k] = (sum[k] ?? 0) + quantityAsNumber(v);
   }
   for (const c of (spec?.initContainers as Obj[] | undefined) ?? []) {
-    for (const [k, v] of Object.entries(requestsOf(c))) sum[k] = Math.max(sum[k] ?? 0, parseQuantity(v));
+    for (const [k, v] of Object.entries(requestsOf(c))) sum[k] = Math.max(sum[k] ?? 0, quantityAsNumber(v));
   }
   sum.pods = 1;
   return sum;
@@ -297,7 +297,7 @@ export class ClusterControllers {
       for (const [k, v] of Object.entries(
         (field(node, 'status', 'allocatable') as Record<string, string> | undefined) ?? {},
       ))
-        free[k] = parseQuantity(v);
+        free[k] = quantityAsNumber(v);
       return { node, free };
     });
     const fits = (need: Record<string, number>, s: NodeState) =>

@@ -9,7 +9,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { StoredCrdCatalog } from '../apiserver/catalog.ts';
 import type { KubeObject } from '../api/object.ts';
-import { formatBytes, formatCpu, parseQuantity } from '../api/quantity.ts';
+import { formatBytes, formatCpu, quantityAsNumber } from '../api/quantity.ts';
 import type { Clock } from '../clock/clock.ts';
 import { createNamespaceController } from '../controllers/namespace.ts';
 import { StoreEventRecorder } from '../events/recorder.ts';
@@ -309,10 +309,10 @@ export class SimulatedMember {
       const name = `${c.name}-node-${i + 1}`;
       const zone = c.zones[i % c.zones.length]!;
       const capacity: Record<string, string> = {
-        cpu: formatCpu(parseQuantity(c.node.cpu)),
-        memory: formatBytes(parseQuantity(c.node.memory)),
-        pods: String(parseQuantity(c.node.pods)),
-        'ephemeral-storage': formatBytes(parseQuantity(c.node['ephemeral-storage'])),
+        cpu: formatCpu(quantityAsNumber(c.node.cpu)),
+        memory: formatBytes(quantityAsNumber(c.node.memory)),
+        pods: String(quantityAsNumber(c.node.pods)),
+        'ephemeral-storage': formatBytes(quantityAsNumber(c.node['ephemeral-storage'])),
         ...Object.fromEntries(Object.entries(c.node.extended ?? {}).map(([k, v]) => [k, String(v)])),
       };
       try {

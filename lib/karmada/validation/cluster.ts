@@ -14,15 +14,15 @@ import { parseGoUrl } from './go-url.ts';
 import { isValidLabelValue } from '../../util/validation.ts';
 import { uniqueErrors, validateLabelName } from './k8s-rules.ts';
 import {
-  MAX_INT64_TEXT,
-  type Quantity,
   compareQuantities,
   isQuantityError,
   isZeroQuantity,
+  MAX_INT64_TEXT,
   parseQuantity,
+  type Quantity,
   sameQuantityRepresentation,
   scaledValue,
-} from './quantity.ts';
+} from '../../api/quantity.ts';
 import { list, num, record, text } from './shape.ts';
 
 const SUPPORTED_SYNC_MODES = ['Pull', 'Push'];

@@ -12,15 +12,15 @@ import { validateClusterName } from './cluster-name.ts';
 import { byteLength, isQualifiedName } from '../../util/validation.ts';
 import { keyPath, uniqueErrors } from './k8s-rules.ts';
 import {
-  type Quantity,
-  ZERO_QUANTITY,
   addQuantities,
   compareQuantities,
   formatQuantity,
   isQuantityError,
   parseQuantity,
+  type Quantity,
   scaledValue,
-} from './quantity.ts';
+  ZERO_QUANTITY,
+} from '../../api/quantity.ts';
 import { list, record, stringMap, text } from './shape.ts';
 
 const STANDARD_QUOTA_RESOURCES = new Set([
