@@ -1,6 +1,6 @@
 /**
  * A simulated member cluster: a Kubernetes API (the same REST layer as the control plane) over an
- * in-memory store, with nodes, the cluster controllers of cluster-controllers.ts, `/readyz` and
+ * in-memory store, with nodes, the cluster controllers of controllers/, `/readyz` and
  * `/healthz`, and fault injection. It listens on its own loopback HTTPS port with a certificate from
  * the local CA, writes its own kubeconfig, and keeps its state across restarts in a snapshot file.
  */
@@ -30,7 +30,7 @@ import type { ObjectStore } from '../store/port.ts';
 import { RowObjectStore } from '../store/row-object-store.ts';
 import { ChangeFeed, WatchingStore } from '../store/watch.ts';
 import { PRODUCT_VERSION } from '../version.ts';
-import { ClusterControllers, type SimTimings } from './cluster-controllers.ts';
+import { ClusterControllers, type SimTimings } from './controllers/index.ts';
 import { DEFAULT_CRD_STATUS, type MemberConfig } from './config.ts';
 
 export type FaultMode = 'unreachable' | 'not-ready' | 'slow' | 'errors';
