@@ -2,8 +2,8 @@
  * Lambda: the detector controller. Wiring only — lib/controllers/detector.ts.
  */
 import { loadRuntimeConfig } from '../lib/config/runtime.ts';
-import { DETECTOR_CONTROLLER } from '../lib/controllers/detector.ts';
+import { DETECTOR_CONTROLLER_NAME } from '../lib/controllers/specs.ts';
 import { detectorFactory } from '../lib/wiring/factories.ts';
 import { controllerHandler, wireRuntime } from '../lib/wiring/wire.ts';
 
-export const handler = controllerHandler(DETECTOR_CONTROLLER, detectorFactory, wireRuntime(loadRuntimeConfig()));
+export const handler = controllerHandler(DETECTOR_CONTROLLER_NAME, detectorFactory, wireRuntime(loadRuntimeConfig()));

@@ -3,6 +3,7 @@
  * `?labelSelector=` send it) and the structured `metav1.LabelSelector` (`matchLabels` /
  * `matchExpressions`, as policies carry it). Both compile to the same list of requirements.
  */
+import { isQualifiedName, isValidLabelValue } from '../util/validation.ts';
 
 export type Operator = 'In' | 'NotIn' | 'Exists' | 'DoesNotExist' | 'Gt' | 'Lt';
 
@@ -24,38 +25,15 @@ export class InvalidSelectorError extends Error {
   override readonly name = 'InvalidSelectorError';
 }
 
-const NAME_PART = /^[A-Za-z0-9]([-A-Za-z0-9_.]*[A-Za-z0-9])?$/;
-const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-
-/** Why `key` is not a valid label key (a qualified name), or `undefined` when it is. */
-export function labelKeyError(key: string): string | undefined {
-  const slash = key.indexOf('/');
-  const prefix = slash >= 0 ? key.slice(0, slash) : undefined;
-  const name = slash >= 0 ? key.slice(slash + 1) : key;
-  if (prefix !== undefined) {
-    if (prefix.length === 0 || prefix.length > 253 || !DNS1123_SUBDOMAIN.test(prefix)) {
-      return `prefix part of ${JSON.stringify(key)} must be a lowercase DNS-1123 subdomain of at most 253 characters`;
-    }
-  }
-  if (name.length === 0 || name.length > 63 || !NAME_PART.test(name)) {
-    return (
-      `name part of ${JSON.stringify(key)} must be 1-63 characters of alphanumerics, '-', '_' or '.', ` +
-      'starting and ending with an alphanumeric character'
-    );
-  }
-  return undefined;
-}
-
-/** Why `value` is not a valid label value, or `undefined` when it is (empty is valid). */
-export function labelValueError(value: string): string | undefined {
-  if (value === '') return undefined;
-  if (value.length > 63 || !NAME_PART.test(value)) {
-    return (
-      `label value ${JSON.stringify(value)} must be at most 63 characters of alphanumerics, '-', '_' or '.', ` +
-      'starting and ending with an alphanumeric character'
-    );
-  }
-  return undefined;
+/**
+ * Why `key` is not a valid label key, or `undefined` when it is: Kubernetes' reasons
+ * (`validation.IsQualifiedName`), with the key named after the part each reason is about.
+ */
+function labelKeyError(key: string): string | undefined {
+  const reasons = isQualifiedName(key);
+  if (reasons.length === 0) return undefined;
+  const quoted = JSON.stringify(key);
+  return reasons.map((r) => r.replace(/^(name part|prefix part|a qualified name) /, `$1 of ${quoted} `)).join('; ');
 }
 
 const INTEGER = /^[+-]?\d+$/;
@@ -78,8 +56,12 @@ function requirement(key: string, operator: Operator, values: string[]): Require
     }
   } else {
     for (const v of values) {
-      const valueError = labelValueError(v);
-      if (valueError) throw new InvalidSelectorError(`invalid value for ${JSON.stringify(key)}: ${valueError}`);
+      const reasons = isValidLabelValue(v);
+      if (reasons.length) {
+        throw new InvalidSelectorError(
+          `invalid value ${JSON.stringify(v)} for ${JSON.stringify(key)}: ${reasons.join('; ')}`,
+        );
+      }
     }
   }
   return { key, operator, values: [...values].sort() };

@@ -4,6 +4,7 @@
  * consequences of a write (controllers enqueued, CRD status, catalog refresh).
  */
 import { formatKey, type KubeObject, refOf } from '../api/object.ts';
+import { DELETION_PROTECTED_LABEL, DELETION_PROTECTION_ALWAYS } from '../api/well-known.ts';
 import type { Clock } from '../clock/clock.ts';
 import { CONTROLLER_SPECS, type ControllerSpec } from '../controllers/specs.ts';
 import { enqueueAfterWrite } from '../controllers/triggers.ts';
@@ -24,9 +25,6 @@ import { CLUSTER_INFO_REF, isBootstrapTokenSecret, refreshClusterInfo } from './
 
 const CLUSTER_INFO_PATH = `/api/v1/namespaces/${CLUSTER_INFO_REF.namespace}/configmaps/${CLUSTER_INFO_REF.name}`;
 const ANONYMOUS: UserInfo = { name: 'system:anonymous', groups: ['system:unauthenticated'] };
-
-/** Karmada's opt-out from deletion (karmada-webhook `resourcedeletionprotection`). */
-export const DELETION_PROTECTED_LABEL = 'resourcetemplate.karmada.io/deletion-protected';
 
 export interface ControlPlaneBackendOptions {
   store: ObjectStore;
@@ -112,7 +110,7 @@ export class ControlPlaneBackend implements RestBackend {
       const errors = validateCrd(object);
       if (errors.length) throw apiErrors.invalid(def.kind, def.group, object.metadata.name ?? '', errors);
     }
-    if (operation === 'DELETE' && object.metadata.labels?.[DELETION_PROTECTED_LABEL] === 'Always') {
+    if (operation === 'DELETE' && object.metadata.labels?.[DELETION_PROTECTED_LABEL] === DELETION_PROTECTION_ALWAYS) {
       throw new ApiError(
         403,
         'Forbidden',

@@ -12,14 +12,8 @@
  *   action is a level-triggered write.
  */
 import { randomUUID, timingSafeEqual } from 'node:crypto';
-import {
-  bindingKeyOf,
-  CLUSTER_GROUP,
-  EXECUTION_CONTROLLER_FINALIZER,
-  executionNamespace,
-  WORK,
-  WORK_GROUP,
-} from '../api/karmada-names.ts';
+import { CLUSTER_NAME_LABEL, EXECUTION_CONTROLLER_FINALIZER } from '../api/well-known.ts';
+import { bindingKeyOf, CLUSTER_GROUP, executionNamespace, WORK, WORK_GROUP } from '../api/karmada-names.ts';
 import { listAll } from '../store/list-all.ts';
 import { removeFinalizer } from '../store/finalizers.ts';
 import { deepEqual } from '../util/json.ts';
@@ -197,7 +191,7 @@ export class WebhookHandler {
         metadata: {
           name: credentialRef.name,
           namespace: CREDENTIALS_NAMESPACE,
-          labels: { 'cluster.karmada.io/name': name, [AGENT_CREDENTIAL_LABEL]: 'true' },
+          labels: { [CLUSTER_NAME_LABEL]: name, [AGENT_CREDENTIAL_LABEL]: 'true' },
           annotations: { [AGENT_CLUSTER_UID_ANNOTATION]: cluster.metadata.uid! },
           // Collected with its Cluster (the cluster controller also deletes it).
           ownerReferences: [{ apiVersion: cluster.apiVersion, kind: 'Cluster', name, uid: cluster.metadata.uid! }],

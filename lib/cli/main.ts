@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { ConfigError } from '../config/validate.ts';
 import { DataDirInUseError } from '../local/lock.ts';
 import { UsageError } from './args.ts';
+import type { Io } from './cluster-command.ts';
 import { runSim, SIM_HELP } from './sim.ts';
 import { runUp, UP_HELP } from './up.ts';
 
@@ -59,7 +60,31 @@ function stopSignal(err: (line: string) => void): Promise<void> {
   });
 }
 
-const CLUSTER_COMMANDS = ['join', 'unjoin', 'token', 'register', 'agent'];
+type ClusterCommand = { help: string; run: (args: string[], io: Io) => Promise<number> };
+
+/** The member-cluster commands, each loaded on demand (with the clients it needs). */
+const CLUSTER_COMMANDS: Record<string, () => Promise<ClusterCommand>> = {
+  join: async () => {
+    const m = await import('./join.ts');
+    return { help: m.JOIN_HELP, run: m.runJoin };
+  },
+  unjoin: async () => {
+    const m = await import('./unjoin.ts');
+    return { help: m.UNJOIN_HELP, run: m.runUnjoin };
+  },
+  token: async () => {
+    const m = await import('./token.ts');
+    return { help: m.TOKEN_HELP, run: m.runToken };
+  },
+  register: async () => {
+    const m = await import('./register.ts');
+    return { help: m.REGISTER_HELP, run: m.runRegister };
+  },
+  agent: async () => {
+    const m = await import('./agent.ts');
+    return { help: m.AGENT_HELP, run: m.runAgent };
+  },
+};
 
 export async function main(argv: string[]): Promise<number> {
   const out = (line: string) => process.stdout.write(`${line}\n`);
@@ -74,18 +99,8 @@ export async function main(argv: string[]): Promise<number> {
         if (rest[0] === 'up') out(UP_HELP);
         else if (rest[0] === 'sim') out(SIM_HELP);
         else if (rest[0] === 'get') out((await import('./get.ts')).GET_HELP);
-        else if (rest[0] && CLUSTER_COMMANDS.includes(rest[0])) {
-          const m = await import('./clusters.ts');
-          out(
-            {
-              join: m.JOIN_HELP,
-              unjoin: m.UNJOIN_HELP,
-              token: m.TOKEN_HELP,
-              register: m.REGISTER_HELP,
-              agent: m.AGENT_HELP,
-            }[rest[0]]!,
-          );
-        } else out(HELP);
+        else if (rest[0] && Object.hasOwn(CLUSTER_COMMANDS, rest[0])) out((await CLUSTER_COMMANDS[rest[0]]!()).help);
+        else out(HELP);
         return 0;
       case 'version':
       case '--version':
@@ -103,16 +118,8 @@ export async function main(argv: string[]): Promise<number> {
       case 'token':
       case 'register':
       case 'agent': {
-        const m = await import('./clusters.ts');
-        const io = { out, err, stopRequested: stopSignal(err) };
-        const run = {
-          join: m.runJoin,
-          unjoin: m.runUnjoin,
-          token: m.runToken,
-          register: m.runRegister,
-          agent: m.runAgent,
-        }[command];
-        return await run(rest, io);
+        const { run } = await CLUSTER_COMMANDS[command]!();
+        return await run(rest, { out, err, stopRequested: stopSignal(err) });
       }
       default:
         err(`skctl: unknown command ${JSON.stringify(command)}\n\n${HELP}`);

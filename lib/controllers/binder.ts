@@ -18,19 +18,19 @@
  *
  * Override policy and cluster changes fan out to the bindings they may affect, on the standard lane.
  */
+import { RESOURCE_BINDING_PERMANENT_ID_LABEL as RB_ID_LABEL, WORK_PERMANENT_ID_LABEL } from '../api/well-known.ts';
 import {
   bindingIdOf,
   CLUSTER,
+  CLUSTER_OVERRIDE_POLICY,
   CLUSTER_RESOURCE_BINDING,
   clusterOfExecutionNamespace,
   executionNamespace,
-  RESOURCE_BINDING,
-  RESOURCE_BINDING_PERMANENT_ID_LABEL as RB_ID_LABEL,
-  templateRefOf,
-  WORK_GROUP,
-  CLUSTER_OVERRIDE_POLICY,
   OVERRIDE_POLICY,
+  RESOURCE_BINDING,
+  templateRefOf,
   WORK,
+  WORK_GROUP,
 } from '../api/karmada-names.ts';
 import { rfc3339, setCondition, type Condition } from '../api/conditions.ts';
 import type { KubeObject, ObjectRef } from '../api/object.ts';
@@ -59,7 +59,6 @@ import {
   type RenderedWork,
   withoutConditionTimes,
   withPermanentIdAndFinalizer,
-  WORK_PERMANENT_ID_LABEL,
 } from '../core/work/index.ts';
 import { type EventRecorder, NO_EVENTS } from '../events/recorder.ts';
 import type { Lane, WorkQueue } from '../queue/port.ts';
@@ -79,7 +78,6 @@ import { once } from '../util/memo.ts';
 import { randomUUID } from 'node:crypto';
 import { BINDER_CONTROLLER_NAME, EXECUTOR_CONTROLLER_NAME } from './specs.ts';
 
-export const BINDER_CONTROLLER = BINDER_CONTROLLER_NAME;
 /** How soon a cluster whose overrides failed is tried again. */
 const OVERRIDE_RETRY_MS = 10_000;
 
@@ -122,7 +120,7 @@ export function createBinderController(options: BinderOptions): Controller & { s
   }
 
   return {
-    name: BINDER_CONTROLLER,
+    name: BINDER_CONTROLLER_NAME,
     stats,
     // Rendering is CPU-cheap; a key waits on a handful of reads and writes.
     reconcileConcurrency: 16,
@@ -362,12 +360,12 @@ export function createBinderController(options: BinderOptions): Controller & { s
         else await store.create(desired);
         context.logger.info('dependency follows its workload', { dependency: `${dep.kind}/${dep.name}` });
         await options.workQueue.enqueue([
-          { controller: BINDER_CONTROLLER, lane, key: formatKey(existingRef), reason: 'dependency' },
+          { controller: BINDER_CONTROLLER_NAME, lane, key: formatKey(existingRef), reason: 'dependency' },
         ]);
       } catch (err) {
         if (!(err instanceof ConflictError || err instanceof AlreadyExistsError)) throw err;
         await options.workQueue.enqueue([
-          { controller: BINDER_CONTROLLER, lane: 'standard', key: formatKey(refOf(binding)), delayMs: 1_000 },
+          { controller: BINDER_CONTROLLER_NAME, lane: 'standard', key: formatKey(refOf(binding)), delayMs: 1_000 },
         ]);
       }
     }
@@ -410,7 +408,7 @@ export function createBinderController(options: BinderOptions): Controller & { s
           await store.update(next);
           released = true;
           await options.workQueue.enqueue([
-            { controller: BINDER_CONTROLLER, lane, key: formatKey(ref), reason: 'dependency-released' },
+            { controller: BINDER_CONTROLLER_NAME, lane, key: formatKey(ref), reason: 'dependency-released' },
           ]);
         } catch (err) {
           if (err instanceof NotFoundError) released = true;
@@ -445,7 +443,12 @@ export function createBinderController(options: BinderOptions): Controller & { s
       } catch (err) {
         if (err instanceof ConflictError) {
           await options.workQueue.enqueue([
-            { controller: BINDER_CONTROLLER, lane: 'standard', key: formatKey(refOf(binding)), reason: 'conflict' },
+            {
+              controller: BINDER_CONTROLLER_NAME,
+              lane: 'standard',
+              key: formatKey(refOf(binding)),
+              reason: 'conflict',
+            },
           ]);
         } else if (!(err instanceof NotFoundError)) throw err;
       }
@@ -468,7 +471,7 @@ export function createBinderController(options: BinderOptions): Controller & { s
     } catch (err) {
       if (err instanceof ConflictError) {
         await options.workQueue.enqueue([
-          { controller: BINDER_CONTROLLER, lane: 'standard', key: formatKey(refOf(binding)), reason: 'conflict' },
+          { controller: BINDER_CONTROLLER_NAME, lane: 'standard', key: formatKey(refOf(binding)), reason: 'conflict' },
         ]);
       } else if (!(err instanceof NotFoundError)) throw err;
     }
@@ -487,7 +490,7 @@ export function createBinderController(options: BinderOptions): Controller & { s
     context.logger.info('override policy changed; rendering bindings again', { bindings: bindings.length });
     await options.workQueue.enqueue(
       bindings.map((b) => ({
-        controller: BINDER_CONTROLLER,
+        controller: BINDER_CONTROLLER_NAME,
         lane: 'standard' as const,
         key: formatKey(b),
         reason: `override-policy:${ref.name}`,

@@ -52,7 +52,6 @@ import {
   UNSCHEDULABLE_KEY,
 } from './specs.ts';
 
-export const CLUSTER_STATUS_CONTROLLER = CLUSTER_STATUS_CONTROLLER_NAME;
 /** Internal bookkeeping per cluster (not served by the API). */
 export const CLUSTER_HEALTH = { group: 'cluster.serverless-karmada.io', kind: 'ClusterHealth' };
 /**
@@ -89,7 +88,7 @@ export function createClusterStatusController(options: ClusterStatusOptions): Co
   const connect = options.connect ?? cachedClient;
 
   return {
-    name: CLUSTER_STATUS_CONTROLLER,
+    name: CLUSTER_STATUS_CONTROLLER_NAME,
     async reconcile(request: ReconcileRequest, context: ReconcileContext): Promise<ReconcileResult | undefined> {
       if (request.key === SWEEP_KEY) {
         await sweep(options, context);
@@ -276,7 +275,7 @@ async function scheduleProbes(options: ClusterStatusOptions, clusters: readonly 
   await options.workQueue.enqueue(
     clusters.flatMap((name) =>
       Array.from({ length: Math.max(0, slots - first) }, (_, i) => ({
-        controller: CLUSTER_STATUS_CONTROLLER,
+        controller: CLUSTER_STATUS_CONTROLLER_NAME,
         lane: 'standard' as const,
         key: formatKey({ ...CLUSTER, name }),
         delayMs: (i + first) * Math.max(1_000, options.timings.statusUpdateFrequencyMs),

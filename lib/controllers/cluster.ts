@@ -8,6 +8,7 @@
  */
 import { executionNamespace, WORK_GROUP } from '../api/karmada-names.ts';
 import type { KubeObject, ObjectRef } from '../api/object.ts';
+import { CLUSTER_CONTROLLER_FINALIZER, KARMADA_SYSTEM_LABEL } from '../api/well-known.ts';
 import { formatKey, parseKey } from '../api/object.ts';
 import { agentCredentialSecretName, CREDENTIALS_NAMESPACE } from '../members/credentials.ts';
 import type { WorkQueue } from '../queue/port.ts';
@@ -16,8 +17,6 @@ import { AlreadyExistsError, ConflictError, NotFoundError } from '../store/error
 import type { ObjectStore } from '../store/port.ts';
 import { CLUSTER_CONTROLLER_NAME, NAMESPACE_CONTROLLER_NAME } from './specs.ts';
 
-export const CLUSTER_CONTROLLER = CLUSTER_CONTROLLER_NAME;
-export const CLUSTER_FINALIZER = 'karmada.io/cluster-controller';
 /** How soon to look again while a deleted cluster's namespace or bindings remain (Karmada: 10 s). */
 const DELETION_RECHECK_MS = 10_000;
 
@@ -29,7 +28,7 @@ export interface ClusterControllerOptions {
 export function createClusterController(options: ClusterControllerOptions): Controller {
   const { store } = options;
   return {
-    name: CLUSTER_CONTROLLER,
+    name: CLUSTER_CONTROLLER_NAME,
     async reconcile(request: ReconcileRequest, context: ReconcileContext): Promise<ReconcileResult | undefined> {
       const ref = parseKey(request.key);
       const cluster = await store.get(ref);
@@ -37,7 +36,7 @@ export function createClusterController(options: ClusterControllerOptions): Cont
       const name = cluster.metadata.name!;
       const finalizers = cluster.metadata.finalizers ?? [];
       if (cluster.metadata.deletionTimestamp) {
-        if (!finalizers.includes(CLUSTER_FINALIZER)) return undefined;
+        if (!finalizers.includes(CLUSTER_CONTROLLER_FINALIZER)) return undefined;
         const remaining = await cleanUp(options, name, context);
         if (remaining) {
           context.logger.info('cluster deletion waits', { waitingFor: remaining });
@@ -46,13 +45,14 @@ export function createClusterController(options: ClusterControllerOptions): Cont
         return (await setFinalizers(
           store,
           ref,
-          finalizers.filter((f) => f !== CLUSTER_FINALIZER),
+          finalizers.filter((f) => f !== CLUSTER_CONTROLLER_FINALIZER),
         ))
           ? undefined
           : { requeueAfterMs: 0 };
       }
-      if (!finalizers.includes(CLUSTER_FINALIZER)) {
-        if (!(await setFinalizers(store, ref, [...finalizers, CLUSTER_FINALIZER]))) return { requeueAfterMs: 0 };
+      if (!finalizers.includes(CLUSTER_CONTROLLER_FINALIZER)) {
+        if (!(await setFinalizers(store, ref, [...finalizers, CLUSTER_CONTROLLER_FINALIZER])))
+          return { requeueAfterMs: 0 };
       }
       // A namespace of an earlier incarnation still terminating: look again soon.
       return (await ensureExecutionNamespace(options, name, context))
@@ -75,7 +75,7 @@ async function ensureExecutionNamespace(
     const created = await options.store.create({
       apiVersion: 'v1',
       kind: 'Namespace',
-      metadata: { name, labels: { 'karmada.io/system': 'true' }, finalizers: ['kubernetes'] },
+      metadata: { name, labels: { [KARMADA_SYSTEM_LABEL]: 'true' }, finalizers: ['kubernetes'] },
       spec: { finalizers: ['kubernetes'] },
     });
     await tellNamespaceController(options.workQueue, refOfNs(created), 'cluster-joined');
@@ -170,7 +170,7 @@ async function setFinalizers(store: ObjectStore, ref: ObjectRef, finalizers: str
 
 /** Re-applies our one change (adding or removing the cluster finalizer) to a newer list. */
 function adjust(current: string[], wanted: string[]): string[] {
-  const add = wanted.includes(CLUSTER_FINALIZER);
-  const rest = current.filter((f) => f !== CLUSTER_FINALIZER);
-  return add ? [...rest, CLUSTER_FINALIZER] : rest;
+  const add = wanted.includes(CLUSTER_CONTROLLER_FINALIZER);
+  const rest = current.filter((f) => f !== CLUSTER_CONTROLLER_FINALIZER);
+  return add ? [...rest, CLUSTER_CONTROLLER_FINALIZER] : rest;
 }

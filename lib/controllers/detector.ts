@@ -17,6 +17,7 @@ import { randomUUID } from 'node:crypto';
 import {
   CLUSTER_PROPAGATION_POLICY,
   CLUSTER_RESOURCE_BINDING,
+  POLICY_GROUP,
   PROPAGATION_POLICY,
   RESOURCE_BINDING,
   templateRefOf,
@@ -41,7 +42,7 @@ import {
 } from '../core/policy/index.ts';
 import type { PropagationPolicy, ResourceBinding } from '../core/types.ts';
 import { type EventRecorder, NO_EVENTS } from '../events/recorder.ts';
-import { CPP_FINALIZER, POLICY_GROUP, PP_FINALIZER } from '../karmada/validation/constants.ts';
+import { CPP_FINALIZER, PP_FINALIZER } from '../api/well-known.ts';
 import type { Lane, WorkQueue } from '../queue/port.ts';
 import type {
   BatchScope,
@@ -61,7 +62,6 @@ import {
   SCHEDULER_CONTROLLER_NAME,
 } from './specs.ts';
 
-export const DETECTOR_CONTROLLER = DETECTOR_CONTROLLER_NAME;
 const PP: GroupKind = PROPAGATION_POLICY;
 const CPP: GroupKind = CLUSTER_PROPAGATION_POLICY;
 const RB = RESOURCE_BINDING;
@@ -106,7 +106,7 @@ export function createDetectorController(options: DetectorOptions): Controller {
   }
 
   return {
-    name: DETECTOR_CONTROLLER,
+    name: DETECTOR_CONTROLLER_NAME,
     openBatch: () => Promise.resolve(openBatch()),
     async reconcile(request: ReconcileRequest, context: ReconcileContext): Promise<ReconcileResult | undefined> {
       const ref = parseKey(request.key);
@@ -294,7 +294,7 @@ export function createDetectorController(options: DetectorOptions): Controller {
   async function enqueueTemplates(keys: Set<string>, reason: string): Promise<void> {
     if (keys.size === 0) return;
     await options.workQueue.enqueue(
-      [...keys].map((key) => ({ controller: DETECTOR_CONTROLLER, lane: 'standard' as const, key, reason })),
+      [...keys].map((key) => ({ controller: DETECTOR_CONTROLLER_NAME, lane: 'standard' as const, key, reason })),
     );
   }
 

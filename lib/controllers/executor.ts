@@ -15,13 +15,8 @@
  *
  * Pull clusters are left to their agent (lib/agent), which does the same through webhooks.
  */
-import {
-  CLUSTER,
-  clusterOfExecutionNamespace,
-  bindingKeyOf,
-  EXECUTION_CONTROLLER_FINALIZER,
-  WORK,
-} from '../api/karmada-names.ts';
+import { EXECUTION_CONTROLLER_FINALIZER } from '../api/well-known.ts';
+import { bindingKeyOf, CLUSTER, clusterOfExecutionNamespace, WORK } from '../api/karmada-names.ts';
 import { type Condition, findCondition, rfc3339, setCondition } from '../api/conditions.ts';
 import type { KubeObject, ObjectRef } from '../api/object.ts';
 import { parseKey } from '../api/object.ts';
@@ -57,7 +52,6 @@ import { memoize } from '../util/memo.ts';
 import type { ObjectStore } from '../store/port.ts';
 import { BINDER_CONTROLLER_NAME, EXECUTOR_CONTROLLER_NAME } from './specs.ts';
 
-export const EXECUTOR_CONTROLLER = EXECUTOR_CONTROLLER_NAME;
 /** A Work that could not be applied is tried again after 2 s, doubling up to 5 min. */
 const RETRY_BASE_MS = 2_000;
 const RETRY_MAX_MS = 300_000;
@@ -130,7 +124,7 @@ export function createExecutorController(options: ExecutorOptions): Controller &
   }
 
   return {
-    name: EXECUTOR_CONTROLLER,
+    name: EXECUTOR_CONTROLLER_NAME,
     stats,
     // Each key mostly waits on the member and the store.
     reconcileConcurrency: 16,

@@ -25,6 +25,7 @@
 import { FOREGROUND_FINALIZER, ORPHAN_FINALIZER } from '../api/finalizers.ts';
 import type { KubeObject, ObjectRef, OwnerReference } from '../api/object.ts';
 import { formatKey, parseApiVersion, refOf } from '../api/object.ts';
+import { DELETION_PROTECTED_LABEL, DELETION_PROTECTION_ALWAYS } from '../api/well-known.ts';
 import type { WorkQueue } from '../queue/port.ts';
 import type { Controller, ReconcileContext, ReconcileRequest, ReconcileResult } from '../reconcile/controller.ts';
 import { ConflictError, NotFoundError } from '../store/errors.ts';
@@ -35,8 +36,6 @@ import { enqueueGarbageCollection, enqueueTriggered, parseCollectorKey } from '.
 export { FOREGROUND_FINALIZER, ORPHAN_FINALIZER };
 export const GARBAGE_COLLECTOR = GARBAGE_COLLECTOR_NAME;
 
-/** Karmada's opt-out from deletion (the label karmada-webhook's deletion protection checks). */
-const DELETION_PROTECTED_LABEL = 'resourcetemplate.karmada.io/deletion-protected';
 /** How long the index may lag a write: a background collection looks again after this. */
 const INDEX_LAG_RECHECK_MS = 5_000;
 /** Waiting on an owner (or blocking dependents): first recheck, doubling up to the cap. */
@@ -186,7 +185,7 @@ async function ownerHolds(store: ObjectStore, dependent: KubeObject, ref: OwnerR
 }
 
 function isDeletionProtected(obj: KubeObject): boolean {
-  return obj.metadata.labels?.[DELETION_PROTECTED_LABEL] === 'Always';
+  return obj.metadata.labels?.[DELETION_PROTECTED_LABEL] === DELETION_PROTECTION_ALWAYS;
 }
 
 /**

@@ -7,13 +7,14 @@
  * A new cluster gets every namespace.
  */
 import {
-  CLUSTER,
+  CONFLICT_RESOLUTION_ANNOTATION,
+  CONFLICT_RESOLUTION_OVERWRITE,
   EXECUTION_CONTROLLER_FINALIZER,
-  EXECUTION_NAMESPACE_PREFIX,
-  executionNamespace,
-  WORK_GROUP,
-  WORK,
-} from '../api/karmada-names.ts';
+  MANAGED_BY_KARMADA_LABEL,
+  MANAGED_BY_KARMADA_LABEL_VALUE,
+  SKIP_AUTO_PROPAGATION_LABEL,
+} from '../api/well-known.ts';
+import { CLUSTER, EXECUTION_NAMESPACE_PREFIX, executionNamespace, WORK, WORK_GROUP } from '../api/karmada-names.ts';
 import type { KubeObject, ObjectRef } from '../api/object.ts';
 import { formatKey, parseKey } from '../api/object.ts';
 import { generateWorkName } from '../core/work/index.ts';
@@ -25,9 +26,6 @@ import type { ObjectStore } from '../store/port.ts';
 import { deepEqual } from '../util/json.ts';
 import { EXECUTOR_CONTROLLER_NAME, NAMESPACE_SYNC_CONTROLLER_NAME } from './specs.ts';
 
-export const NAMESPACE_SYNC_CONTROLLER = NAMESPACE_SYNC_CONTROLLER_NAME;
-/** A namespace with this label set to "true" stays on the control plane only. */
-export const SKIP_AUTO_PROPAGATION_LABEL = 'namespace.karmada.io/skip-auto-propagation';
 const NAMESPACE = { group: '', kind: 'Namespace' } as const;
 
 export interface NamespaceSyncOptions {
@@ -51,9 +49,12 @@ function namespaceWork(ns: KubeObject, cluster: string, existing?: KubeObject): 
     kind: 'Namespace',
     metadata: {
       name,
-      labels: { ...(ns.metadata.labels ?? {}), 'karmada.io/managed': 'true' },
+      labels: { ...(ns.metadata.labels ?? {}), [MANAGED_BY_KARMADA_LABEL]: MANAGED_BY_KARMADA_LABEL_VALUE },
       // A namespace often exists on a member already: it is adopted.
-      annotations: { ...(ns.metadata.annotations ?? {}), 'work.karmada.io/conflict-resolution': 'overwrite' },
+      annotations: {
+        ...(ns.metadata.annotations ?? {}),
+        [CONFLICT_RESOLUTION_ANNOTATION]: CONFLICT_RESOLUTION_OVERWRITE,
+      },
     },
   };
   delete manifest.metadata.annotations!['kubectl.kubernetes.io/last-applied-configuration'];
@@ -86,7 +87,7 @@ function namespaceWork(ns: KubeObject, cluster: string, existing?: KubeObject): 
 export function createNamespaceSyncController(options: NamespaceSyncOptions): Controller {
   const { store } = options;
   return {
-    name: NAMESPACE_SYNC_CONTROLLER,
+    name: NAMESPACE_SYNC_CONTROLLER_NAME,
     async reconcile(request: ReconcileRequest, context: ReconcileContext): Promise<ReconcileResult | undefined> {
       const ref = parseKey(request.key);
       if (ref.group === CLUSTER.group && ref.kind === CLUSTER.kind) {
@@ -94,7 +95,7 @@ export function createNamespaceSyncController(options: NamespaceSyncOptions): Co
         const namespaces = await listAll(store, NAMESPACE);
         await options.workQueue.enqueue(
           namespaces.filter(namespaceShouldBeSynced).map((ns) => ({
-            controller: NAMESPACE_SYNC_CONTROLLER,
+            controller: NAMESPACE_SYNC_CONTROLLER_NAME,
             lane: 'standard' as const,
             key: formatKey({ ...NAMESPACE, name: ns.metadata.name! }),
             reason: `cluster:${ref.name}`,

@@ -14,8 +14,6 @@ import type { ObjectStore } from '../store/port.ts';
 import { NAMESPACE_CONTROLLER_NAME } from './specs.ts';
 import { enqueueTriggered } from './triggers.ts';
 
-export const NAMESPACE_CONTROLLER = NAMESPACE_CONTROLLER_NAME;
-
 /** How soon to look again while objects in a terminating namespace wait on their finalizers. */
 const RECHECK_MS = 2_000;
 
@@ -28,7 +26,7 @@ export interface NamespaceControllerOptions {
 export function createNamespaceController(options: NamespaceControllerOptions): Controller {
   const { store } = options;
   return {
-    name: NAMESPACE_CONTROLLER,
+    name: NAMESPACE_CONTROLLER_NAME,
     async reconcile(request: ReconcileRequest, context: ReconcileContext): Promise<ReconcileResult | undefined> {
       const ref = parseKey(request.key);
       const ns = await store.get(ref);

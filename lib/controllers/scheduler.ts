@@ -45,7 +45,6 @@ import type { ObjectStore } from '../store/port.ts';
 import { BatchLedger, DEFAULT_RESERVATION_TTL_MS, ledgerReservations, loadLedger } from './reservations.ts';
 import { BINDER_CONTROLLER_NAME, SCHEDULER_CONTROLLER_NAME, SWEEP_KEY, UNSCHEDULABLE_KEY } from './specs.ts';
 
-export const SCHEDULER_CONTROLLER = SCHEDULER_CONTROLLER_NAME;
 /** How many times a binding is decided again when the ledger refuses its reservation. */
 const LEDGER_ATTEMPTS = 3;
 
@@ -123,7 +122,7 @@ export function createSchedulerController(options: SchedulerOptions): Controller
   }
 
   return {
-    name: SCHEDULER_CONTROLLER,
+    name: SCHEDULER_CONTROLLER_NAME,
     stats,
     // Decisions take microseconds; a key waits on one read and one write. More keys in flight per batch
     // also coalesce more reservations into each ledger write.
@@ -261,7 +260,7 @@ async function retryFailed(options: SchedulerOptions, key: string, context: Reco
 function requeue(workQueue: WorkQueue, bindings: readonly ResourceBinding[], reason: string): Promise<void> {
   return workQueue.enqueue(
     bindings.map((b) => ({
-      controller: SCHEDULER_CONTROLLER,
+      controller: SCHEDULER_CONTROLLER_NAME,
       lane: 'standard' as const,
       key: formatKey(refOf(b)),
       reason,

@@ -22,3 +22,5 @@ export * from './status/index.ts';
 export * from './work/index.ts';
 export * from './dependencies/index.ts';
 export * from './clusters/index.ts';
+// Karmada's well-known labels, annotations and finalizers, which the objects above carry.
+export * from '../api/well-known.ts';

@@ -8,6 +8,7 @@ import { rfc3339 } from '../api/time.ts';
 import { type KubeObject, refOf } from '../api/object.ts';
 import { ConflictError } from '../store/errors.ts';
 import type { ObjectStore } from '../store/port.ts';
+import { isDNS1123Label } from '../util/validation.ts';
 import { objectMeta, str } from './builtin/schemas.ts';
 import { childPath, type FieldError, fieldError } from './field-errors.ts';
 import {
@@ -114,8 +115,6 @@ export function resourceDefsFromCrd(crd: KubeObject, origin: string, strategy?: 
   }));
 }
 
-const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-
 /** The checks kube-apiserver makes on a CustomResourceDefinition. */
 export function validateCrd(crd: KubeObject): FieldError[] {
   const errors: FieldError[] = [];
@@ -128,14 +127,9 @@ export function validateCrd(crd: KubeObject): FieldError[] {
   if (!spec.group.includes('.')) {
     errors.push(fieldError.invalid('spec.group', spec.group, 'should be a domain with at least one dot'));
   }
-  if (!DNS1123_LABEL.test(spec.names.plural)) {
-    errors.push(
-      fieldError.invalid(
-        'spec.names.plural',
-        spec.names.plural,
-        "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-'",
-      ),
-    );
+  const pluralErrors = isDNS1123Label(spec.names.plural);
+  if (pluralErrors.length > 0) {
+    errors.push(fieldError.invalid('spec.names.plural', spec.names.plural, pluralErrors.join(',')));
   }
   if (!/^[A-Z][A-Za-z0-9]*$/.test(spec.names.kind)) {
     errors.push(
@@ -162,7 +156,7 @@ export function validateCrd(crd: KubeObject): FieldError[] {
   const seen = new Set<string>();
   versions.forEach((v, i) => {
     const path = childPath(childPath('spec.versions', i), 'name');
-    if (!/^v[0-9]+((alpha|beta)[0-9]+)?$/.test(v.name) && !DNS1123_LABEL.test(v.name)) {
+    if (!/^v[0-9]+((alpha|beta)[0-9]+)?$/.test(v.name) && isDNS1123Label(v.name).length > 0) {
       errors.push(fieldError.invalid(path, v.name, 'must be a DNS-1035 label'));
     }
     if (seen.has(v.name)) errors.push(fieldError.duplicate(path, v.name));

@@ -5,35 +5,24 @@
  * - the body against the kind's structural schema: types, required fields, enums, bounds, patterns,
  *   unknown fields (reported for `fieldValidation`, then pruned), `nullable`, and schema defaults.
  */
-import { labelKeyError, labelValueError } from '../api/labels.ts';
 import type { KubeObject } from '../api/object.ts';
+import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue } from '../util/validation.ts';
 import { childPath, type FieldError, fieldError } from './field-errors.ts';
 import type { NameRule } from './resources.ts';
 import type { Schema } from './schema.ts';
 
-const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-const DNS1123_SUBDOMAIN = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$/;
-const SUBDOMAIN_DETAIL =
-  "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*')";
-const LABEL_DETAIL =
-  "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')";
 const MAX_ANNOTATIONS_BYTES = 256 * 1024;
 
-/** Why `name` is not valid under `rule`, or undefined. `prefix` checks a generateName. */
-export function nameError(name: string, rule: NameRule, prefix = false): string | undefined {
+/** Why `name` is not valid under `rule` (Kubernetes' reasons, empty when it is). `prefix` checks a generateName. */
+function nameErrors(name: string, rule: NameRule, prefix = false): string[] {
   const candidate = prefix ? name.replace(/-+$/, '') || 'a' : name;
   if (rule === 'path-segment' || rule === 'subdomain' || rule === 'label') {
-    if (name === '.' || name === '..') return `may not be '${name}'`;
-    if (/[/%]/.test(name)) return "may not contain '/' or '%'";
+    if (name === '.' || name === '..') return [`may not be '${name}'`];
+    if (/[/%]/.test(name)) return ["may not contain '/' or '%'"];
   }
-  if (rule === 'subdomain') {
-    if (name.length > 253) return 'must be no more than 253 characters';
-    if (!DNS1123_SUBDOMAIN.test(candidate)) return SUBDOMAIN_DETAIL;
-  } else if (rule === 'label') {
-    if (name.length > 63) return 'must be no more than 63 characters';
-    if (!DNS1123_LABEL.test(candidate)) return LABEL_DETAIL;
-  }
-  return undefined;
+  if (rule === 'subdomain') return isDNS1123Subdomain(candidate);
+  if (rule === 'label') return isDNS1123Label(candidate);
+  return [];
 }
 
 /** Validates ObjectMeta. `namespaced` says whether the kind lives in namespaces. */
@@ -44,17 +33,16 @@ export function validateObjectMeta(obj: KubeObject, rule: NameRule, namespaced: 
   if (meta.name !== undefined && typeof meta.name !== 'string') {
     errors.push(fieldError.invalid('metadata.name', meta.name, 'must be a string'));
   } else if (meta.name) {
-    const e = nameError(meta.name, rule);
-    if (e) errors.push(fieldError.invalid('metadata.name', meta.name, e));
+    for (const e of nameErrors(meta.name, rule)) errors.push(fieldError.invalid('metadata.name', meta.name, e));
   } else if (meta.generateName) {
-    const e = nameError(meta.generateName, rule, true);
-    if (e) errors.push(fieldError.invalid('metadata.generateName', meta.generateName, e));
+    for (const e of nameErrors(meta.generateName, rule, true))
+      errors.push(fieldError.invalid('metadata.generateName', meta.generateName, e));
   } else {
     errors.push(fieldError.required('metadata.name', 'name or generateName is required'));
   }
   if (namespaced && meta.namespace) {
-    const e = nameError(meta.namespace, 'label');
-    if (e) errors.push(fieldError.invalid('metadata.namespace', meta.namespace, e));
+    for (const e of nameErrors(meta.namespace, 'label'))
+      errors.push(fieldError.invalid('metadata.namespace', meta.namespace, e));
   }
   for (const [field, map] of [
     ['metadata.labels', meta.labels],
@@ -67,15 +55,15 @@ export function validateObjectMeta(obj: KubeObject, rule: NameRule, namespaced: 
     }
     let bytes = 0;
     for (const [k, v] of Object.entries(map as Record<string, unknown>)) {
-      const keyErr = labelKeyError(k);
-      if (keyErr) errors.push(fieldError.invalid(field, k, keyErr));
+      // Kubernetes checks annotation keys lower-cased (`ValidateAnnotations`), label keys as written.
+      const keyErrs = isQualifiedName(field === 'metadata.annotations' ? k.toLowerCase() : k);
+      for (const e of keyErrs) errors.push(fieldError.invalid(field, k, e));
       if (typeof v !== 'string') {
         errors.push(fieldError.invalid(childPath(field, k), v, 'must be a string'));
         continue;
       }
       if (field === 'metadata.labels') {
-        const valueErr = labelValueError(v);
-        if (valueErr) errors.push(fieldError.invalid(childPath(field, k), v, valueErr));
+        for (const e of isValidLabelValue(v)) errors.push(fieldError.invalid(childPath(field, k), v, e));
       }
       bytes += k.length + v.length;
     }
@@ -88,8 +76,8 @@ export function validateObjectMeta(obj: KubeObject, rule: NameRule, namespaced: 
       errors.push(fieldError.invalid('metadata.finalizers', meta.finalizers, 'must be a list of strings'));
     } else {
       meta.finalizers.forEach((f, i) => {
-        const e = typeof f === 'string' ? labelKeyError(f) : 'must be a string';
-        if (e) errors.push(fieldError.invalid(childPath('metadata.finalizers', i), f, e));
+        const errs = typeof f === 'string' ? isQualifiedName(f) : ['must be a string'];
+        for (const e of errs) errors.push(fieldError.invalid(childPath('metadata.finalizers', i), f, e));
       });
     }
   }

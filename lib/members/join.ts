@@ -8,6 +8,7 @@
  */
 import type { KubeObject } from '../api/object.ts';
 import { CLUSTER_GROUP } from '../api/karmada-names.ts';
+import { CLUSTER_NAME_LABEL } from '../api/well-known.ts';
 import { MemberApiError, MemberClient, type MemberConnection, MemberUnreachableError } from './client.ts';
 import { CREDENTIALS_NAMESPACE } from './credentials.ts';
 
@@ -69,7 +70,7 @@ export async function joinPushCluster(api: ControlPlaneClient, request: JoinRequ
   await apply(`/api/v1/namespaces/${CREDENTIALS_NAMESPACE}/secrets/${name}`, {
     apiVersion: 'v1',
     kind: 'Secret',
-    metadata: { name, namespace: CREDENTIALS_NAMESPACE, labels: { 'cluster.karmada.io/name': name } },
+    metadata: { name, namespace: CREDENTIALS_NAMESPACE, labels: { [CLUSTER_NAME_LABEL]: name } },
     type: 'Opaque',
     data,
   });

@@ -8,12 +8,12 @@
  */
 import type { KubeObject } from '../api/object.ts';
 import { manifestStatusOf, type ManifestStatus } from '../core/status/index.ts';
+import { MANAGED_BY_KARMADA_LABEL } from '../api/well-known.ts';
 import {
   adoptionRefusedMessage,
   allowsAdoption,
   describeManifest,
   isManagedByKarmada,
-  MANAGED_BY_KARMADA_LABEL,
   manifestsOf,
   withManifestType,
   withoutKarmadaMarkers,

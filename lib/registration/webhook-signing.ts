@@ -18,6 +18,7 @@
  * Pure: time is a parameter and randomness injectable.
  */
 import { createHash, createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { isDNS1123Label } from '../util/validation.ts';
 
 /** The request headers carrying the signature. Lower-case (as Node and API Gateway v2 present them). */
 export const WEBHOOK_HEADERS = {
@@ -34,14 +35,17 @@ export const DEFAULT_WEBHOOK_MAX_SKEW_MS = 5 * 60_000;
 
 /** Nonce format: 16–64 characters of `[A-Za-z0-9_-]` (base64url alphabet). */
 export const WEBHOOK_NONCE_PATTERN = /^[A-Za-z0-9_-]{16,64}$/;
-/** Cluster names: DNS-1123 labels (Karmada's cluster-name validation, which further caps them at 48). */
-const CLUSTER_NAME = /^[a-z0-9](?:[-a-z0-9]{0,61}[a-z0-9])?$/;
 const TIMESTAMP = /^(?:0|[1-9][0-9]{0,14})$/;
 const SIGNATURE = /^v1=([0-9a-f]{64})$/;
 /** An HTTP method token (RFC 9110). */
 const METHOD = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/;
 /** Request target: starts with `/`, visible ASCII only (no spaces, controls or newlines). */
 const PATH = /^\/[\x21-\x7e]*$/;
+
+/** Cluster names are DNS-1123 labels (Karmada's cluster-name validation further caps them at 48). */
+function isClusterName(name: string): boolean {
+  return isDNS1123Label(name).length === 0;
+}
 
 /** Random bytes source: `n` bytes per call. */
 export type RandomBytes = (n: number) => Buffer;
@@ -98,7 +102,7 @@ export function signWebhookRequest(input: {
   if (typeof path !== 'string' || !PATH.test(path)) {
     throw new Error('webhook signing: path must start with "/" and contain only visible ASCII');
   }
-  if (typeof cluster !== 'string' || !CLUSTER_NAME.test(cluster)) {
+  if (typeof cluster !== 'string' || !isClusterName(cluster)) {
     throw new Error(`webhook signing: invalid cluster name "${String(cluster)}"`);
   }
   if (typeof secret !== 'string' || secret.length === 0) throw new Error('webhook signing: empty cluster credential');
@@ -175,7 +179,7 @@ export async function verifyWebhookRequest(input: {
     signature === undefined && WEBHOOK_HEADERS.signature,
   ].filter(Boolean);
   if (missing.length > 0) return deny(401, `missing header(s): ${missing.join(', ')}`);
-  if (!CLUSTER_NAME.test(cluster!)) return deny(401, `malformed ${WEBHOOK_HEADERS.cluster} header`);
+  if (!isClusterName(cluster!)) return deny(401, `malformed ${WEBHOOK_HEADERS.cluster} header`);
   if (!TIMESTAMP.test(timestamp!)) return deny(401, `malformed ${WEBHOOK_HEADERS.timestamp} header`);
   if (!WEBHOOK_NONCE_PATTERN.test(nonce!)) {
     return deny(401, `malformed ${WEBHOOK_HEADERS.nonce} header (16-64 characters of [A-Za-z0-9_-])`);

@@ -5,11 +5,16 @@
  */
 import * as z from 'zod/mini';
 import { parseConfig } from '../config/validate.ts';
+import { validateClusterName } from '../karmada/validation/cluster-name.ts';
 
 const quantity = z.union([z.string(), z.number()]);
 
 const memberSchema = z.strictObject({
-  name: z.string().check(z.regex(/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/), z.maxLength(48)),
+  name: z.string().check(
+    z.superRefine((name, ctx) => {
+      for (const reason of validateClusterName(name)) ctx.addIssue({ code: 'custom', message: reason });
+    }),
+  ),
   provider: z._default(z.string(), 'aws'),
   region: z.string(),
   zones: z.array(z.string()).check(z.minLength(1)),

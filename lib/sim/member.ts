@@ -1,6 +1,6 @@
 /**
  * A simulated member cluster: a Kubernetes API (the same REST layer as the control plane) over an
- * in-memory store, with nodes, the cluster controllers of cluster-controllers.ts, `/readyz` and
+ * in-memory store, with nodes, the cluster controllers of controllers/, `/readyz` and
  * `/healthz`, and fault injection. It listens on its own loopback HTTPS port with a certificate from
  * the local CA, writes its own kubeconfig, and keeps its state across restarts in a snapshot file.
  */
@@ -9,7 +9,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { StoredCrdCatalog } from '../karmada/catalog.ts';
 import type { KubeObject } from '../api/object.ts';
-import { formatBytes, formatCpu, parseQuantity } from '../api/quantity.ts';
+import { formatBytes, formatCpu, quantityAsNumber } from '../api/quantity.ts';
 import type { Clock } from '../clock/clock.ts';
 import { createNamespaceController } from '../controllers/namespace.ts';
 import { StoreEventRecorder } from '../events/recorder.ts';
@@ -36,7 +36,7 @@ import type { ObjectStore } from '../store/port.ts';
 import { RowObjectStore } from '../store/row-object-store.ts';
 import { ChangeFeed, WatchingStore } from '../store/watch.ts';
 import { PRODUCT_VERSION } from '../version.ts';
-import { ClusterControllers, type SimTimings } from './cluster-controllers.ts';
+import { ClusterControllers, type SimTimings } from './controllers/index.ts';
 import { DEFAULT_CRD_STATUS, type MemberConfig } from './config.ts';
 
 export type FaultMode = 'unreachable' | 'not-ready' | 'slow' | 'errors';
@@ -315,10 +315,10 @@ export class SimulatedMember {
       const name = `${c.name}-node-${i + 1}`;
       const zone = c.zones[i % c.zones.length]!;
       const capacity: Record<string, string> = {
-        cpu: formatCpu(parseQuantity(c.node.cpu)),
-        memory: formatBytes(parseQuantity(c.node.memory)),
-        pods: String(parseQuantity(c.node.pods)),
-        'ephemeral-storage': formatBytes(parseQuantity(c.node['ephemeral-storage'])),
+        cpu: formatCpu(quantityAsNumber(c.node.cpu)),
+        memory: formatBytes(quantityAsNumber(c.node.memory)),
+        pods: String(quantityAsNumber(c.node.pods)),
+        'ephemeral-storage': formatBytes(quantityAsNumber(c.node['ephemeral-storage'])),
         ...Object.fromEntries(Object.entries(c.node.extended ?? {}).map(([k, v]) => [k, String(v)])),
       };
       try {

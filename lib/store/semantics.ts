@@ -6,6 +6,7 @@
 import { rfc3339 } from '../api/time.ts';
 import type { KubeObject, ObjectRef } from '../api/object.ts';
 import { cloneJson, deepEqual } from '../util/json.ts';
+import { isDNS1123Label } from '../util/validation.ts';
 import { ConflictError, InvalidObjectError } from './errors.ts';
 
 /** The values a write needs from the outside world. */
@@ -58,8 +59,6 @@ function requireVersion(ref: ObjectRef, incoming: KubeObject, current: KubeObjec
   }
 }
 
-const DNS1123_LABEL = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-
 /**
  * Names must be usable as URL path segments (as Kubernetes requires of every name: not `.` or `..`,
  * no `/` or `%`, at most 253 characters) and namespaces must be DNS-1123 labels. Kind-specific rules
@@ -79,10 +78,10 @@ function validateName(ref: ObjectRef, obj: KubeObject): void {
       ref,
     );
   }
-  if (namespace !== undefined && namespace !== '' && (namespace.length > 63 || !DNS1123_LABEL.test(namespace))) {
+  const namespaceErrors = namespace ? isDNS1123Label(namespace) : [];
+  if (namespaceErrors.length) {
     throw new InvalidObjectError(
-      `metadata.namespace: Invalid value: ${JSON.stringify(namespace)}: a lowercase RFC 1123 label must consist of lower case ` +
-        "alphanumeric characters or '-', and must start and end with an alphanumeric character (at most 63 characters)",
+      `metadata.namespace: Invalid value: ${JSON.stringify(namespace)}: ${namespaceErrors.join('; ')}`,
       ref,
     );
   }

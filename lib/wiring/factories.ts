@@ -3,16 +3,26 @@
  * (the bundler drops the rest); local mode runs them all through {@link CONTROLLER_FACTORIES}.
  */
 import { clusterTimings } from '../config/runtime.ts';
-import { BINDER_CONTROLLER, createBinderController } from '../controllers/binder.ts';
-import { CLUSTER_CONTROLLER, createClusterController } from '../controllers/cluster.ts';
-import { CLUSTER_STATUS_CONTROLLER, createClusterStatusController } from '../controllers/cluster-status.ts';
-import { createDetectorController, DETECTOR_CONTROLLER } from '../controllers/detector.ts';
-import { createExecutorController, EXECUTOR_CONTROLLER } from '../controllers/executor.ts';
+import { createBinderController } from '../controllers/binder.ts';
+import { createClusterController } from '../controllers/cluster.ts';
+import { createClusterStatusController } from '../controllers/cluster-status.ts';
+import { createDetectorController } from '../controllers/detector.ts';
+import { createExecutorController } from '../controllers/executor.ts';
 import { createGarbageCollector, GARBAGE_COLLECTOR } from '../controllers/garbage-collector.ts';
-import { createNamespaceController, NAMESPACE_CONTROLLER } from '../controllers/namespace.ts';
-import { createNamespaceSyncController, NAMESPACE_SYNC_CONTROLLER } from '../controllers/namespace-sync.ts';
-import { createSchedulerController, SCHEDULER_CONTROLLER } from '../controllers/scheduler.ts';
-import { resyncTargets } from '../controllers/specs.ts';
+import { createNamespaceController } from '../controllers/namespace.ts';
+import { createNamespaceSyncController } from '../controllers/namespace-sync.ts';
+import { createSchedulerController } from '../controllers/scheduler.ts';
+import {
+  BINDER_CONTROLLER_NAME,
+  CLUSTER_CONTROLLER_NAME,
+  CLUSTER_STATUS_CONTROLLER_NAME,
+  DETECTOR_CONTROLLER_NAME,
+  EXECUTOR_CONTROLLER_NAME,
+  NAMESPACE_CONTROLLER_NAME,
+  NAMESPACE_SYNC_CONTROLLER_NAME,
+  resyncTargets,
+  SCHEDULER_CONTROLLER_NAME,
+} from '../controllers/specs.ts';
 import { parsePluginsFlag } from '../core/scheduler/framework/registry.ts';
 import { StoredCrdCatalog, staticControlPlaneDefs } from '../karmada/catalog.ts';
 import type { Controller } from '../reconcile/controller.ts';
@@ -86,13 +96,13 @@ export const namespaceSyncFactory: ControllerFactory = (runtime) =>
 /** Every controller by name; must cover every entry of CONTROLLER_SPECS (a test checks). */
 export const CONTROLLER_FACTORIES: Readonly<Record<string, ControllerFactory>> = {
   [RESYNC_CONTROLLER]: resyncFactory,
-  [NAMESPACE_CONTROLLER]: namespaceFactory,
+  [NAMESPACE_CONTROLLER_NAME]: namespaceFactory,
   [GARBAGE_COLLECTOR]: garbageCollectorFactory,
-  [CLUSTER_CONTROLLER]: clusterFactory,
-  [CLUSTER_STATUS_CONTROLLER]: clusterStatusFactory,
-  [DETECTOR_CONTROLLER]: detectorFactory,
-  [SCHEDULER_CONTROLLER]: schedulerFactory,
-  [BINDER_CONTROLLER]: binderFactory,
-  [EXECUTOR_CONTROLLER]: executorFactory,
-  [NAMESPACE_SYNC_CONTROLLER]: namespaceSyncFactory,
+  [CLUSTER_CONTROLLER_NAME]: clusterFactory,
+  [CLUSTER_STATUS_CONTROLLER_NAME]: clusterStatusFactory,
+  [DETECTOR_CONTROLLER_NAME]: detectorFactory,
+  [SCHEDULER_CONTROLLER_NAME]: schedulerFactory,
+  [BINDER_CONTROLLER_NAME]: binderFactory,
+  [EXECUTOR_CONTROLLER_NAME]: executorFactory,
+  [NAMESPACE_SYNC_CONTROLLER_NAME]: namespaceSyncFactory,
 };

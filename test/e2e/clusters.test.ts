@@ -15,7 +15,9 @@ import { RegistrationError, registerPullCluster } from '../../lib/agent/register
 import type { KubeObject } from '../../lib/api/object.ts';
 import { systemClock } from '../../lib/clock/clock.ts';
 import { runGet } from '../../lib/cli/get.ts';
-import { runJoin, runToken, runUnjoin } from '../../lib/cli/clusters.ts';
+import { runJoin } from '../../lib/cli/join.ts';
+import { runToken } from '../../lib/cli/token.ts';
+import { runUnjoin } from '../../lib/cli/unjoin.ts';
 import { type LocalRuntime, startLocalRuntime } from '../../lib/local/runtime.ts';
 import { MemberClient } from '../../lib/members/client.ts';
 import { createLogger } from '../../lib/observability/logger.ts';

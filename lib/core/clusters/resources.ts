@@ -7,13 +7,12 @@
  * - the general estimator's `maxAvailableReplicas` (`pkg/estimator/client/general.go`), which the
  *   scheduler reads them through.
  *
- * Quantities are handled exactly: parsed (after {@link parseQuantity} validated them) into BigInt
- * nano-units, so millicores never drift and `9223372036854775807` (MaxInt64, the last model's max) is
- * represented as it is. Like Karmada's `util.Resource`, pod requests are rounded up per pod to millicores
+ * Quantities are handled exactly: parsed into BigInt nano-units (lib/api/quantity.ts), so millicores
+ * never drift and `9223372036854775807` (MaxInt64, the last model's max) is represented as it is. Like Karmada's `util.Resource`, pod requests are rounded up per pod to millicores
  * for cpu and to whole units for everything else (`Quantity.MilliValue()` / `Value()`).
  */
 import type { KubeObject } from '../../api/object.ts';
-import { formatBytes, formatCpu, parseQuantity, QuantityError } from '../../api/quantity.ts';
+import { formatBytes, formatCpu, millisOf, nanoOf, unitsOf } from '../../api/quantity.ts';
 
 export interface ResourceModelRange {
   name: string;
@@ -51,45 +50,6 @@ const NANO = 1_000_000_000n;
 const MILLI_IN_NANO = 1_000_000n;
 const MAX_INT64 = 9223372036854775807n;
 const MAX_INT32 = 2147483647n;
-
-// ---------------------------------------------------------------------------------------------------
-// Exact quantities
-
-const EXACT = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+)|(Ki|Mi|Gi|Ti|Pi|Ei|n|u|m|k|M|G|T|P|E))?$/;
-const BINARY_EXP: Record<string, number> = { Ki: 10, Mi: 20, Gi: 30, Ti: 40, Pi: 50, Ei: 60 };
-const DECIMAL_EXP: Record<string, number> = { n: -9, u: -6, m: -3, '': 0, k: 3, M: 6, G: 9, T: 12, P: 15, E: 18 };
-
-/** Ceiling of a / b for b > 0 (BigInt `/` truncates toward zero). */
-function ceilDiv(a: bigint, b: bigint): bigint {
-  const q = a / b;
-  return a % b > 0n ? q + 1n : q;
-}
-
-/**
- * A quantity in nano-units, exactly (rounded up past the ninth decimal). Throws {@link QuantityError}
- * on malformed or non-finite input.
- */
-export function nanoOf(q: string | number): bigint {
-  if (!Number.isFinite(parseQuantity(q))) throw new QuantityError(`quantity ${JSON.stringify(q)} is out of range`);
-  const m = EXACT.exec(typeof q === 'number' ? String(q) : q.trim());
-  if (!m) throw new QuantityError(`malformed quantity ${JSON.stringify(q)}`);
-  const [, sign, int = '', frac = '', exp, suffix = ''] = m;
-  let digits = BigInt(int + frac || '0');
-  let pow10 = 9 - frac.length;
-  if (exp !== undefined) pow10 += Number(exp);
-  else if (suffix in BINARY_EXP) digits *= 2n ** BigInt(BINARY_EXP[suffix]!);
-  else pow10 += DECIMAL_EXP[suffix]!;
-  let out: bigint;
-  if (pow10 >= 0) out = digits * 10n ** BigInt(pow10);
-  else if (pow10 < -400) out = digits > 0n ? 1n : 0n;
-  else out = ceilDiv(digits, 10n ** BigInt(-pow10));
-  return sign === '-' ? -out : out;
-}
-
-/** `Quantity.Value()`: whole units, rounded up. */
-export const unitsOf = (nano: bigint) => ceilDiv(nano, NANO);
-/** `Quantity.MilliValue()`: thousandths, rounded up. */
-export const millisOf = (nano: bigint) => ceilDiv(nano, MILLI_IN_NANO);
 
 const BYTE_RESOURCES = new Set(['memory', 'ephemeral-storage', 'storage']);
 const isByteResource = (name: string) => BYTE_RESOURCES.has(name) || name.startsWith('hugepages-');

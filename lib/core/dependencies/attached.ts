@@ -13,8 +13,9 @@
  */
 import {
   BINDING_CONTROLLER_FINALIZER,
-  RESOURCE_BINDING_PERMANENT_ID_LABEL as RB_PERMANENT_ID_LABEL,
-} from '../../api/karmada-names.ts';
+  DEPENDED_BY_LABEL_PREFIX,
+  RESOURCE_BINDING_PERMANENT_ID_LABEL,
+} from '../../api/well-known.ts';
 import { safeEncodeString } from '../../util/strings.ts';
 import { generateBindingName } from '../work/names.ts';
 import { bindingTargetClusters } from '../work/revise.ts';
@@ -22,16 +23,6 @@ import { cloneJson } from '../../util/json.ts';
 import { fnv32a } from '../scheduler/assignment/webster.ts';
 import type { KubeObject, ResourceBinding, ResourceBindingSpec } from '../types.ts';
 import type { DependencyRef } from './interpret.ts';
-
-/** Prefix of the label an attached binding carries per independent binding (`dependedByLabelKeyPrefix`). */
-export const DEPENDED_BY_LABEL_PREFIX = 'resourcebinding.karmada.io/depended-by-';
-
-/**
- * Annotation on the independent binding recording its interpreted dependencies as JSON
- * (`dependenciesAnnotationKey`); the distributor uses it to find the independent bindings to requeue
- * when a dependency object changes. See {@link dependenciesAnnotation}.
- */
-export const DEPENDENCIES_ANNOTATION = 'resourcebinding.karmada.io/dependencies';
 
 /**
  * Karmada's `names.GenerateBindingReferenceKey(namespace, name)`: FNV-32a of `namespace/name` (just
@@ -132,7 +123,7 @@ export function attachedBinding(input: {
     namespace: independent.metadata.namespace,
     name: independent.metadata.name ?? '',
   });
-  const bindingId = independent.metadata.labels?.[RB_PERMANENT_ID_LABEL] ?? '';
+  const bindingId = independent.metadata.labels?.[RESOURCE_BINDING_PERMANENT_ID_LABEL] ?? '';
   const depMeta = dependency.metadata;
 
   const resource: ResourceBindingSpec['resource'] = {

@@ -14,8 +14,6 @@ export {
   podSpecDependencies,
 } from './interpret.ts';
 export {
-  DEPENDED_BY_LABEL_PREFIX,
-  DEPENDENCIES_ANNOTATION,
   attachedBinding,
   attachedBindingName,
   attachedBindingOwnerConflict,

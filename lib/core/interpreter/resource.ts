@@ -10,14 +10,8 @@
  * conversion would fail the whole interpretation, whereas this interpreter never throws and counts
  * the resources it can read.
  */
-import { isQualifiedName } from '../../karmada/validation/k8s-rules.ts';
-import {
-  type Quantity,
-  formatQuantity,
-  isQuantityError,
-  parseQuantity,
-  scaledValue,
-} from '../../karmada/validation/quantity.ts';
+import { isQualifiedName } from '../../util/validation.ts';
+import { formatQuantity, type Quantity, readQuantity, scaledValue } from '../../api/quantity.ts';
 import type { ResourceList } from '../types.ts';
 
 const CPU = 'cpu';
@@ -28,19 +22,6 @@ const HUGEPAGES_PREFIX = 'hugepages-';
 const ATTACHABLE_VOLUMES_PREFIX = 'attachable-volumes-';
 const DEFAULT_NAMESPACE_PREFIX = 'kubernetes.io/';
 const REQUESTS_PREFIX = 'requests.';
-
-/**
- * Parses one resource-list value as Go's `Quantity.UnmarshalJSON` would (a JSON string or a JSON
- * number's text). Undefined for anything that is not a quantity.
- */
-export function readQuantity(value: unknown): Quantity | undefined {
-  let text: string;
-  if (typeof value === 'string') text = value.trim();
-  else if (typeof value === 'number' && Number.isFinite(value)) text = String(value);
-  else return undefined;
-  const q = parseQuantity(text);
-  return isQuantityError(q) ? undefined : q;
-}
 
 /**
  * The canonical text of a quantity value (`Quantity.String()` after a JSON round trip), or undefined

@@ -4,7 +4,8 @@
  * karmada-behaviour.md §2.10–2.11). Karmada aborts the Work rendering for the cluster at the first
  * overrider that fails; here the caller gets that failure as a value and the input is never touched.
  */
-import { cloneJson, isJsonObject } from '../../kube/patch/json-value.ts';
+import { APPLIED_CLUSTER_OVERRIDES_ANNOTATION, APPLIED_OVERRIDES_ANNOTATION } from '../../api/well-known.ts';
+import { cloneJson, isJsonObject } from '../../util/json-value.ts';
 import type { KubeObject } from '../types.ts';
 import { applyRuleOverriders, OverriderError } from './overriders.ts';
 import { type ApplicablePoliciesInput, applicablePolicies } from './select.ts';
@@ -78,11 +79,6 @@ export function overrideForCluster<T extends KubeObject>(
 ): ApplyOverridesResult<T> {
   return applyOverrides(input.template, applicablePolicies(input));
 }
-
-/** `policy.karmada.io/applied-overrides`: the OverridePolicy rules applied to a Work's manifest. */
-export const APPLIED_OVERRIDES_ANNOTATION = 'policy.karmada.io/applied-overrides';
-/** `policy.karmada.io/applied-cluster-overrides`: the ClusterOverridePolicy rules applied. */
-export const APPLIED_CLUSTER_OVERRIDES_ANNOTATION = 'policy.karmada.io/applied-cluster-overrides';
 
 /** A struct field as Go's encoding/json writes it: `omitempty` drops "", empty lists/maps and absent values. */
 type GoField = [name: string, omitEmpty: 'omitempty' | 'null-if-absent' | 'always'];

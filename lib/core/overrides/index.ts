@@ -10,11 +10,9 @@
  * if (result.ok) workManifest = result.object; else console.error(result.error);
  */
 export {
-  APPLIED_CLUSTER_OVERRIDES_ANNOTATION,
-  APPLIED_OVERRIDES_ANNOTATION,
-  type ApplyOverridesResult,
   appliedOverridesAnnotations,
   applyOverrides,
+  type ApplyOverridesResult,
   describePolicy,
   overrideForCluster,
 } from './apply.ts';

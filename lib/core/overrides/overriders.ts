@@ -5,9 +5,9 @@
  * object as it is at that point and applies them; a step that cannot apply throws
  * {@link OverriderError} and the caller discards the working copy.
  */
-import { PatchError } from '../../kube/patch/errors.ts';
-import { applyJsonPatch } from '../../kube/patch/json-patch.ts';
-import { getOwn, hasOwn, isJsonObject, type JsonObject, setOwn } from '../../kube/patch/json-value.ts';
+import { PatchError } from '../../util/patch-error.ts';
+import { applyJsonPatch } from '../../util/json-patch.ts';
+import { getOwn, hasOwn, isJsonObject, type JsonObject, setOwn } from '../../util/json-value.ts';
 import { parseImage } from './image-reference.ts';
 import { getAt, parsePointer, setAt } from './pointer.ts';
 import { patchJsonText, patchYamlText } from './structured.ts';

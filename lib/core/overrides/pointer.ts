@@ -2,7 +2,7 @@
  * RFC 6901 JSON pointers over plain JSON, as go-openapi/jsonpointer resolves them for Karmada's
  * fieldOverrider `fieldPath` (get a value, then set it back).
  */
-import { getOwn, hasOwn, isJsonObject, setOwn } from '../../kube/patch/json-value.ts';
+import { getOwn, hasOwn, isJsonObject, setOwn } from '../../util/json-value.ts';
 
 /** Splits a pointer into unescaped tokens; a message when it is not a valid JSON pointer. */
 export function parsePointer(pointer: string): { ok: true; tokens: string[] } | { ok: false; error: string } {

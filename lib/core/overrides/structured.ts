@@ -20,9 +20,9 @@ import {
   parseDocument,
   stringify as stringifyYaml,
 } from 'yaml';
-import { PatchError } from '../../kube/patch/errors.ts';
-import { applyJsonPatch } from '../../kube/patch/json-patch.ts';
-import { cloneJson, jsonEqual } from '../../kube/patch/json-value.ts';
+import { PatchError } from '../../util/patch-error.ts';
+import { applyJsonPatch } from '../../util/json-patch.ts';
+import { cloneJson, jsonEqual } from '../../util/json-value.ts';
 import { getAt, parsePointer } from './pointer.ts';
 import type { SubPatchOperation } from './types.ts';
 

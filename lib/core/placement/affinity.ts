@@ -3,13 +3,8 @@
  * (shared/reference/karmada-behaviour.md §2.2, A.2). Used by the scheduler's ClusterAffinity filter,
  * static weight rules, and override rules' `targetCluster`.
  */
-import {
-  fromLabelSelector,
-  InvalidSelectorError,
-  labelKeyError,
-  matchesRequirements,
-  type Requirement,
-} from '../../api/labels.ts';
+import { fromLabelSelector, InvalidSelectorError, matchesRequirements, type Requirement } from '../../api/labels.ts';
+import { isQualifiedName } from '../../util/validation.ts';
 import type { Cluster, ClusterAffinity, LabelSelector, NodeSelectorRequirement } from '../types.ts';
 
 /** Compiled selectors, by the identity of the selector object (policies are read-only snapshots). */
@@ -46,7 +41,7 @@ const INTEGER = /^[+-]?\d+$/;
 export function compileNodeSelectorRequirements(reqs: readonly NodeSelectorRequirement[]): Requirement[] | null {
   const out: Requirement[] = [];
   for (const r of reqs) {
-    if (typeof r.key !== 'string' || labelKeyError(r.key)) return null;
+    if (typeof r.key !== 'string' || isQualifiedName(r.key).length > 0) return null;
     const values = r.values ?? [];
     switch (r.operator) {
       case 'In':

@@ -9,7 +9,7 @@ import {
   CLUSTER_RESOURCE_BINDING_CONTROLLER_FINALIZER,
   CLUSTER_RESOURCE_BINDING_PERMANENT_ID_LABEL,
   RESOURCE_BINDING_PERMANENT_ID_LABEL,
-} from '../../api/karmada-names.ts';
+} from '../../api/well-known.ts';
 import type { ObjectRef } from '../../api/object.ts';
 import { deepEqual } from '../../util/json.ts';
 import type { BindingWorkload } from '../interpreter/interpret.ts';

@@ -4,15 +4,14 @@
  * `ClaimPolicyForObject` / `ClaimClusterPolicyForObject` in `pkg/detector/detector.go`;
  * shared/reference/karmada-behaviour.md §1.1, §2.1.
  */
-import { CPP_PERMANENT_ID_LABEL, PP_PERMANENT_ID_LABEL } from '../../karmada/validation/constants.ts';
+import {
+  CPP_NAME_ANNOTATION,
+  CPP_PERMANENT_ID_LABEL,
+  PP_NAME_ANNOTATION,
+  PP_NAMESPACE_ANNOTATION,
+  PP_PERMANENT_ID_LABEL,
+} from '../../api/well-known.ts';
 import type { KubeObject, PropagationPolicy } from '../types.ts';
-
-/** Annotation naming the namespace of the PropagationPolicy that claimed an object (Karmada `PropagationPolicyNamespaceAnnotation`). */
-export const PP_NAMESPACE_ANNOTATION = 'propagationpolicy.karmada.io/namespace';
-/** Annotation naming the PropagationPolicy that claimed an object (Karmada `PropagationPolicyNameAnnotation`). */
-export const PP_NAME_ANNOTATION = 'propagationpolicy.karmada.io/name';
-/** Annotation naming the ClusterPropagationPolicy that claimed an object (Karmada `ClusterPropagationPolicyAnnotation`). */
-export const CPP_NAME_ANNOTATION = 'clusterpropagationpolicy.karmada.io/name';
 
 export type PolicyKind = PropagationPolicy['kind'];
 

@@ -15,16 +15,13 @@ export {
 } from './selector.ts';
 export {
   applyClaim,
+  claimedBy,
   type ClaimMetadata,
   claimMetadata,
-  claimedBy,
-  CPP_NAME_ANNOTATION,
   permanentIdLabel,
   type PolicyClaim,
   type PolicyKind,
   policyPermanentId,
-  PP_NAME_ANNOTATION,
-  PP_NAMESPACE_ANNOTATION,
   removeClaim,
 } from './claim.ts';
 export { type ChoosePolicyInput, choosePolicy, type PolicyChoice } from './choose.ts';

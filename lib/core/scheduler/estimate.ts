@@ -14,7 +14,7 @@
  * subtracted from what is available on the summary path; on the resource-model path the estimate is
  * reduced by the replicas the reservations would hold.
  */
-import { millisOf, nanoOf, unitsOf } from '../clusters/resources.ts';
+import { millisOf, nanoOf, unitsOf } from '../../api/quantity.ts';
 import type { Cluster, ResourceList } from '../types.ts';
 import { MAX_INT32 } from './types.ts';
 

@@ -40,7 +40,6 @@ export {
   type ScheduleResult,
 } from './schedule.ts';
 export {
-  APPLIED_PLACEMENT_ANNOTATION,
   canonical,
   DEFAULT_SCHEDULER_NAME,
   isSchedulable,

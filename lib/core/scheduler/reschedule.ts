@@ -2,13 +2,12 @@
  * Whether a binding needs a scheduling pass, and why (Karmada `pkg/scheduler/scheduler.go
  * doScheduleBinding`, reference §2.2 "When to (re)schedule"), plus which bindings the scheduler owns.
  */
+import { APPLIED_PLACEMENT_ANNOTATION } from '../../api/well-known.ts';
 import { deepEqual } from '../../util/json.ts';
 import type { Placement, ResourceBinding } from '../types.ts';
 import { isFreshReschedule } from './assignment/dynamic.ts';
 import type { Snapshot } from './snapshot.ts';
 
-/** Karmada's annotation holding the placement the current `spec.clusters` was computed from. */
-export const APPLIED_PLACEMENT_ANNOTATION = 'policy.karmada.io/applied-placement';
 /** `spec.schedulerName` empty means this scheduler's default name. */
 export const DEFAULT_SCHEDULER_NAME = 'default-scheduler';
 

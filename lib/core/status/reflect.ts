@@ -15,13 +15,11 @@
  * fail (Karmada: error, the Work status is not updated) when the generation annotation is absent or is
  * not an int64 — `strconv.ParseInt("")` fails too.
  */
+import { RESOURCE_TEMPLATE_GENERATION_ANNOTATION } from '../../api/well-known.ts';
 import type { KubeObject } from '../types.ts';
 import { cloneStatus, disruptedPodsOf, jobConditionOf, serviceLoadBalancerIngressOf } from './kinds.ts';
 import { arrayOf, int32Of, int64Of, isObject, objectOf, parseInt64, setOmitEmpty, timeOf } from './typed.ts';
 import type { ReflectStatusResult } from './types.ts';
-
-/** `v1alpha2.ResourceTemplateGenerationAnnotationKey`. */
-const RESOURCE_TEMPLATE_GENERATION = 'resourcetemplate.karmada.io/generation';
 
 type Reflector = (live: KubeObject) => ReflectStatusResult;
 
@@ -45,11 +43,11 @@ function statusMap(live: KubeObject): Record<string, unknown> | undefined | Erro
 
 /** `FederatedGeneration` of a member workload, or the annotation parse error. */
 function federatedGeneration(live: KubeObject): Record<string, unknown> | Error {
-  const text = live.metadata?.annotations?.[RESOURCE_TEMPLATE_GENERATION] ?? '';
+  const text = live.metadata?.annotations?.[RESOURCE_TEMPLATE_GENERATION_ANNOTATION] ?? '';
   const resourceTemplateGeneration = parseInt64(String(text));
   if (resourceTemplateGeneration === undefined) {
     return new Error(
-      `failed to parse ${describe(live)} generation from annotation(${RESOURCE_TEMPLATE_GENERATION}:${String(text)})`,
+      `failed to parse ${describe(live)} generation from annotation(${RESOURCE_TEMPLATE_GENERATION_ANNOTATION}:${String(text)})`,
     );
   }
   const out: Record<string, unknown> = {};

@@ -10,8 +10,8 @@ import {
   CLUSTER_RESOURCE_BINDING_PERMANENT_ID_LABEL,
   EXECUTION_CONTROLLER_FINALIZER,
   RESOURCE_BINDING_PERMANENT_ID_LABEL,
-  WORK_GROUP,
-} from '../../api/karmada-names.ts';
+} from '../../api/well-known.ts';
+import { WORK_GROUP } from '../../api/karmada-names.ts';
 import { deepEqual } from '../../util/json.ts';
 import type { KubeObject, ResourceBinding } from '../types.ts';
 import type { RenderedWork } from './render.ts';

@@ -1,14 +1,13 @@
 /**
- * Binding → Work rendering and the member-side decisions of the executor: Work names, Karmada's
- * well-known Work/manifest keys, replica revision, pruning, and adoption/preserve/drift checks, as pure
- * functions over plain Karmada-shaped objects (shared/reference/karmada-behaviour.md §1.7, §2.10, §2.15).
+ * Binding → Work rendering and the member-side decisions of the executor: Work names, replica
+ * revision, pruning, and adoption/preserve/drift checks, as pure functions over plain Karmada-shaped
+ * objects (shared/reference/karmada-behaviour.md §1.7, §2.10, §2.15).
  *
  * @example
  * import { renderWork } from './work/index.ts';
  * const result = renderWork({ template, binding, cluster, overridePolicies, clusterOverridePolicies });
  * if (result.ok) putWork(result.work); else recordEvent('SyncWorkFailed', result.error);
  */
-export * from './constants.ts';
 export {
   adoptionRefusedMessage,
   allowsAdoption,

@@ -14,7 +14,7 @@ import {
   MANAGED_BY_KARMADA_LABEL_VALUE,
   MANAGED_RESOURCE_ANNOTATIONS,
   MANAGED_RESOURCE_LABELS,
-} from './constants.ts';
+} from '../../api/well-known.ts';
 import { PRUNED_METADATA_FIELDS } from './prune.ts';
 
 /** Whether Karmada manages `live` (label `karmada.io/managed=true`); Karmada deletes only such objects. */

@@ -29,7 +29,7 @@ import {
   WORK_NAME_ANNOTATION,
   WORK_NAMESPACE_ANNOTATION,
   WORK_PERMANENT_ID_LABEL,
-} from './constants.ts';
+} from '../../api/well-known.ts';
 import { generateWorkName } from './names.ts';
 import { pruneIrrelevantFields } from './prune.ts';
 import { applyJobCompletions, bindingTargetClusters, jobCompletionsFor, reviseReplica } from './revise.ts';

@@ -2,7 +2,7 @@
  * Karmada's cluster-name rule (`pkg/apis/cluster/validation.ValidateClusterName`): a DNS-1123 label
  * of at most 48 characters, leaving room for the `karmada-es-` execution-namespace prefix.
  */
-import { byteLength, isDNS1123Label } from './k8s-rules.ts';
+import { byteLength, isDNS1123Label } from '../../util/validation.ts';
 
 /** The longest cluster name Karmada accepts. */
 export const CLUSTER_NAME_MAX_LENGTH = 48;

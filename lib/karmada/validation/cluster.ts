@@ -9,19 +9,20 @@ import type { KubeObject } from '../../api/object.ts';
 import { type FieldError, childPath, fieldError } from '../../kube/field-errors.ts';
 import { cloneJson } from '../../util/json.ts';
 import { validateClusterName } from './cluster-name.ts';
-import type { KarmadaDefaultingContext } from './constants.ts';
+import type { KarmadaDefaultingContext } from './context.ts';
 import { parseGoUrl } from './go-url.ts';
-import { isValidLabelValue, uniqueErrors, validateLabelName } from './k8s-rules.ts';
+import { isValidLabelValue } from '../../util/validation.ts';
+import { uniqueErrors, validateLabelName } from './k8s-rules.ts';
 import {
-  MAX_INT64_TEXT,
-  type Quantity,
   compareQuantities,
   isQuantityError,
   isZeroQuantity,
+  MAX_INT64_TEXT,
   parseQuantity,
+  type Quantity,
   sameQuantityRepresentation,
   scaledValue,
-} from './quantity.ts';
+} from '../../api/quantity.ts';
 import { list, num, record, text } from './shape.ts';
 
 const SUPPORTED_SYNC_MODES = ['Pull', 'Push'];

@@ -9,17 +9,18 @@
 import type { KubeObject } from '../../api/object.ts';
 import { type FieldError, childPath, fieldError } from '../../kube/field-errors.ts';
 import { validateClusterName } from './cluster-name.ts';
-import { byteLength, isQualifiedName, keyPath, uniqueErrors } from './k8s-rules.ts';
+import { byteLength, isQualifiedName } from '../../util/validation.ts';
+import { keyPath, uniqueErrors } from './k8s-rules.ts';
 import {
-  type Quantity,
-  ZERO_QUANTITY,
   addQuantities,
   compareQuantities,
   formatQuantity,
   isQuantityError,
   parseQuantity,
+  type Quantity,
   scaledValue,
-} from './quantity.ts';
+  ZERO_QUANTITY,
+} from '../../api/quantity.ts';
 import { list, record, stringMap, text } from './shape.ts';
 
 const STANDARD_QUOTA_RESOURCES = new Set([

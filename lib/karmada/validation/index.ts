@@ -10,12 +10,12 @@
  * if (errors.length) throw apiErrors.invalid('PropagationPolicy', 'policy.karmada.io', name, errors);
  */
 import { type KubeObject, parseApiVersion } from '../../api/object.ts';
-import { CLUSTER_GROUP, WORK_GROUP } from '../../api/karmada-names.ts';
+import { CLUSTER_GROUP, CONFIG_GROUP, POLICY_GROUP, WORK_GROUP } from '../../api/karmada-names.ts';
 import type { FieldError } from '../../kube/field-errors.ts';
 import { cloneJson } from '../../util/json.ts';
 import { defaultCluster, validateCluster } from './cluster.ts';
 import { validateClusterTaintPolicy } from './cluster-taint-policy.ts';
-import { CONFIG_GROUP, type KarmadaDefaultingContext, POLICY_GROUP } from './constants.ts';
+import type { KarmadaDefaultingContext } from './context.ts';
 import { validateFederatedResourceQuota } from './federated-resource-quota.ts';
 import { defaultOverridePolicy, validateClusterOverridePolicy, validateOverridePolicy } from './override-policy.ts';
 import {
@@ -30,7 +30,7 @@ import { defaultClusterResourceBinding, defaultResourceBinding, defaultWork, val
 export * from './cluster.ts';
 export * from './cluster-name.ts';
 export * from './cluster-taint-policy.ts';
-export * from './constants.ts';
+export * from './context.ts';
 export * from './federated-resource-quota.ts';
 export * from './override-policy.ts';
 export * from './placement.ts';

@@ -7,7 +7,7 @@
 import type { KubeObject } from '../../api/object.ts';
 import { type FieldError, childPath, fieldError } from '../../kube/field-errors.ts';
 import { cloneJson } from '../../util/json.ts';
-import type { KarmadaDefaultingContext } from './constants.ts';
+import type { KarmadaDefaultingContext } from './context.ts';
 import { jsonPointerError, uniqueErrors, validateAnnotations, validateLabels } from './k8s-rules.ts';
 import { validateClusterAffinity } from './placement.ts';
 import { list, present, record, stringMap, text } from './shape.ts';

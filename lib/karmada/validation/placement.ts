@@ -5,7 +5,7 @@
  * `ValidateSpreadConstraint`).
  */
 import { type FieldError, childPath, fieldError } from '../../kube/field-errors.ts';
-import { isQualifiedName } from './k8s-rules.ts';
+import { isQualifiedName } from '../../util/validation.ts';
 import { list, num, present, record, text } from './shape.ts';
 
 const FIELD_SELECTOR_KEYS = ['provider', 'region', 'zone'];

@@ -11,13 +11,8 @@
 import type { KubeObject } from '../../api/object.ts';
 import { type FieldError, childPath, fieldError } from '../../kube/field-errors.ts';
 import { cloneJson } from '../../util/json.ts';
-import {
-  CPP_FINALIZER,
-  CPP_PERMANENT_ID_LABEL,
-  type KarmadaDefaultingContext,
-  PP_FINALIZER,
-  PP_PERMANENT_ID_LABEL,
-} from './constants.ts';
+import type { KarmadaDefaultingContext } from './context.ts';
+import { CPP_FINALIZER, CPP_PERMANENT_ID_LABEL, PP_FINALIZER, PP_PERMANENT_ID_LABEL } from '../../api/well-known.ts';
 import { keyPath, uniqueErrors, validateLabelName } from './k8s-rules.ts';
 import { validatePlacement } from './placement.ts';
 import { list, num, present, record, text } from './shape.ts';

@@ -8,14 +8,14 @@ import type { KubeObject } from '../../api/object.ts';
 import { type FieldError, fieldError } from '../../kube/field-errors.ts';
 import { cloneJson } from '../../util/json.ts';
 import { pruneIrrelevantFields } from '../../core/work/prune.ts';
+import type { KarmadaDefaultingContext } from './context.ts';
 import {
-  CRB_PERMANENT_ID_LABEL,
-  type KarmadaDefaultingContext,
+  CLUSTER_RESOURCE_BINDING_PERMANENT_ID_LABEL,
   MANAGED_ANNOTATIONS_ANNOTATION,
   MANAGED_LABELS_ANNOTATION,
-  RB_PERMANENT_ID_LABEL,
+  RESOURCE_BINDING_PERMANENT_ID_LABEL,
   WORK_PERMANENT_ID_LABEL,
-} from './constants.ts';
+} from '../../api/well-known.ts';
 import { uniqueErrors } from './k8s-rules.ts';
 import { list, record, sortedJson, text } from './shape.ts';
 
@@ -97,10 +97,10 @@ function defaultBindingId(obj: KubeObject, label: string, ctx: KarmadaDefaulting
 
 /** The ResourceBinding mutating webhook (CREATE only): a `resourcebinding.karmada.io/permanent-id` label when missing. */
 export function defaultResourceBinding(obj: KubeObject, ctx: KarmadaDefaultingContext): KubeObject {
-  return defaultBindingId(obj, RB_PERMANENT_ID_LABEL, ctx);
+  return defaultBindingId(obj, RESOURCE_BINDING_PERMANENT_ID_LABEL, ctx);
 }
 
 /** The ClusterResourceBinding mutating webhook (CREATE only): a `clusterresourcebinding.karmada.io/permanent-id` label when missing. */
 export function defaultClusterResourceBinding(obj: KubeObject, ctx: KarmadaDefaultingContext): KubeObject {
-  return defaultBindingId(obj, CRB_PERMANENT_ID_LABEL, ctx);
+  return defaultBindingId(obj, CLUSTER_RESOURCE_BINDING_PERMANENT_ID_LABEL, ctx);
 }

@@ -5,10 +5,10 @@
  * core/v1 writes (old clients), strict for events.k8s.io/v1 creates.
  */
 import type { KubeObject } from '../../api/object.ts';
+import { isQualifiedName } from '../../util/validation.ts';
 import { type FieldError, fieldError } from '../field-errors.ts';
 import type { ResourceStrategy } from '../resources.ts';
 import type { Schema } from '../schema.ts';
-import { nameError } from '../validation.ts';
 import type { ResourceView } from '../view-store.ts';
 import { int32, obj, str, topLevel } from './schemas.ts';
 
@@ -131,8 +131,8 @@ function legacyValidate(e: KubeObject, names: Spelling, get: (f: keyof Spelling 
   const controller = get('reportingController');
   if (!present(controller)) errors.push(fieldError.required(names.reportingController, 'e.g. karmada.io/scheduler'));
   else {
-    const bad = qualifiedNameError(String(controller));
-    if (bad) errors.push(fieldError.invalid(names.reportingController, controller, bad));
+    for (const bad of isQualifiedName(String(controller)))
+      errors.push(fieldError.invalid(names.reportingController, controller, bad));
   }
   for (const f of ['reportingInstance', 'action', 'reason'] as const) {
     const v = e[f];
@@ -144,20 +144,6 @@ function legacyValidate(e: KubeObject, names: Spelling, get: (f: keyof Spelling 
   if (typeof note === 'string' && note.length > LIMITS.note)
     errors.push(fieldError.invalid(names.note, '', `can have at most ${LIMITS.note} characters`));
   return errors;
-}
-
-/** A qualified name (`prefix/name`), as label keys are: the reporting controller's format. */
-function qualifiedNameError(value: string): string | undefined {
-  const slash = value.lastIndexOf('/');
-  const name = slash < 0 ? value : value.slice(slash + 1);
-  if (slash >= 0) {
-    const prefixError = nameError(value.slice(0, slash), 'subdomain');
-    if (prefixError) return `prefix part ${prefixError}`;
-  }
-  if (!/^([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]$/.test(name) || name.length > 63) {
-    return "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName', or 'my.name', or '123-abc'), at most 63 characters";
-  }
-  return undefined;
 }
 
 export const coreEventStrategy: ResourceStrategy = {

@@ -1,6 +1,6 @@
 import type { Schema } from '../schema.ts';
-import { PatchError } from './errors.ts';
-import { applyJsonPatch } from './json-patch.ts';
+import { PatchError } from '../../util/patch-error.ts';
+import { applyJsonPatch } from '../../util/json-patch.ts';
 import { applyMergePatch } from './merge-patch.ts';
 import { applyStrategicMergePatch } from './strategic-merge-patch.ts';
 

@@ -1,5 +1,5 @@
-import { PatchError } from './errors.ts';
-import { cloneJson, getOwn, isJsonObject, type JsonObject, setOwn } from './json-value.ts';
+import { PatchError } from '../../util/patch-error.ts';
+import { cloneJson, getOwn, isJsonObject, type JsonObject, setOwn } from '../../util/json-value.ts';
 
 /**
  * Applies an RFC 7386 JSON merge patch (`application/merge-patch+json`) to `doc` and returns the

@@ -11,19 +11,19 @@
  */
 import { childPath } from '../field-errors.ts';
 import { propertySchema, type Schema } from '../schema.ts';
-import { PatchError } from './errors.ts';
+import { PatchError } from '../../util/patch-error.ts';
 import {
   cloneJson,
   describeJson,
   getOwn,
   hasOwn,
   isJsonObject,
+  jsonEqual,
   type JsonKind,
   type JsonObject,
-  jsonEqual,
   kindOf,
   setOwn,
-} from './json-value.ts';
+} from '../../util/json-value.ts';
 
 const PATCH_DIRECTIVE = '$patch';
 const RETAIN_KEYS = '$retainKeys';

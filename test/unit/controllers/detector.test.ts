@@ -2,17 +2,19 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { KubeObject, ObjectRef } from '../../../lib/api/object.ts';
 import { formatKey } from '../../../lib/api/object.ts';
-import { createDetectorController, DETECTOR_CONTROLLER } from '../../../lib/controllers/detector.ts';
-import { SCHEDULER_CONTROLLER_NAME } from '../../../lib/controllers/specs.ts';
-import { CPP_NAME_ANNOTATION, PP_NAME_ANNOTATION, PP_NAMESPACE_ANNOTATION } from '../../../lib/core/policy/claim.ts';
+import { createDetectorController } from '../../../lib/controllers/detector.ts';
+import { DETECTOR_CONTROLLER_NAME, SCHEDULER_CONTROLLER_NAME } from '../../../lib/controllers/specs.ts';
 import type { Placement, PropagationPolicy, ResourceBinding } from '../../../lib/core/types.ts';
 import {
+  CLUSTER_RESOURCE_BINDING_PERMANENT_ID_LABEL,
+  CPP_NAME_ANNOTATION,
   CPP_PERMANENT_ID_LABEL,
-  CRB_PERMANENT_ID_LABEL,
   PP_FINALIZER,
+  PP_NAME_ANNOTATION,
+  PP_NAMESPACE_ANNOTATION,
   PP_PERMANENT_ID_LABEL,
-  RB_PERMANENT_ID_LABEL,
-} from '../../../lib/karmada/validation/constants.ts';
+  RESOURCE_BINDING_PERMANENT_ID_LABEL,
+} from '../../../lib/api/well-known.ts';
 import type { Lane } from '../../../lib/queue/port.ts';
 import { cpp, pp, sel } from '../core/policy/fixtures.ts';
 import { keyOf, refOf, world } from './placement-harness.ts';
@@ -133,7 +135,7 @@ describe('detector: templates', () => {
       assert.equal(rb.metadata.namespace, 'default');
       assert.equal(rb.kind, 'ResourceBinding');
       assert.equal(rb.apiVersion, 'work.karmada.io/v1alpha2');
-      assert.equal(rb.metadata.labels?.[RB_PERMANENT_ID_LABEL], 'rb-id-1');
+      assert.equal(rb.metadata.labels?.[RESOURCE_BINDING_PERMANENT_ID_LABEL], 'rb-id-1');
       assert.deepEqual(claimOf(rb), ppClaim('spread'), 'the binding carries the claim too');
       assert.deepEqual(rb.metadata.ownerReferences, [
         {
@@ -197,8 +199,8 @@ describe('detector: templates', () => {
     assert.equal(crb.kind, 'ClusterResourceBinding');
     assert.equal(crb.metadata.name, 'reader-clusterrole');
     assert.equal(crb.metadata.namespace, undefined);
-    assert.equal(crb.metadata.labels?.[CRB_PERMANENT_ID_LABEL], 'rb-id-1');
-    assert.equal(crb.metadata.labels?.[RB_PERMANENT_ID_LABEL], undefined);
+    assert.equal(crb.metadata.labels?.[CLUSTER_RESOURCE_BINDING_PERMANENT_ID_LABEL], 'rb-id-1');
+    assert.equal(crb.metadata.labels?.[RESOURCE_BINDING_PERMANENT_ID_LABEL], undefined);
     assert.deepEqual(claimOf(crb), cppClaim('roles'));
     assert.deepEqual(crb.spec.resource, {
       apiVersion: 'rbac.authorization.k8s.io/v1',
@@ -338,7 +340,7 @@ describe('detector: templates', () => {
     assert.deepEqual(after.spec.clusters, clusters, 'spec.clusters is the scheduler’s');
     assert.deepEqual(after.spec.gracefulEvictionTasks, evictions);
     assert.deepEqual(after.spec.suspension, { scheduling: true }, 'binding-only suspension.scheduling is kept');
-    assert.equal(after.metadata.labels?.[RB_PERMANENT_ID_LABEL], 'rb-id-1', 'the permanent id is kept');
+    assert.equal(after.metadata.labels?.[RESOURCE_BINDING_PERMANENT_ID_LABEL], 'rb-id-1', 'the permanent id is kept');
     assert.deepEqual(after.status, rb.status, 'status untouched');
     assert.deepEqual(
       h.store.writes.map((w) => `${w.op} ${w.key}`),
@@ -434,18 +436,18 @@ describe('detector: claims are sticky, unless preempted', () => {
       await h.seed(pp('low', { priority: 1 }));
       await h.reconcile(keyOf(web));
       assert.deepEqual(claimOf(await h.template(web)), ppClaim('low'));
-      const rbId = (await h.binding(web))!.metadata.labels?.[RB_PERMANENT_ID_LABEL];
+      const rbId = (await h.binding(web))!.metadata.labels?.[RESOURCE_BINDING_PERMANENT_ID_LABEL];
 
       await h.seed(row.newcomer);
       // The newcomer's own reconcile fans out to the template; the template's reconcile decides.
       await h.reconcile(formatKey(refOf(row.newcomer)));
-      assert.ok(h.queue.items.some((i) => i.controller === DETECTOR_CONTROLLER && i.key === keyOf(web)));
+      assert.ok(h.queue.items.some((i) => i.controller === DETECTOR_CONTROLLER_NAME && i.key === keyOf(web)));
       await h.reconcile(keyOf(web));
 
       assert.deepEqual(claimOf(await h.template(web)), row.winner);
       const rb = (await h.binding(web))!;
       assert.deepEqual(claimOf(rb), row.winner);
-      assert.equal(rb.metadata.labels?.[RB_PERMANENT_ID_LABEL], rbId, 'the same binding');
+      assert.equal(rb.metadata.labels?.[RESOURCE_BINDING_PERMANENT_ID_LABEL], rbId, 'the same binding');
     });
   }
 
@@ -478,8 +480,8 @@ describe('detector: policy keys', () => {
     assert.equal(await h.reconcile(formatKey(refOf(policy)), 'priority'), undefined);
     assert.deepEqual(h.store.writes, [], 'a policy reconcile only fans out');
     assert.deepEqual(h.queue.items.map((i) => [i.controller, i.lane, i.key]).sort(), [
-      [DETECTOR_CONTROLLER, 'standard', keyOf(api)],
-      [DETECTOR_CONTROLLER, 'standard', keyOf(web)],
+      [DETECTOR_CONTROLLER_NAME, 'standard', keyOf(api)],
+      [DETECTOR_CONTROLLER_NAME, 'standard', keyOf(web)],
     ]);
   });
 
@@ -495,7 +497,7 @@ describe('detector: policy keys', () => {
     );
     await h.reconcile(formatKey(refOf(named)));
     assert.deepEqual(h.queue.items.map((i) => i.key).sort(), [keyOf(role), keyOf(web), keyOf(other)].sort());
-    assert.ok(h.queue.items.every((i) => i.lane === 'standard' && i.controller === DETECTOR_CONTROLLER));
+    assert.ok(h.queue.items.every((i) => i.lane === 'standard' && i.controller === DETECTOR_CONTROLLER_NAME));
   });
 
   it('a deleted policy unclaims its templates and bindings (which stay), drops its finalizer, and re-enqueues the templates', async () => {
@@ -525,13 +527,13 @@ describe('detector: policy keys', () => {
       const rb = await h.binding(t);
       assert.ok(rb, `${t.metadata.name}'s binding is kept`);
       assert.deepEqual(claimOf(rb), {});
-      assert.ok(rb.metadata.labels?.[RB_PERMANENT_ID_LABEL], 'its own permanent id stays');
+      assert.ok(rb.metadata.labels?.[RESOURCE_BINDING_PERMANENT_ID_LABEL], 'its own permanent id stays');
     }
     assert.deepEqual((await h.binding(web))!.spec.clusters, [{ name: 'm1', replicas: 3 }], 'placement kept');
     assert.equal(await h.get(refOf(policy)), undefined, 'the finalizer went, and with it the policy');
     assert.deepEqual(h.queue.items.map((i) => [i.controller, i.lane, i.key, i.reason]).sort(), [
-      [DETECTOR_CONTROLLER, 'standard', keyOf(api), 'policy-deleted'],
-      [DETECTOR_CONTROLLER, 'standard', keyOf(web), 'policy-deleted'],
+      [DETECTOR_CONTROLLER_NAME, 'standard', keyOf(api), 'policy-deleted'],
+      [DETECTOR_CONTROLLER_NAME, 'standard', keyOf(web), 'policy-deleted'],
     ]);
     // Matched again: nothing selects them now.
     h.store.reset();

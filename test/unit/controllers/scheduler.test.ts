@@ -2,9 +2,10 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { KubeObject } from '../../../lib/api/object.ts';
 import { CLUSTER_RESERVATION, LEDGER_NAME } from '../../../lib/controllers/reservations.ts';
-import { createSchedulerController, SCHEDULER_CONTROLLER } from '../../../lib/controllers/scheduler.ts';
-import { SWEEP_KEY, UNSCHEDULABLE_KEY } from '../../../lib/controllers/specs.ts';
-import { APPLIED_PLACEMENT_ANNOTATION, canonical } from '../../../lib/core/scheduler/reschedule.ts';
+import { createSchedulerController } from '../../../lib/controllers/scheduler.ts';
+import { SCHEDULER_CONTROLLER_NAME, SWEEP_KEY, UNSCHEDULABLE_KEY } from '../../../lib/controllers/specs.ts';
+import { APPLIED_PLACEMENT_ANNOTATION } from '../../../lib/api/well-known.ts';
+import { canonical } from '../../../lib/core/scheduler/reschedule.ts';
 import type { Cluster, Condition, ResourceBinding } from '../../../lib/core/types.ts';
 import type { BatchScope } from '../../../lib/reconcile/controller.ts';
 import type { ObjectStore } from '../../../lib/store/index.ts';
@@ -319,8 +320,8 @@ describe('scheduler: fan-out keys', () => {
       assert.deepEqual(
         h.queue.items.map((i) => [i.controller, i.lane, i.key]).sort(),
         [
-          [SCHEDULER_CONTROLLER, 'standard', keyOf(seeded.failedCrb)],
-          [SCHEDULER_CONTROLLER, 'standard', keyOf(seeded.failed)],
+          [SCHEDULER_CONTROLLER_NAME, 'standard', keyOf(seeded.failedCrb)],
+          [SCHEDULER_CONTROLLER_NAME, 'standard', keyOf(seeded.failed)],
         ].sort(),
       );
     });
@@ -334,7 +335,7 @@ describe('scheduler: fan-out keys', () => {
       h.queue.items.map((i) => i.key).sort(),
       [seeded.failed, seeded.onM1, seeded.duplicated, seeded.replicaless, seeded.failedCrb].map(keyOf).sort(),
     );
-    assert.ok(h.queue.items.every((i) => i.lane === 'standard' && i.controller === SCHEDULER_CONTROLLER));
+    assert.ok(h.queue.items.every((i) => i.lane === 'standard' && i.controller === SCHEDULER_CONTROLLER_NAME));
     assert.ok(h.queue.items.every((i) => i.reason === 'cluster:m1'));
   });
 

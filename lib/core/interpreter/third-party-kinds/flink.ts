@@ -19,8 +19,8 @@
 import type { Component, KubeObject, NodeClaim, ReplicaRequirements } from '../../types.ts';
 import type { ReplicaInterpretation } from '../registry.ts';
 import { isObject } from '../requirements.ts';
-import { scaledValue } from '../../../karmada/validation/quantity.ts';
-import { canonicalQuantity, readQuantity } from '../resource.ts';
+import { readQuantity, scaledValue } from '../../../api/quantity.ts';
+import { canonicalQuantity } from '../resource.ts';
 import {
   type ComponentRequirements,
   cloneTable,

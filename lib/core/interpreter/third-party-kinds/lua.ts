@@ -10,7 +10,7 @@
  */
 import type { Component } from '../../types.ts';
 import { type InterpretOptions, generateReplicaRequirements, isObject } from '../requirements.ts';
-import { readQuantity } from '../resource.ts';
+import { readQuantity } from '../../../api/quantity.ts';
 
 /** What a component's `replicaRequirements` holds. */
 export type ComponentRequirements = NonNullable<Component['replicaRequirements']>;

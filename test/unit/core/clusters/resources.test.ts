@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { KubeObject } from '../../../../lib/api/object.ts';
+import { nanoOf } from '../../../../lib/api/quantity.ts';
 import {
   allocatableModelings,
   maxAvailableReplicas,
-  nanoOf,
   nodeSummary,
   podRequests,
   type ResourceModel,

@@ -10,7 +10,7 @@ import { describe, it } from 'node:test';
 import { parseAllDocuments } from 'yaml';
 
 import { interpretComponents } from '../../../../lib/core/interpreter/index.ts';
-import { isQuantityError, parseQuantity, scaledValue } from '../../../../lib/karmada/validation/quantity.ts';
+import { isQuantityError, parseQuantity, scaledValue } from '../../../../lib/api/quantity.ts';
 import type { KubeObject } from '../../../../lib/core/types.ts';
 
 const TESTDATA = new URL('./testdata/', import.meta.url);

@@ -5,11 +5,10 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { APPLIED_CLUSTER_OVERRIDES_ANNOTATION, APPLIED_OVERRIDES_ANNOTATION } from '../../../../lib/api/well-known.ts';
 import {
-  APPLIED_CLUSTER_OVERRIDES_ANNOTATION,
-  APPLIED_OVERRIDES_ANNOTATION,
-  appliedOverridesAnnotations,
   applicablePolicies,
+  appliedOverridesAnnotations,
   applyOverrides,
   overrideForCluster,
   type Overriders,

@@ -1,16 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { applyClaim, claimedBy, claimMetadata, removeClaim } from '../../../../lib/core/policy/index.ts';
+import type { KubeObject } from '../../../../lib/core/types.ts';
 import {
-  applyClaim,
-  claimedBy,
-  claimMetadata,
   CPP_NAME_ANNOTATION,
+  CPP_PERMANENT_ID_LABEL,
   PP_NAME_ANNOTATION,
   PP_NAMESPACE_ANNOTATION,
-  removeClaim,
-} from '../../../../lib/core/policy/index.ts';
-import type { KubeObject } from '../../../../lib/core/types.ts';
-import { CPP_PERMANENT_ID_LABEL, PP_PERMANENT_ID_LABEL } from '../../../../lib/karmada/validation/constants.ts';
+  PP_PERMANENT_ID_LABEL,
+} from '../../../../lib/api/well-known.ts';
 import { cpp, pp, template } from './fixtures.ts';
 
 const PP_LABEL = PP_PERMANENT_ID_LABEL;

@@ -20,7 +20,7 @@ import type {
 } from '../../../../lib/core/types.ts';
 import type { ClusterInfo, ScheduleUnit } from '../../../../lib/core/scheduler/framework/interface.ts';
 import { buildSnapshot } from '../../../../lib/core/scheduler/snapshot.ts';
-import { APPLIED_PLACEMENT_ANNOTATION } from '../../../../lib/core/scheduler/reschedule.ts';
+import { APPLIED_PLACEMENT_ANNOTATION } from '../../../../lib/api/well-known.ts';
 
 /** What `apps/v1` Deployments need in `status.apiEnablements`. */
 export const DEPLOYMENTS: APIEnablement = {

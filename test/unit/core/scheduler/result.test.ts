@@ -7,7 +7,6 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
   affectedByCluster,
-  APPLIED_PLACEMENT_ANNOTATION,
   type ReservationDelta,
   reservationBeyond,
   resultBinding,
@@ -17,6 +16,7 @@ import {
   templateStubOf,
 } from '../../../../lib/core/scheduler/index.ts';
 import type { ResourceBinding } from '../../../../lib/core/types.ts';
+import { APPLIED_PLACEMENT_ANNOTATION } from '../../../../lib/api/well-known.ts';
 import { bindingFactory, DUPLICATED, DYNAMIC_WEIGHT, scheduledStatus, targets } from './fixtures.ts';
 
 const NOW = Date.parse('2026-01-02T03:04:05Z');

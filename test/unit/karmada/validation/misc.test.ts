@@ -8,7 +8,7 @@ import {
   validateKarmadaObject,
   validateResourceInterpreterCustomization,
 } from '../../../../lib/karmada/validation/index.ts';
-import { formatQuantity, isQuantityError, parseQuantity } from '../../../../lib/karmada/validation/quantity.ts';
+import { formatQuantity, isQuantityError, parseQuantity } from '../../../../lib/api/quantity.ts';
 import { context, messages } from './support.ts';
 
 const ric = (name: string, customizations: Record<string, unknown>, kind = 'Workload'): KubeObject => ({

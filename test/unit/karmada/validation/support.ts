@@ -1,11 +1,8 @@
 /** Factories and helpers shared by the Karmada admission tests. */
 import type { KubeObject, ObjectMeta } from '../../../../lib/api/object.ts';
 import { type FieldError, formatFieldError } from '../../../../lib/kube/field-errors.ts';
-import {
-  CPP_PERMANENT_ID_LABEL,
-  type KarmadaDefaultingContext,
-  PP_PERMANENT_ID_LABEL,
-} from '../../../../lib/karmada/validation/index.ts';
+import { CPP_PERMANENT_ID_LABEL, PP_PERMANENT_ID_LABEL } from '../../../../lib/api/well-known.ts';
+import { type KarmadaDefaultingContext } from '../../../../lib/karmada/validation/index.ts';
 
 /** Errors as the API server prints them: `field: Type: value: detail`. */
 export function messages(errors: FieldError[]): string[] {

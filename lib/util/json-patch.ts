@@ -1,4 +1,4 @@
-import { PatchError } from './errors.ts';
+import { PatchError } from './patch-error.ts';
 import {
   cloneJson,
   describeJson,

@@ -1,7 +1,8 @@
 /**
- * Helpers over plain JSON values shared by the three patch flavours. Property access goes through
- * own-property checks because patch documents come from clients: a key such as `__proto__` or
- * `constructor` must behave like any other key, never reach `Object.prototype`.
+ * Helpers over plain JSON values shared by the three patch flavours (lib/kube/patch) and the core's
+ * overriders. Property access goes through own-property checks because patch documents come from
+ * clients: a key such as `__proto__` or `constructor` must behave like any other key, never reach
+ * `Object.prototype`.
  */
 
 /** A JSON object as `JSON.parse` returns it. */

@@ -1,0 +1,142 @@
+/**
+ * Karmada's well-known labels, annotations and finalizers, in one place as Karmada keeps them
+ * (v1.15: `pkg/util/constants.go`, `pkg/apis/policy/v1alpha1/well_known_constants.go`,
+ * `pkg/apis/work/v1alpha2/well_known_constants.go` and `binding_types_helper.go`). Values are
+ * Karmada's exact strings: they are how objects written by Karmada and by this control plane
+ * recognise each other, so every layer reads them from here.
+ */
+
+// ------------------------------------------------------------------------------------------ labels
+
+/** `util.ManagedByKarmadaLabel`: on every member object Karmada propagated (value {@link MANAGED_BY_KARMADA_LABEL_VALUE}). */
+export const MANAGED_BY_KARMADA_LABEL = 'karmada.io/managed';
+/** `util.ManagedByKarmadaLabelValue`. */
+export const MANAGED_BY_KARMADA_LABEL_VALUE = 'true';
+
+/** `util.KarmadaSystemLabel`: on system-level objects Karmada's controllers manage (execution namespaces). */
+export const KARMADA_SYSTEM_LABEL = 'karmada.io/system';
+
+/** `PropagationPolicyPermanentIDLabel`: a PropagationPolicy's permanent id (set on create, immutable). */
+export const PP_PERMANENT_ID_LABEL = 'propagationpolicy.karmada.io/permanent-id';
+/** `ClusterPropagationPolicyPermanentIDLabel`: a ClusterPropagationPolicy's permanent id (set on create, immutable). */
+export const CPP_PERMANENT_ID_LABEL = 'clusterpropagationpolicy.karmada.io/permanent-id';
+
+/** `ResourceBindingPermanentIDLabel`: a ResourceBinding's permanent id (on the binding, its Works and their manifests). */
+export const RESOURCE_BINDING_PERMANENT_ID_LABEL = 'resourcebinding.karmada.io/permanent-id';
+/** `ClusterResourceBindingPermanentIDLabel`: a ClusterResourceBinding's permanent id. */
+export const CLUSTER_RESOURCE_BINDING_PERMANENT_ID_LABEL = 'clusterresourcebinding.karmada.io/permanent-id';
+
+/** `WorkPermanentIDLabel`: set on a Work by the Work mutating webhook, copied onto its manifest. */
+export const WORK_PERMANENT_ID_LABEL = 'work.karmada.io/permanent-id';
+
+/** Prefix of the label an attached binding carries per independent binding (`dependedByLabelKeyPrefix`). */
+export const DEPENDED_BY_LABEL_PREFIX = 'resourcebinding.karmada.io/depended-by-';
+
+/** `NamespaceSkipAutoPropagationLabel`: a namespace with this label set to "true" stays on the control plane only. */
+export const SKIP_AUTO_PROPAGATION_LABEL = 'namespace.karmada.io/skip-auto-propagation';
+
+/** `DeletionProtectionLabelKey`: with value {@link DELETION_PROTECTION_ALWAYS}, deleting the object is refused. */
+export const DELETION_PROTECTED_LABEL = 'resourcetemplate.karmada.io/deletion-protected';
+/** `DeletionProtectionAlways`: the only value of {@link DELETION_PROTECTED_LABEL} that protects. */
+export const DELETION_PROTECTION_ALWAYS = 'Always';
+
+/**
+ * The cluster a credential Secret belongs to. Karmada uses this key as an annotation (karmada-search
+ * marks cached objects with their cluster); here it labels a cluster's Secrets so they can be found.
+ */
+export const CLUSTER_NAME_LABEL = 'cluster.karmada.io/name';
+
+// ------------------------------------------------------------------------------------- annotations
+
+/** `PropagationPolicyNamespaceAnnotation`: the namespace of the PropagationPolicy that claimed an object. */
+export const PP_NAMESPACE_ANNOTATION = 'propagationpolicy.karmada.io/namespace';
+/** `PropagationPolicyNameAnnotation`: the PropagationPolicy that claimed an object. */
+export const PP_NAME_ANNOTATION = 'propagationpolicy.karmada.io/name';
+/** `ClusterPropagationPolicyAnnotation`: the ClusterPropagationPolicy that claimed an object. */
+export const CPP_NAME_ANNOTATION = 'clusterpropagationpolicy.karmada.io/name';
+
+/** `ResourceBindingNamespaceAnnotationKey`: on a Work and its manifest, the ResourceBinding's namespace. */
+export const RESOURCE_BINDING_NAMESPACE_ANNOTATION = 'resourcebinding.karmada.io/namespace';
+/** `ResourceBindingNameAnnotationKey`: on a Work and its manifest, the ResourceBinding's name. */
+export const RESOURCE_BINDING_NAME_ANNOTATION = 'resourcebinding.karmada.io/name';
+/** `ClusterResourceBindingAnnotationKey`: on a Work and its manifest, the ClusterResourceBinding's name. */
+export const CLUSTER_RESOURCE_BINDING_NAME_ANNOTATION = 'clusterresourcebinding.karmada.io/name';
+
+/**
+ * Annotation on an independent binding recording its interpreted dependencies as JSON
+ * (`dependenciesAnnotationKey`); the dependencies distributor uses it to find the independent
+ * bindings to requeue when a dependency object changes.
+ */
+export const DEPENDENCIES_ANNOTATION = 'resourcebinding.karmada.io/dependencies';
+
+/** `WorkNameAnnotation`: on a manifest, the Work that carries it. */
+export const WORK_NAME_ANNOTATION = 'work.karmada.io/name';
+/** `WorkNamespaceAnnotation`: on a manifest, the Work's namespace (`karmada-es-<cluster>`). */
+export const WORK_NAMESPACE_ANNOTATION = 'work.karmada.io/namespace';
+
+/** `ResourceTemplateUIDAnnotation`: on a manifest, the resource template's uid. */
+export const RESOURCE_TEMPLATE_UID_ANNOTATION = 'resourcetemplate.karmada.io/uid';
+/** `ResourceTemplateGenerationAnnotationKey`: on a manifest, the template generation it was rendered from. */
+export const RESOURCE_TEMPLATE_GENERATION_ANNOTATION = 'resourcetemplate.karmada.io/generation';
+/** `ManagedLabels`: on a manifest, the sorted comma-joined keys of its labels. */
+export const MANAGED_LABELS_ANNOTATION = 'resourcetemplate.karmada.io/managed-labels';
+/** `ManagedAnnotation`: on a manifest, the sorted comma-joined keys of its annotations (itself included). */
+export const MANAGED_ANNOTATIONS_ANNOTATION = 'resourcetemplate.karmada.io/managed-annotations';
+
+/** `ResourceConflictResolutionAnnotation`: whether a Work may take over an existing, unmanaged member object. */
+export const CONFLICT_RESOLUTION_ANNOTATION = 'work.karmada.io/conflict-resolution';
+/** `ResourceConflictResolutionOverwrite`: take the existing object over. */
+export const CONFLICT_RESOLUTION_OVERWRITE = 'overwrite';
+/** `ResourceConflictResolutionAbort`: refuse to touch an existing object Karmada does not manage. */
+export const CONFLICT_RESOLUTION_ABORT = 'abort';
+
+/** `util.PolicyPlacementAnnotation`: on a binding, the placement its current `spec.clusters` was computed from. */
+export const APPLIED_PLACEMENT_ANNOTATION = 'policy.karmada.io/applied-placement';
+/** `util.AppliedOverrides`: the OverridePolicy rules applied to a Work's manifest. */
+export const APPLIED_OVERRIDES_ANNOTATION = 'policy.karmada.io/applied-overrides';
+/** `util.AppliedClusterOverrides`: the ClusterOverridePolicy rules applied to a Work's manifest. */
+export const APPLIED_CLUSTER_OVERRIDES_ANNOTATION = 'policy.karmada.io/applied-cluster-overrides';
+
+// -------------------------------------------------------------------------------------- finalizers
+
+/** `util.ClusterControllerFinalizer` (on Clusters): the execution namespace and its Works go first. */
+export const CLUSTER_CONTROLLER_FINALIZER = 'karmada.io/cluster-controller';
+/** `util.ExecutionControllerFinalizer` (on Works): the member object is deleted (or released) first. */
+export const EXECUTION_CONTROLLER_FINALIZER = 'karmada.io/execution-controller';
+/** `util.BindingControllerFinalizer` (on ResourceBindings): their Works are deleted first. */
+export const BINDING_CONTROLLER_FINALIZER = 'karmada.io/binding-controller';
+/** `util.ClusterResourceBindingControllerFinalizer`: the same for ClusterResourceBindings. */
+export const CLUSTER_RESOURCE_BINDING_CONTROLLER_FINALIZER = 'karmada.io/cluster-resource-binding-controller';
+/** `util.BindingDependenciesDistributorFinalizer` (on independent bindings with `propagateDeps`). */
+export const BINDING_DEPENDENCIES_DISTRIBUTOR_FINALIZER = 'karmada.io/binding-dependencies-distributor';
+/** `util.PropagationPolicyControllerFinalizer`: the mutating webhook adds it to a PropagationPolicy on create. */
+export const PP_FINALIZER = 'karmada.io/propagation-policy-controller';
+/** `util.ClusterPropagationPolicyControllerFinalizer`: the same for a ClusterPropagationPolicy. */
+export const CPP_FINALIZER = 'karmada.io/cluster-propagation-policy-controller';
+
+// ------------------------------------------------------------------------------------------- lists
+
+/**
+ * `util.ManagedResourceLabels`: the labels the execution controller strips from a member object it
+ * preserves on Work deletion. Note Karmada does not list the ClusterResourceBinding permanent-id label.
+ */
+export const MANAGED_RESOURCE_LABELS: readonly string[] = [
+  RESOURCE_BINDING_PERMANENT_ID_LABEL,
+  WORK_PERMANENT_ID_LABEL,
+  MANAGED_BY_KARMADA_LABEL,
+];
+
+/**
+ * `util.ManagedResourceAnnotations`: the annotations stripped on preserve. Karmada does not list the
+ * ClusterResourceBinding name or the conflict-resolution annotation, so those stay on the object.
+ */
+export const MANAGED_RESOURCE_ANNOTATIONS: readonly string[] = [
+  MANAGED_ANNOTATIONS_ANNOTATION,
+  MANAGED_LABELS_ANNOTATION,
+  RESOURCE_BINDING_NAMESPACE_ANNOTATION,
+  RESOURCE_BINDING_NAME_ANNOTATION,
+  RESOURCE_TEMPLATE_UID_ANNOTATION,
+  RESOURCE_TEMPLATE_GENERATION_ANNOTATION,
+  WORK_NAME_ANNOTATION,
+  WORK_NAMESPACE_ANNOTATION,
+];
