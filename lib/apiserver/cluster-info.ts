@@ -19,7 +19,7 @@ import {
   CLUSTER_INFO_NAMESPACE,
   clusterInfoConfigMap,
 } from '../registration/cluster-info.ts';
-import { AlreadyExistsError, ConflictError } from '../store/errors.ts';
+import { tryWrite } from '../store/write.ts';
 import type { ObjectStore } from '../store/port.ts';
 
 export const CLUSTER_INFO_REF = {
@@ -71,16 +71,12 @@ export async function refreshClusterInfo(
     if (!kubeconfig) return;
     const tokens = await signingTokens(store, clock.now());
     const desired = clusterInfoConfigMap(kubeconfig, tokens);
-    try {
-      if (!current) {
-        await store.create(desired);
-      } else if (JSON.stringify(current.data) !== JSON.stringify(desired.data)) {
-        await store.update({ ...current, data: desired.data });
-      }
-      return;
-    } catch (err) {
-      if (!(err instanceof ConflictError || err instanceof AlreadyExistsError)) throw err;
-    }
+    if (current && JSON.stringify(current.data) === JSON.stringify(desired.data)) return;
+    // A concurrent refresh won the race: read its result and sign again.
+    const written = await tryWrite(() =>
+      current ? store.update({ ...current, data: desired.data }) : store.create(desired),
+    );
+    if (written.ok) return;
   }
 }
 

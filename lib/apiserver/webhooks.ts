@@ -15,7 +15,8 @@ import { randomUUID, timingSafeEqual } from 'node:crypto';
 import { CLUSTER_NAME_LABEL, EXECUTION_CONTROLLER_FINALIZER } from '../api/well-known.ts';
 import { bindingKeyOf, CLUSTER_GROUP, executionNamespace, WORK, WORK_GROUP } from '../api/karmada-names.ts';
 import { listAll } from '../store/list-all.ts';
-import { removeFinalizer } from '../store/finalizers.ts';
+import { withoutFinalizer } from '../store/finalizers.ts';
+import { tryWrite, updateLatest } from '../store/write.ts';
 import { deepEqual } from '../util/json.ts';
 import { BINDER_CONTROLLER_NAME } from '../controllers/specs.ts';
 import { type KubeObject, refOf } from '../api/object.ts';
@@ -40,7 +41,7 @@ import {
   readBootstrapTokenSecret,
 } from '../registration/bootstrap-token.ts';
 import { generateClusterCredential, verifyWebhookRequest } from '../registration/webhook-signing.ts';
-import { AlreadyExistsError, ConflictError } from '../store/errors.ts';
+import { AlreadyExistsError } from '../store/errors.ts';
 import type { ObjectStore } from '../store/port.ts';
 import { enqueueTriggered } from '../controllers/triggers.ts';
 
@@ -322,29 +323,28 @@ export class WebhookHandler {
     const renewTime = new Date(clock.now()).toISOString().replace('Z', '000Z');
     for (let attempt = 0; attempt < 3; attempt++) {
       const current = await store.get(ref);
-      try {
-        if (current) {
-          await store.update({ ...current, spec: { ...(current.spec as object), renewTime } });
-        } else {
-          await store.create({
-            apiVersion: 'coordination.k8s.io/v1',
-            kind: 'Lease',
-            metadata: {
-              name,
-              namespace: LEASE_NAMESPACE,
-              ownerReferences: [{ apiVersion: cluster.apiVersion, kind: 'Cluster', name, uid: cluster.metadata.uid! }],
-            },
-            spec: {
-              holderIdentity: name,
-              leaseDurationSeconds: this.#o.leaseDurationSeconds ?? DEFAULT_LEASE_DURATION_SECONDS,
-              renewTime,
-            },
-          });
-        }
-        return;
-      } catch (err) {
-        if (!(err instanceof ConflictError || err instanceof AlreadyExistsError)) throw err;
-      }
+      // Another heartbeat of the same agent may race this one: the later one reads it again.
+      const written = await tryWrite(() =>
+        current
+          ? store.update({ ...current, spec: { ...(current.spec as object), renewTime } })
+          : store.create({
+              apiVersion: 'coordination.k8s.io/v1',
+              kind: 'Lease',
+              metadata: {
+                name,
+                namespace: LEASE_NAMESPACE,
+                ownerReferences: [
+                  { apiVersion: cluster.apiVersion, kind: 'Cluster', name, uid: cluster.metadata.uid! },
+                ],
+              },
+              spec: {
+                holderIdentity: name,
+                leaseDurationSeconds: this.#o.leaseDurationSeconds ?? DEFAULT_LEASE_DURATION_SECONDS,
+                renewTime,
+              },
+            }),
+      );
+      if (written.ok) return;
     }
   }
 
@@ -365,19 +365,21 @@ export class WebhookHandler {
         );
       if (!valid) throw apiErrors.badRequest('conditions must be a list of {type, status: True|False|Unknown, ...}');
     }
-    for (let attempt = 0; attempt < 3; attempt++) {
-      const current = attempt === 0 ? cluster : await this.#o.store.get(refOf(cluster));
-      if (!current) throw new ApiError(401, 'Unauthorized', `cluster ${cluster.metadata.name} is not registered`);
-      const status = { ...((current.status as object) ?? {}), ...report };
-      if (JSON.stringify(status) === JSON.stringify(current.status ?? {})) break;
-      try {
-        await this.#o.store.updateStatus({ ...current, status });
-        // The Ready condition may have changed: taints follow (cluster-status controller).
-        await enqueueTriggered(this.#o.workQueue, CLUSTER, [refOf(cluster)], 'agent-status');
-        break;
-      } catch (err) {
-        if (!(err instanceof ConflictError)) throw err;
-      }
+    const result = await updateLatest(
+      this.#o.store,
+      cluster,
+      (current) => {
+        const status = { ...((current.status as object) ?? {}), ...report };
+        return JSON.stringify(status) === JSON.stringify(current.status ?? {}) ? undefined : { ...current, status };
+      },
+      { attempts: 3, write: 'updateStatus' },
+    );
+    if (result.status === 'gone') {
+      throw new ApiError(401, 'Unauthorized', `cluster ${cluster.metadata.name} is not registered`);
+    }
+    // The Ready condition may have changed: taints follow (cluster-status controller).
+    if (result.status === 'written') {
+      await enqueueTriggered(this.#o.workQueue, CLUSTER, [refOf(cluster)], 'agent-status');
     }
     return jsonResponse(200, { kind: 'StatusAccepted' });
   }
@@ -399,29 +401,25 @@ export class WebhookHandler {
       throw apiErrors.badRequest('a work status report needs the Work name and its status (or released: true)');
     }
     const ref = { group: WORK_GROUP, kind: 'Work', namespace: executionNamespace(cluster), name };
-    for (let attempt = 0; attempt < 3; attempt++) {
-      const work = await this.#o.store.get(ref);
-      if (!work) {
-        if (released) break; // already gone
-        throw apiErrors.notFound('works', WORK_GROUP, name);
-      }
-      try {
-        if (released) {
-          if (!work.metadata.deletionTimestamp) break;
-          if (!(await removeFinalizer(this.#o.store, work, EXECUTION_CONTROLLER_FINALIZER))) break;
-        } else {
-          if (deepEqual(work.status ?? {}, status)) break;
-          await this.#o.store.updateStatus({ ...work, status: status as Record<string, unknown> });
-        }
-        const binding = bindingKeyOf(work);
-        if (binding)
-          await this.#o.workQueue.enqueue([
-            { controller: BINDER_CONTROLLER_NAME, lane: 'priority', key: binding, reason: 'work-status' },
-          ]);
-        break;
-      } catch (err) {
-        if (!(err instanceof ConflictError)) throw err;
-      }
+    const result = released
+      ? // Its member objects are deleted or released: a deleting Work loses the executor's finalizer.
+        await updateLatest(this.#o.store, ref, (work) =>
+          work.metadata.deletionTimestamp ? withoutFinalizer(work, EXECUTION_CONTROLLER_FINALIZER) : undefined,
+        )
+      : await updateLatest(
+          this.#o.store,
+          ref,
+          (work) =>
+            deepEqual(work.status ?? {}, status) ? undefined : { ...work, status: status as Record<string, unknown> },
+          { attempts: 3, write: 'updateStatus' },
+        );
+    if (result.status === 'gone' && !released) throw apiErrors.notFound('works', WORK_GROUP, name);
+    if (result.status === 'written') {
+      const binding = bindingKeyOf(result.object);
+      if (binding)
+        await this.#o.workQueue.enqueue([
+          { controller: BINDER_CONTROLLER_NAME, lane: 'priority', key: binding, reason: 'work-status' },
+        ]);
     }
     return jsonResponse(200, { kind: 'StatusAccepted' });
   }

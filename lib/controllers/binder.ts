@@ -69,10 +69,11 @@ import type {
   ReconcileRequest,
   ReconcileResult,
 } from '../reconcile/controller.ts';
-import { AlreadyExistsError, ConflictError, NotFoundError } from '../store/errors.ts';
+import { NotFoundError } from '../store/errors.ts';
 import { listAll, listAllRefs } from '../store/list-all.ts';
 import { removeFinalizer } from '../store/finalizers.ts';
 import type { ObjectStore } from '../store/port.ts';
+import { tryWrite, updateLatest } from '../store/write.ts';
 import { deepEqual } from '../util/json.ts';
 import { once } from '../util/memo.ts';
 import { randomUUID } from 'node:crypto';
@@ -153,13 +154,9 @@ export function createBinderController(options: BinderOptions): Controller & { s
     if (binding.metadata.deletionTimestamp) return removeBinding(binding, finalizer, lane, context);
     const identified = withPermanentIdAndFinalizer(binding, newUid);
     if (identified) {
-      try {
-        binding = (await store.update(identified)) as ResourceBinding;
-      } catch (err) {
-        if (err instanceof ConflictError) return { requeueAfterMs: 0 };
-        if (err instanceof NotFoundError) return undefined;
-        throw err;
-      }
+      const written = await tryWrite(() => store.update(identified));
+      if (!written.ok) return written.reason === 'gone' ? undefined : { requeueAfterMs: 0 };
+      binding = written.object as ResourceBinding;
     }
     const template = await store.get(templateRefOf(binding.spec.resource));
     // The template is gone (or replaced): the garbage collector deletes the binding.
@@ -254,16 +251,11 @@ export function createBinderController(options: BinderOptions): Controller & { s
     const plan = planWork(rendered, existing);
     if (plan.action === 'wait') return 'retry';
     if (plan.action === 'keep') return { changed: false, work: plan.work };
-    try {
-      return {
-        changed: true,
-        work: plan.action === 'create' ? await store.create(plan.work) : await store.update(plan.work),
-      };
-    } catch (err) {
-      if (err instanceof ConflictError || err instanceof AlreadyExistsError) return 'retry';
-      if (err instanceof NotFoundError) return 'retry'; // its execution namespace is not there yet
-      throw err;
-    }
+    // Every lost race is a retry; gone means its execution namespace is not there yet.
+    const written = await tryWrite(() =>
+      plan.action === 'create' ? store.create(plan.work) : store.update(plan.work),
+    );
+    return written.ok ? { changed: true, work: written.object } : 'retry';
   }
 
   /** Deletes the binding's Works in the clusters `select` picks; returns their refs. */
@@ -306,13 +298,8 @@ export function createBinderController(options: BinderOptions): Controller & { s
     }
     if (binding.spec.propagateDeps && !(await releaseDependencies(binding, new Set(), lane)))
       return { requeueAfterMs: 1_000 };
-    try {
-      await removeFinalizer(store, binding, finalizer);
-    } catch (err) {
-      if (err instanceof ConflictError) return { requeueAfterMs: 0 };
-      if (!(err instanceof NotFoundError)) throw err;
-    }
-    return undefined;
+    const removedFinalizer = await tryWrite(() => removeFinalizer(store, binding, finalizer));
+    return !removedFinalizer.ok && removedFinalizer.reason === 'conflict' ? { requeueAfterMs: 0 } : undefined;
   }
 
   // ---------------------------------------------------------------------------------------------------
@@ -355,15 +342,13 @@ export function createBinderController(options: BinderOptions): Controller & { s
       if (existing && deepEqual(existing, desired)) continue;
       if (!desired.metadata.labels?.[RB_ID_LABEL])
         desired.metadata.labels = { ...desired.metadata.labels, [RB_ID_LABEL]: newUid() };
-      try {
-        if (existing) await store.update(desired);
-        else await store.create(desired);
+      const written = await tryWrite(() => (existing ? store.update(desired) : store.create(desired)));
+      if (written.ok) {
         context.logger.info('dependency follows its workload', { dependency: `${dep.kind}/${dep.name}` });
         await options.workQueue.enqueue([
           { controller: BINDER_CONTROLLER_NAME, lane, key: formatKey(existingRef), reason: 'dependency' },
         ]);
-      } catch (err) {
-        if (!(err instanceof ConflictError || err instanceof AlreadyExistsError)) throw err;
+      } else if (written.reason !== 'gone') {
         await options.workQueue.enqueue([
           { controller: BINDER_CONTROLLER_NAME, lane: 'standard', key: formatKey(refOf(binding)), delayMs: 1_000 },
         ]);
@@ -394,28 +379,17 @@ export function createBinderController(options: BinderOptions): Controller & { s
     for (const listed of attached) {
       if (keep.has(listed.metadata.name!)) continue;
       const ref = refOf(listed);
-      let released = false;
-      for (let attempt = 0; attempt < 5 && !released; attempt++) {
-        const current = (await store.get(ref)) as ResourceBinding | undefined;
-        const next = current && withoutRequirement(current, independent);
-        if (!next) {
-          released = true;
-          break;
-        }
-        try {
-          // Karmada keeps an attached binding nobody requires (no targets: its Works go); the garbage
-          // collector removes it with its dependency object.
-          await store.update(next);
-          released = true;
-          await options.workQueue.enqueue([
-            { controller: BINDER_CONTROLLER_NAME, lane, key: formatKey(ref), reason: 'dependency-released' },
-          ]);
-        } catch (err) {
-          if (err instanceof NotFoundError) released = true;
-          else if (!(err instanceof ConflictError)) throw err;
-        }
+      // Karmada keeps an attached binding nobody requires (no targets: its Works go); the garbage
+      // collector removes it with its dependency object.
+      const released = await updateLatest(store, ref, (current) =>
+        withoutRequirement(current as ResourceBinding, independent),
+      );
+      if (released.status === 'written') {
+        await options.workQueue.enqueue([
+          { controller: BINDER_CONTROLLER_NAME, lane, key: formatKey(ref), reason: 'dependency-released' },
+        ]);
       }
-      if (!released) complete = false;
+      if (released.status === 'conflict') complete = false;
     }
     return complete;
   }
@@ -437,21 +411,9 @@ export function createBinderController(options: BinderOptions): Controller & { s
     status.aggregatedStatus = items as unknown as Record<string, unknown>[];
     status.conditions = setCondition(binding.status?.conditions as Condition[] | undefined, fully, nowText);
     if (!deepEqual(status, binding.status ?? {})) {
-      try {
-        await store.updateStatus({ ...binding, status });
-        stats.statusWrites++;
-      } catch (err) {
-        if (err instanceof ConflictError) {
-          await options.workQueue.enqueue([
-            {
-              controller: BINDER_CONTROLLER_NAME,
-              lane: 'standard',
-              key: formatKey(refOf(binding)),
-              reason: 'conflict',
-            },
-          ]);
-        } else if (!(err instanceof NotFoundError)) throw err;
-      }
+      const written = await tryWrite(() => store.updateStatus({ ...binding, status }));
+      if (written.ok) stats.statusWrites++;
+      else if (written.reason === 'conflict') await requeueOnConflict(binding);
     }
     const next = aggregateStatus(template, items, { now: nowText });
     if (
@@ -459,8 +421,8 @@ export function createBinderController(options: BinderOptions): Controller & { s
       deepEqual(withoutConditionTimes(next), withoutConditionTimes((template.status ?? {}) as Record<string, unknown>))
     )
       return;
-    try {
-      await store.updateStatus({ ...template, status: next });
+    const written = await tryWrite(() => store.updateStatus({ ...template, status: next }));
+    if (written.ok) {
       stats.statusWrites++;
       await events.record(
         template,
@@ -468,13 +430,14 @@ export function createBinderController(options: BinderOptions): Controller & { s
         'AggregateStatusSucceed',
         `Update resourceBinding(${binding.metadata.namespace ? `${binding.metadata.namespace}/` : ''}${binding.metadata.name}) with AggregatedStatus successfully.`,
       );
-    } catch (err) {
-      if (err instanceof ConflictError) {
-        await options.workQueue.enqueue([
-          { controller: BINDER_CONTROLLER_NAME, lane: 'standard', key: formatKey(refOf(binding)), reason: 'conflict' },
-        ]);
-      } else if (!(err instanceof NotFoundError)) throw err;
-    }
+    } else if (written.reason === 'conflict') await requeueOnConflict(binding);
+  }
+
+  /** A status write lost a race: aggregate again from the latest version, on the standard lane. */
+  function requeueOnConflict(binding: ResourceBinding): Promise<void> {
+    return options.workQueue.enqueue([
+      { controller: BINDER_CONTROLLER_NAME, lane: 'standard', key: formatKey(refOf(binding)), reason: 'conflict' },
+    ]);
   }
 
   // ---------------------------------------------------------------------------------------------------

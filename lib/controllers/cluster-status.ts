@@ -42,8 +42,8 @@ import { CREDENTIALS_NAMESPACE, CredentialsError } from '../members/credentials.
 import { collectStatus, resourceModelsOf } from '../members/status.ts';
 import type { WorkQueue } from '../queue/port.ts';
 import type { Controller, ReconcileContext, ReconcileRequest, ReconcileResult } from '../reconcile/controller.ts';
-import { AlreadyExistsError, ConflictError, NotFoundError } from '../store/errors.ts';
 import type { ObjectStore } from '../store/port.ts';
+import { tryWrite } from '../store/write.ts';
 import {
   CLUSTER_STATUS_CONTROLLER_NAME,
   EXECUTOR_CONTROLLER_NAME,
@@ -163,17 +163,13 @@ export function createClusterStatusController(options: ClusterStatusOptions): Co
 
       let latest = cluster;
       if (JSON.stringify(nextStatus) !== JSON.stringify(status)) {
-        try {
-          latest = await store.updateStatus({ ...cluster, status: nextStatus });
-          if (schedulingInputsChanged(status, nextStatus)) await tellScheduler(options.workQueue, 'cluster-status');
-          context.logger.debug('cluster status updated', {
-            ready: findCondition(nextStatus.conditions as Condition[], READY_CONDITION)?.status,
-          });
-        } catch (err) {
-          if (err instanceof ConflictError) return { requeueAfterMs: 0 };
-          if (err instanceof NotFoundError) return undefined;
-          throw err;
-        }
+        const written = await tryWrite(() => store.updateStatus({ ...cluster, status: nextStatus }));
+        if (!written.ok) return written.reason === 'gone' ? undefined : { requeueAfterMs: 0 };
+        latest = written.object;
+        if (schedulingInputsChanged(status, nextStatus)) await tellScheduler(options.workQueue, 'cluster-status');
+        context.logger.debug('cluster status updated', {
+          ready: findCondition(nextStatus.conditions as Condition[], READY_CONDITION)?.status,
+        });
       }
       // A Ready Push member is synced by the executor at the probe's cadence: drift corrected, Work
       // status refreshed, and Works that could not be applied while it was down applied now.
@@ -231,14 +227,14 @@ async function syncTaints(
   const spec = (cluster.spec ?? {}) as { taints?: Taint[] };
   const taints = taintsForReady(spec.taints, ready, nowText);
   if (taints === spec.taints) return undefined;
+  let written;
   try {
-    await options.store.update({ ...cluster, spec: { ...spec, taints } });
+    written = await tryWrite(() => options.store.update({ ...cluster, spec: { ...spec, taints } }));
   } catch (err) {
-    if (err instanceof ConflictError) return { requeueAfterMs: 0 };
-    if (err instanceof NotFoundError) return undefined;
     await events.record(cluster, 'Warning', 'TaintClusterFailed', `Taint cluster failed: ${(err as Error).message}`);
     throw err;
   }
+  if (!written.ok) return written.reason === 'gone' ? undefined : { requeueAfterMs: 0 };
   const keys = taints.map((t) => `${t.key}:${t.effect}`).join(', ') || 'none';
   context.logger.info('cluster taints changed', { taints: keys });
   await tellScheduler(options.workQueue, 'cluster-taints');
@@ -323,28 +319,26 @@ async function writeHealth(
 ): Promise<void> {
   if (JSON.stringify(before) === JSON.stringify(after)) return;
   const spec = { clusterUid: cluster.metadata.uid, state: after };
-  try {
-    if (current) await store.update({ ...current, spec });
-    else
-      await store.create({
-        apiVersion: `${CLUSTER_HEALTH.group}/v1`,
-        kind: CLUSTER_HEALTH.kind,
-        metadata: {
-          name: cluster.metadata.name!,
-          // Collected with its Cluster.
-          ownerReferences: [
-            {
-              apiVersion: cluster.apiVersion,
-              kind: 'Cluster',
-              name: cluster.metadata.name!,
-              uid: cluster.metadata.uid!,
-            },
-          ],
-        },
-        spec,
-      });
-  } catch (err) {
-    // Another probe of the same cluster won; its state is as good as ours.
-    if (!(err instanceof ConflictError || err instanceof AlreadyExistsError)) throw err;
-  }
+  // Another probe of the same cluster may win; its state is as good as ours.
+  await tryWrite(() =>
+    current
+      ? store.update({ ...current, spec })
+      : store.create({
+          apiVersion: `${CLUSTER_HEALTH.group}/v1`,
+          kind: CLUSTER_HEALTH.kind,
+          metadata: {
+            name: cluster.metadata.name!,
+            // Collected with its Cluster.
+            ownerReferences: [
+              {
+                apiVersion: cluster.apiVersion,
+                kind: 'Cluster',
+                name: cluster.metadata.name!,
+                uid: cluster.metadata.uid!,
+              },
+            ],
+          },
+          spec,
+        }),
+  );
 }

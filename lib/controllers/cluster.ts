@@ -13,8 +13,9 @@ import { formatKey, parseKey } from '../api/object.ts';
 import { agentCredentialSecretName, CREDENTIALS_NAMESPACE } from '../members/credentials.ts';
 import type { WorkQueue } from '../queue/port.ts';
 import type { Controller, ReconcileContext, ReconcileRequest, ReconcileResult } from '../reconcile/controller.ts';
-import { AlreadyExistsError, ConflictError, NotFoundError } from '../store/errors.ts';
+import { AlreadyExistsError, NotFoundError } from '../store/errors.ts';
 import type { ObjectStore } from '../store/port.ts';
+import { updateLatest } from '../store/write.ts';
 import { CLUSTER_CONTROLLER_NAME, NAMESPACE_CONTROLLER_NAME } from './specs.ts';
 
 /** How soon to look again while a deleted cluster's namespace or bindings remain (Karmada: 10 s). */
@@ -152,20 +153,12 @@ async function bindingOn(store: ObjectStore, cluster: string): Promise<string | 
 
 /** Sets the Cluster's finalizers; false when it kept changing under us. */
 async function setFinalizers(store: ObjectStore, ref: ObjectRef, finalizers: string[]): Promise<boolean> {
-  for (let attempt = 0; attempt < 5; attempt++) {
-    const current = await store.get(ref);
-    if (!current) return true;
-    try {
-      // Re-apply our one change to what is there now (others may have changed the list meanwhile).
-      const wanted = adjust(current.metadata.finalizers ?? [], finalizers);
-      await store.update({ ...current, metadata: { ...current.metadata, finalizers: wanted } });
-      return true;
-    } catch (err) {
-      if (err instanceof NotFoundError) return true;
-      if (!(err instanceof ConflictError)) throw err;
-    }
-  }
-  return false;
+  // Re-apply our one change to what is there now (others may have changed the list meanwhile).
+  const result = await updateLatest(store, ref, (current) => ({
+    ...current,
+    metadata: { ...current.metadata, finalizers: adjust(current.metadata.finalizers ?? [], finalizers) },
+  }));
+  return result.status !== 'conflict';
 }
 
 /** Re-applies our one change (adding or removing the cluster finalizer) to a newer list. */

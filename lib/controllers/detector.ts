@@ -51,10 +51,11 @@ import type {
   ReconcileRequest,
   ReconcileResult,
 } from '../reconcile/controller.ts';
-import { AlreadyExistsError, ConflictError, NotFoundError } from '../store/errors.ts';
+import { NotFoundError } from '../store/errors.ts';
 import { listAll } from '../store/list-all.ts';
 import { removeFinalizer } from '../store/finalizers.ts';
 import type { ObjectStore } from '../store/port.ts';
+import { tryWrite } from '../store/write.ts';
 import {
   BINDER_CONTROLLER_NAME,
   DETECTOR_CONTROLLER_NAME,
@@ -182,13 +183,9 @@ export function createDetectorController(options: DetectorOptions): Controller {
     const claimed = applyClaim(template, policy);
     let current = template;
     if (claimed !== template) {
-      try {
-        current = await store.update(claimed);
-      } catch (err) {
-        if (err instanceof ConflictError) return { requeueAfterMs: 0 };
-        if (err instanceof NotFoundError) return undefined;
-        throw err;
-      }
+      const written = await tryWrite(() => store.update(claimed));
+      if (!written.ok) return written.reason === 'gone' ? undefined : { requeueAfterMs: 0 };
+      current = written.object;
     }
 
     // 2. Create or update the binding.
@@ -211,10 +208,14 @@ export function createDetectorController(options: DetectorOptions): Controller {
     if (existing && isDeleting(existing)) return { requeueAfterMs: 2_000 };
     const plan = planBinding({ ref: bindingRef, template: current, policy, workload, existing, newUid });
     try {
-      if (plan.write === 'create') await store.create(plan.binding);
-      else if (plan.write === 'update') await store.update(plan.binding);
+      if (plan.write) {
+        const written = await tryWrite(() =>
+          plan.write === 'create' ? store.create(plan.binding) : store.update(plan.binding),
+        );
+        // Lost a race (or the binding went meanwhile): decide again on what is there now.
+        if (!written.ok) return { requeueAfterMs: 0 };
+      }
     } catch (err) {
-      if (err instanceof ConflictError || err instanceof AlreadyExistsError) return { requeueAfterMs: 0 };
       const message = `Apply ${policyName} failed: ${(err as Error).message}`;
       await events.record(current, 'Warning', 'ApplyPolicyFailed', message);
       throw err;
@@ -260,12 +261,8 @@ export function createDetectorController(options: DetectorOptions): Controller {
       await enqueueTemplates(enqueue, 'policy-deleted');
       if (policy) {
         const finalizer = kind === 'PropagationPolicy' ? PP_FINALIZER : CPP_FINALIZER;
-        try {
-          await removeFinalizer(store, policy, finalizer);
-        } catch (err) {
-          if (err instanceof ConflictError) return { requeueAfterMs: 0 };
-          if (!(err instanceof NotFoundError)) throw err;
-        }
+        const removed = await tryWrite(() => removeFinalizer(store, policy, finalizer));
+        if (!removed.ok && removed.reason === 'conflict') return { requeueAfterMs: 0 };
       }
       context.logger.info('policy removed; templates unclaimed', { templates: enqueue.size });
       return undefined;
@@ -363,10 +360,7 @@ export function createDetectorController(options: DetectorOptions): Controller {
   async function unclaimBinding(binding: ResourceBinding, claim: PolicyClaim): Promise<void> {
     const next = removeClaim(binding, claim.kind, claim.permanentId);
     if (next === binding) return;
-    try {
-      await store.update(next);
-    } catch (err) {
-      if (!(err instanceof NotFoundError) && !(err instanceof ConflictError)) throw err;
-    }
+    // A binding that changed meanwhile is unclaimed on its next reconcile.
+    await tryWrite(() => store.update(next));
   }
 }

@@ -44,12 +44,12 @@ import type {
   ReconcileRequest,
   ReconcileResult,
 } from '../reconcile/controller.ts';
-import { ConflictError, NotFoundError } from '../store/errors.ts';
 import { listAll } from '../store/list-all.ts';
 import { removeFinalizer } from '../store/finalizers.ts';
 import { forEachLimited } from '../util/concurrency.ts';
 import { memoize } from '../util/memo.ts';
 import type { ObjectStore } from '../store/port.ts';
+import { tryWrite } from '../store/write.ts';
 import { BINDER_CONTROLLER_NAME, EXECUTOR_CONTROLLER_NAME } from './specs.ts';
 
 /** A Work that could not be applied is tried again after 2 s, doubling up to 5 min. */
@@ -322,24 +322,15 @@ export function createExecutorController(options: ExecutorOptions): Controller &
 
   async function writeStatus(work: KubeObject, next: WorkStatus, lane: Lane | undefined): Promise<void> {
     if (!workStatusChanged(work, next)) return;
-    try {
-      await store.updateStatus({ ...work, status: next });
-      stats.statusWrites++;
-    } catch (err) {
-      // A newer Work is reconciled by its own message; a deleted one needs nothing.
-      if (err instanceof ConflictError || err instanceof NotFoundError) return;
-      throw err;
-    }
+    // A newer Work is reconciled by its own message; a deleted one needs nothing.
+    if (!(await tryWrite(() => store.updateStatus({ ...work, status: next }))).ok) return;
+    stats.statusWrites++;
     if (lane) await tellBinder(work, lane);
   }
 
   /** Lets the Work go; a concurrent change or deletion is reconciled by its own message. */
   async function releaseFinalizer(work: KubeObject): Promise<void> {
-    try {
-      await removeFinalizer(store, work, EXECUTION_CONTROLLER_FINALIZER);
-    } catch (err) {
-      if (!(err instanceof NotFoundError || err instanceof ConflictError)) throw err;
-    }
+    await tryWrite(() => removeFinalizer(store, work, EXECUTION_CONTROLLER_FINALIZER));
   }
 
   /** The binder aggregates Work status into the binding and template. */

@@ -28,8 +28,8 @@ import { formatKey, parseApiVersion, refOf } from '../api/object.ts';
 import { DELETION_PROTECTED_LABEL, DELETION_PROTECTION_ALWAYS } from '../api/well-known.ts';
 import type { WorkQueue } from '../queue/port.ts';
 import type { Controller, ReconcileContext, ReconcileRequest, ReconcileResult } from '../reconcile/controller.ts';
-import { ConflictError, NotFoundError } from '../store/errors.ts';
 import type { ObjectStore } from '../store/port.ts';
+import { tryWrite, updateLatest } from '../store/write.ts';
 import { GARBAGE_COLLECTOR_NAME } from './specs.ts';
 import { enqueueGarbageCollection, enqueueTriggered, parseCollectorKey } from './triggers.ts';
 
@@ -201,28 +201,26 @@ async function deleteDependent(
   const { store, workQueue } = options;
   const ref = refOf(dependent);
   const uid = dependent.metadata.uid!;
-  try {
-    if (foreground && !(dependent.metadata.finalizers ?? []).includes(FOREGROUND_FINALIZER)) {
-      const finalizers = [...(dependent.metadata.finalizers ?? []), FOREGROUND_FINALIZER];
-      await store.update({ ...dependent, metadata: { ...dependent.metadata, finalizers } });
-    }
-    let result;
-    for (let attempt = 1; !result; attempt++) {
-      try {
-        result = await store.delete(ref, { preconditions: { uid } });
-      } catch (err) {
-        // A writer raced the delete; retry while it is still the same object.
-        if (!(err instanceof ConflictError && err.current?.metadata.uid === uid && attempt < WRITE_ATTEMPTS)) throw err;
-      }
-    }
-    await enqueueGarbageCollection(workQueue, [result.object], 'owner-deleted');
-    await enqueueTriggered(workQueue, ref, [ref], 'garbage-collected');
-    return result;
-  } catch (err) {
-    // Gone, or replaced by a new object of the same name (not a dependent any more).
-    if (err instanceof NotFoundError || err instanceof ConflictError) return undefined;
-    throw err;
+  // Whatever loses a race here — gone, or replaced by a new object of the same name (not a dependent
+  // any more), or still changing — is left to the next pass.
+  if (foreground && !(dependent.metadata.finalizers ?? []).includes(FOREGROUND_FINALIZER)) {
+    const finalizers = [...(dependent.metadata.finalizers ?? []), FOREGROUND_FINALIZER];
+    const marked = await tryWrite(() =>
+      store.update({ ...dependent, metadata: { ...dependent.metadata, finalizers } }),
+    );
+    if (!marked.ok) return undefined;
   }
+  for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
+    const deleted = await tryWrite(() => store.delete(ref, { preconditions: { uid } }));
+    if (deleted.ok) {
+      await enqueueGarbageCollection(workQueue, [deleted.object.object], 'owner-deleted');
+      await enqueueTriggered(workQueue, ref, [ref], 'garbage-collected');
+      return deleted.object;
+    }
+    // A writer raced the delete: retry while it is still the same object.
+    if (deleted.reason !== 'conflict' || deleted.current?.metadata.uid !== uid) return undefined;
+  }
+  return undefined;
 }
 
 /**
@@ -309,35 +307,39 @@ async function orphanDependents(store: ObjectStore, uid: string): Promise<number
 }
 
 async function dropReferences(store: ObjectStore, ref: ObjectRef, uid: string): Promise<void> {
-  for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
-    const current = await store.get(ref);
-    if (!current || referencesTo(current, uid).length === 0) return;
-    const ownerReferences = (current.metadata.ownerReferences ?? []).filter((r) => r.uid !== uid);
-    const metadata = { ...current.metadata, ownerReferences };
-    if (ownerReferences.length === 0) delete (metadata as { ownerReferences?: unknown }).ownerReferences;
-    try {
-      await store.update({ ...current, metadata });
-      return;
-    } catch (err) {
-      if (err instanceof NotFoundError) return;
-      if (!(err instanceof ConflictError) || attempt === WRITE_ATTEMPTS) throw err;
-    }
-  }
+  const result = await updateLatest(
+    store,
+    ref,
+    (current) => {
+      if (referencesTo(current, uid).length === 0) return undefined;
+      const ownerReferences = (current.metadata.ownerReferences ?? []).filter((r) => r.uid !== uid);
+      const metadata = { ...current.metadata, ownerReferences };
+      if (ownerReferences.length === 0) delete (metadata as { ownerReferences?: unknown }).ownerReferences;
+      return { ...current, metadata };
+    },
+    { attempts: WRITE_ATTEMPTS },
+  );
+  // Still racing after every attempt: the message is retried.
+  if (result.status === 'conflict')
+    throw new Error(`${formatKey(ref)} kept changing while its owner reference was dropped`);
 }
 
 /** Removes one finalizer from the owner; false when it kept changing (try again). */
 async function removeFinalizer(store: ObjectStore, ref: ObjectRef, uid: string, finalizer: string): Promise<boolean> {
-  for (let attempt = 1; attempt <= WRITE_ATTEMPTS; attempt++) {
-    const current = await store.get(ref);
-    if (!current || current.metadata.uid !== uid) return true;
-    const finalizers = (current.metadata.finalizers ?? []).filter((f) => f !== finalizer);
-    try {
-      await store.update({ ...current, metadata: { ...current.metadata, finalizers } });
-      return true;
-    } catch (err) {
-      if (err instanceof NotFoundError) return true;
-      if (!(err instanceof ConflictError)) throw err;
-    }
-  }
-  return false;
+  const result = await updateLatest(
+    store,
+    ref,
+    (current) =>
+      current.metadata.uid !== uid
+        ? undefined
+        : {
+            ...current,
+            metadata: {
+              ...current.metadata,
+              finalizers: (current.metadata.finalizers ?? []).filter((f) => f !== finalizer),
+            },
+          },
+    { attempts: WRITE_ATTEMPTS },
+  );
+  return result.status !== 'conflict';
 }

@@ -20,9 +20,9 @@ import { formatKey, parseKey } from '../api/object.ts';
 import { generateWorkName } from '../core/work/index.ts';
 import type { Lane, WorkQueue } from '../queue/port.ts';
 import type { Controller, ReconcileContext, ReconcileRequest, ReconcileResult } from '../reconcile/controller.ts';
-import { AlreadyExistsError, ConflictError, NotFoundError } from '../store/errors.ts';
 import { listAll } from '../store/list-all.ts';
 import type { ObjectStore } from '../store/port.ts';
+import { tryWrite } from '../store/write.ts';
 import { deepEqual } from '../util/json.ts';
 import { EXECUTOR_CONTROLLER_NAME, NAMESPACE_SYNC_CONTROLLER_NAME } from './specs.ts';
 
@@ -126,27 +126,25 @@ export function createNamespaceSyncController(options: NamespaceSyncOptions): Co
         name: generateWorkName('Namespace', name),
       };
       const existing = await store.get(ref);
-      try {
-        if (!wanted || cluster.metadata.deletionTimestamp) {
-          if (existing && !existing.metadata.deletionTimestamp) {
-            await store.delete(ref);
-            touched.push(ref);
-          }
-          continue;
+      if (!wanted || cluster.metadata.deletionTimestamp) {
+        if (existing && !existing.metadata.deletionTimestamp) {
+          const deleted = await tryWrite(() => store.delete(ref));
+          if (deleted.ok) touched.push(ref);
+          else if (deleted.reason !== 'gone') retry = true;
         }
-        if (existing?.metadata.deletionTimestamp) {
-          retry = true;
-          continue;
-        }
-        const desired = namespaceWork(ns, clusterName, existing);
-        if (!existing) await store.create(desired);
-        else if (deepEqual(existing.spec, desired.spec) && deepEqual(existing.metadata, desired.metadata)) continue;
-        else await store.update(desired);
-        touched.push(ref);
-      } catch (err) {
-        if (err instanceof ConflictError || err instanceof AlreadyExistsError) retry = true;
-        else if (!(err instanceof NotFoundError)) throw err;
+        continue;
       }
+      if (existing?.metadata.deletionTimestamp) {
+        retry = true;
+        continue;
+      }
+      const desired = namespaceWork(ns, clusterName, existing);
+      if (existing && deepEqual(existing.spec, desired.spec) && deepEqual(existing.metadata, desired.metadata))
+        continue;
+      // A lost race is retried; a Work (or its execution namespace) gone meanwhile is the cluster's deletion.
+      const written = await tryWrite(() => (existing ? store.update(desired) : store.create(desired)));
+      if (written.ok) touched.push(ref);
+      else if (written.reason !== 'gone') retry = true;
     }
     if (touched.length > 0) {
       context.logger.info(wanted ? 'namespace propagated' : 'namespace withdrawn', { works: touched.length });

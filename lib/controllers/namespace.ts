@@ -9,8 +9,9 @@ import type { CatalogProvider } from '../karmada/catalog.ts';
 import { NAMESPACE_FINALIZER } from '../kube/builtin/kinds.ts';
 import type { WorkQueue } from '../queue/port.ts';
 import type { Controller, ReconcileContext, ReconcileRequest, ReconcileResult } from '../reconcile/controller.ts';
-import { ConflictError, NotFoundError } from '../store/errors.ts';
+import { NotFoundError } from '../store/errors.ts';
 import type { ObjectStore } from '../store/port.ts';
+import { tryWrite, updateLatest } from '../store/write.ts';
 import { NAMESPACE_CONTROLLER_NAME } from './specs.ts';
 import { enqueueTriggered } from './triggers.ts';
 
@@ -42,27 +43,24 @@ export function createNamespaceController(options: NamespaceControllerOptions): 
         context.logger.info('namespace still has objects waiting on finalizers', { remaining });
         return { requeueAfterMs: RECHECK_MS };
       }
-      const current = await store.get(ref);
-      if (!current) return undefined;
-      const finalizers = (current.metadata.finalizers ?? []).filter((f) => f !== NAMESPACE_FINALIZER);
-      try {
-        await store.update({ ...current, metadata: { ...current.metadata, finalizers } });
-      } catch (err) {
-        if (err instanceof ConflictError || err instanceof NotFoundError) return { requeueAfterMs: 0 };
-        throw err;
-      }
-      context.logger.info('namespace emptied and removed');
+      const removed = await updateLatest(store, ref, (current) => {
+        const finalizers = current.metadata.finalizers ?? [];
+        if (!finalizers.includes(NAMESPACE_FINALIZER)) return undefined;
+        return {
+          ...current,
+          metadata: { ...current.metadata, finalizers: finalizers.filter((f) => f !== NAMESPACE_FINALIZER) },
+        };
+      });
+      if (removed.status === 'conflict') return { requeueAfterMs: 0 };
+      if (removed.status === 'written') context.logger.info('namespace emptied and removed');
       return undefined;
     },
   };
 }
 
 async function setPhase(store: ObjectStore, ns: KubeObject, phase: string): Promise<void> {
-  try {
-    await store.updateStatus({ ...ns, status: { ...((ns.status as object) ?? {}), phase } });
-  } catch (err) {
-    if (!(err instanceof ConflictError || err instanceof NotFoundError)) throw err;
-  }
+  // A namespace that changed meanwhile gets its phase on the next reconcile.
+  await tryWrite(() => store.updateStatus({ ...ns, status: { ...((ns.status as object) ?? {}), phase } }));
 }
 
 /** Deletes every object in the namespace; returns how many are still there (pending finalizers). */

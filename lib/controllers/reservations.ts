@@ -18,8 +18,8 @@
 import type { KubeObject } from '../api/object.ts';
 import { emptyReservation, type Reservation } from '../core/scheduler/estimate.ts';
 import type { ReservationDelta, Snapshot } from '../core/scheduler/snapshot.ts';
-import { AlreadyExistsError, ConflictError } from '../store/errors.ts';
 import type { ObjectStore } from '../store/port.ts';
+import { tryWrite } from '../store/write.ts';
 
 export const CLUSTER_RESERVATION = { group: 'work.serverless-karmada.io', kind: 'ClusterReservation' };
 export const LEDGER_NAME = 'fleet';
@@ -164,31 +164,34 @@ export class BatchLedger {
       const current = structuredClone(buckets[bucket] ?? {});
       for (const [c, a] of Object.entries(ours)) addAmount(current, c, a.pods, Object.entries(a.resources));
       const spec = { buckets: { ...buckets, [bucket]: current } };
-      try {
-        this.writes++;
-        this.#item = this.#item
-          ? await this.#store.update({ ...this.#item, spec })
-          : await this.#store.create({
+      this.writes++;
+      const item = this.#item;
+      const written = await tryWrite(() =>
+        item
+          ? this.#store.update({ ...item, spec })
+          : this.#store.create({
               apiVersion: `${CLUSTER_RESERVATION.group}/v1`,
               kind: CLUSTER_RESERVATION.kind,
               metadata: { name: LEDGER_NAME },
               spec,
-            });
+            }),
+      );
+      if (written.ok) {
+        this.#item = written.object;
         return refused;
-      } catch (err) {
-        if (!(err instanceof ConflictError) && !(err instanceof AlreadyExistsError)) throw err;
-        this.conflicts++;
-        this.#item = await this.#store.get({ ...CLUSTER_RESERVATION, name: LEDGER_NAME });
-        const fresh = totals(bucketsOf(this.#item, this.#now(), this.#ttlMs), ours);
-        const over = Object.keys(ours).filter((c) => this.#overcommitted(c, fresh.get(c)));
-        // Refused clusters' amounts are dropped; the rest is merged and written on the next attempt (a
-        // refused binding's amounts on other clusters stay reserved until they expire: conservative).
-        for (const c of over) {
-          delete ours[c];
-          refused.add(c);
-        }
-        this.#refresh(ours);
       }
+      // Lost to a concurrent scheduler (or the ledger went): re-read it and check what still fits.
+      this.conflicts++;
+      this.#item = await this.#store.get({ ...CLUSTER_RESERVATION, name: LEDGER_NAME });
+      const fresh = totals(bucketsOf(this.#item, this.#now(), this.#ttlMs), ours);
+      const over = Object.keys(ours).filter((c) => this.#overcommitted(c, fresh.get(c)));
+      // Refused clusters' amounts are dropped; the rest is merged and written on the next attempt (a
+      // refused binding's amounts on other clusters stay reserved until they expire: conservative).
+      for (const c of over) {
+        delete ours[c];
+        refused.add(c);
+      }
+      this.#refresh(ours);
     }
     this.#refresh(undefined);
     for (const c of Object.keys(ours)) refused.add(c);

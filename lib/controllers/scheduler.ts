@@ -39,9 +39,9 @@ import type {
   ReconcileRequest,
   ReconcileResult,
 } from '../reconcile/controller.ts';
-import { ConflictError, NotFoundError } from '../store/errors.ts';
 import { listAll } from '../store/list-all.ts';
 import type { ObjectStore } from '../store/port.ts';
+import { tryWrite } from '../store/write.ts';
 import { BatchLedger, DEFAULT_RESERVATION_TTL_MS, ledgerReservations, loadLedger } from './reservations.ts';
 import { BINDER_CONTROLLER_NAME, SCHEDULER_CONTROLLER_NAME, SWEEP_KEY, UNSCHEDULABLE_KEY } from './specs.ts';
 
@@ -190,20 +190,16 @@ export function createSchedulerController(options: SchedulerOptions): Controller
       }
       const next = resultBinding(binding, result, context.now);
       if (!next) return undefined;
-      try {
-        await store.updateWithStatus(next);
-        stats.bindingWrites++;
-        written.binding = true;
-      } catch (err) {
-        if (err instanceof NotFoundError) return undefined;
-        if (err instanceof ConflictError) {
-          // Decide again on the binding as it now is, with this attempt's capacity free again in the
-          // snapshot (it stays in the ledger: the next attempt reserves only what it needs beyond it).
-          for (const d of reserved) applyDelta(scope.snapshot, d, -1);
-          continue;
-        }
-        throw err;
+      const stored = await tryWrite(() => store.updateWithStatus(next));
+      if (!stored.ok) {
+        if (stored.reason === 'gone') return undefined;
+        // Decide again on the binding as it now is, with this attempt's capacity free again in the
+        // snapshot (it stays in the ledger: the next attempt reserves only what it needs beyond it).
+        for (const d of reserved) applyDelta(scope.snapshot, d, -1);
+        continue;
       }
+      stats.bindingWrites++;
+      written.binding = true;
       await report(binding, result, trigger, context);
       return undefined;
     }
@@ -236,11 +232,7 @@ export function createSchedulerController(options: SchedulerOptions): Controller
 }
 
 async function writeQuietly(write: () => Promise<unknown>): Promise<void> {
-  try {
-    await write();
-  } catch (err) {
-    if (!(err instanceof ConflictError) && !(err instanceof NotFoundError)) throw err;
-  }
+  await tryWrite(write);
 }
 
 async function allBindings(store: ObjectStore): Promise<ResourceBinding[]> {

@@ -14,8 +14,9 @@ import { createHash } from 'node:crypto';
 import type { KubeObject } from '../api/object.ts';
 import type { Clock } from '../clock/clock.ts';
 import type { Logger } from '../observability/logger.ts';
-import { AlreadyExistsError, ConflictError, NotFoundError } from '../store/errors.ts';
+import { AlreadyExistsError } from '../store/errors.ts';
 import type { ObjectStore } from '../store/port.ts';
+import { tryWrite } from '../store/write.ts';
 
 /** Event reasons Karmada records (v1.15 `pkg/events/events.go`); ours use the same words. */
 export const EVENT_REASONS = [
@@ -200,26 +201,25 @@ export class StoreEventRecorder implements EventRecorder {
         }
       }
     }
-    for (let attempt = 1; attempt <= UPDATE_ATTEMPTS; attempt++) {
-      try {
+    try {
+      // Someone else may record or bump it meanwhile: each lost race reads it again.
+      for (let attempt = 1; attempt <= UPDATE_ATTEMPTS; attempt++) {
         const current = await store.get({ group: '', kind: 'Event', namespace, name });
-        if (!current) {
-          await store.create(event);
-          return;
-        }
-        await store.update({
-          ...current,
-          involvedObject: { ...involved },
-          count: (typeof current.count === 'number' ? current.count : 1) + 1,
-          lastTimestamp: now,
-        });
-        return;
-      } catch (err) {
-        // Someone else recorded or bumped it meanwhile: read it again.
-        if (err instanceof AlreadyExistsError || err instanceof ConflictError || err instanceof NotFoundError) continue;
-        logger?.warn('could not record event', { reason, event: name, error: err as Error });
-        return;
+        const written = await tryWrite(() =>
+          current
+            ? store.update({
+                ...current,
+                involvedObject: { ...involved },
+                count: (typeof current.count === 'number' ? current.count : 1) + 1,
+                lastTimestamp: now,
+              })
+            : store.create(event),
+        );
+        if (written.ok) return;
       }
+    } catch (err) {
+      logger?.warn('could not record event', { reason, event: name, error: err as Error });
+      return;
     }
     logger?.debug('event not updated: it kept changing under us', { reason, event: name });
   }

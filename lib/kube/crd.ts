@@ -5,8 +5,8 @@
  * kube-apiserver makes on a CRD before accepting it.
  */
 import { rfc3339 } from '../api/time.ts';
-import { type KubeObject, refOf } from '../api/object.ts';
-import { ConflictError } from '../store/errors.ts';
+import type { KubeObject } from '../api/object.ts';
+import { updateLatest } from '../store/write.ts';
 import type { ObjectStore } from '../store/port.ts';
 import { isDNS1123Label } from '../util/validation.ts';
 import { objectMeta, str } from './builtin/schemas.ts';
@@ -201,15 +201,6 @@ export async function establishCrd(store: ObjectStore, crd: KubeObject, nowMs: n
       condition('Established', 'InitialNamesAccepted', 'the initial names have been accepted'),
     ],
   };
-  for (let attempt = 0; attempt < 3; attempt++) {
-    // The CRD as just written first; re-read only after a conflict.
-    const current = attempt === 0 ? crd : await store.get(refOf(crd));
-    if (!current) return;
-    try {
-      await store.updateStatus({ ...current, status });
-      return;
-    } catch (err) {
-      if (!(err instanceof ConflictError)) throw err;
-    }
-  }
+  // The CRD as just written first; after a conflict, the version the conflict carried.
+  await updateLatest(store, crd, (current) => ({ ...current, status }), { attempts: 3, write: 'updateStatus' });
 }

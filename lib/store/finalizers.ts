@@ -5,6 +5,13 @@
 import type { KubeObject } from '../api/object.ts';
 import type { ObjectStore } from './port.ts';
 
+/** `obj` without `finalizer`, or undefined when it does not carry it (nothing to write). */
+export function withoutFinalizer(obj: KubeObject, finalizer: string): KubeObject | undefined {
+  const finalizers = obj.metadata.finalizers ?? [];
+  if (!finalizers.includes(finalizer)) return undefined;
+  return { ...obj, metadata: { ...obj.metadata, finalizers: finalizers.filter((f) => f !== finalizer) } };
+}
+
 /**
  * Removes `finalizer` from `obj` (as read). Resolves to the stored object, or undefined when `obj` did
  * not carry it (nothing written). ConflictError and NotFoundError propagate.
@@ -14,7 +21,6 @@ export async function removeFinalizer(
   obj: KubeObject,
   finalizer: string,
 ): Promise<KubeObject | undefined> {
-  const finalizers = obj.metadata.finalizers ?? [];
-  if (!finalizers.includes(finalizer)) return undefined;
-  return store.update({ ...obj, metadata: { ...obj.metadata, finalizers: finalizers.filter((f) => f !== finalizer) } });
+  const next = withoutFinalizer(obj, finalizer);
+  return next ? store.update(next) : undefined;
 }

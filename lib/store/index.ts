@@ -12,3 +12,4 @@ export type {
 } from './port.ts';
 export { RowObjectStore, type RowObjectStoreOptions } from './row-object-store.ts';
 export type { IndexPage, IndexQuery, IndexRow, Row, RowStore, WriteCondition, WriteOutcome } from './rows.ts';
+export { type LatestUpdate, tryWrite, updateLatest, type WriteAttempt } from './write.ts';

@@ -6,9 +6,9 @@
 import { createHash } from 'node:crypto';
 import type { KubeObject } from '../../api/object.ts';
 import { type EventRecorder, NO_EVENTS } from '../../events/recorder.ts';
-import { ConflictError, NotFoundError } from '../../store/errors.ts';
 import { listAll } from '../../store/list-all.ts';
 import type { ObjectStore } from '../../store/port.ts';
+import { tryWrite } from '../../store/write.ts';
 import { SAFE_ALPHABET } from '../../util/strings.ts';
 
 export type Obj = Record<string, unknown>;
@@ -82,35 +82,20 @@ export class SimContext {
   async update(obj: KubeObject, change: (o: KubeObject) => void): Promise<KubeObject | undefined> {
     const next = structuredClone(obj);
     change(next);
-    try {
-      return await this.store.update(next);
-    } catch (err) {
-      if (err instanceof ConflictError || err instanceof NotFoundError) return undefined;
-      throw err;
-    }
+    const written = await tryWrite(() => this.store.update(next));
+    return written.ok ? written.object : undefined;
   }
 
   async status(obj: KubeObject, status: Obj, replace = false): Promise<KubeObject | undefined> {
     const merged = replace ? status : { ...((obj.status ?? {}) as Obj), ...status };
-    try {
-      return await this.store.updateStatus({ ...obj, status: merged });
-    } catch (err) {
-      if (err instanceof ConflictError || err instanceof NotFoundError) return undefined;
-      throw err;
-    }
+    const written = await tryWrite(() => this.store.updateStatus({ ...obj, status: merged }));
+    return written.ok ? written.object : undefined;
   }
 
   /** Deletes a pod (the only kind these controllers delete). */
   async delete(pod: KubeObject): Promise<void> {
-    try {
-      await this.store.delete({
-        group: '',
-        kind: 'Pod',
-        namespace: pod.metadata.namespace!,
-        name: pod.metadata.name!,
-      });
-    } catch (err) {
-      if (!(err instanceof NotFoundError || err instanceof ConflictError)) throw err;
-    }
+    await tryWrite(() =>
+      this.store.delete({ group: '', kind: 'Pod', namespace: pod.metadata.namespace!, name: pod.metadata.name! }),
+    );
   }
 }

@@ -5,7 +5,7 @@
  */
 import { rfc3339 } from '../../api/time.ts';
 import type { KubeObject } from '../../api/object.ts';
-import { AlreadyExistsError, ConflictError } from '../../store/errors.ts';
+import { tryWrite } from '../../store/write.ts';
 import { active, conditionTrue, field, hashOf, type Obj, type SimContext } from './context.ts';
 import { daemonSets } from './daemon-set.ts';
 import { replicaSets } from './deployment.ts';
@@ -80,8 +80,8 @@ async function createPod(
   const podSpec = structuredClone((template.spec ?? {}) as Obj);
   if (extra.nodeName) podSpec.nodeName = extra.nodeName;
   if (w.kind === 'Job') podSpec.restartPolicy ??= 'Never';
-  try {
-    await ctx.store.create({
+  const created = await tryWrite(() =>
+    ctx.store.create({
       apiVersion: 'v1',
       kind: 'Pod',
       metadata: {
@@ -101,12 +101,10 @@ async function createPod(
         ],
       },
       spec: podSpec,
-    });
-    return true;
-  } catch (err) {
-    if (!(err instanceof ConflictError || err instanceof AlreadyExistsError)) throw err;
-    return false;
-  }
+    }),
+  );
+  // A lost race (another pass created it) is not an error: false, nothing created.
+  return created.ok;
 }
 
 /** The workload's status as computed from its pods. */
