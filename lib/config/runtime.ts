@@ -5,6 +5,13 @@
  */
 import * as z from 'zod/mini';
 import { formatDuration, parseDuration } from '../util/duration.ts';
+import {
+  FAILOVER_ENV_NAMES,
+  FAILOVER_FLAGS,
+  failoverEnvironment,
+  type FailoverSettings,
+  failoverSettingsFromEnvironment,
+} from './failover.ts';
 import { parseConfig } from './validate.ts';
 
 const LOG_LEVELS = ['TRACE', 'DEBUG', 'INFO', 'WARN', 'ERROR', 'CRITICAL', 'SILENT'] as const;
@@ -85,6 +92,8 @@ const schema = z.strictObject({
   SK_SCHEDULER_PLUGINS: z.optional(z.string().check(z.regex(/^[*A-Za-z,-]+$/))),
   SK_SCHEDULER_RESERVATION_TTL_SECONDS: z._default(z.coerce.number().check(z.int(), z.minimum(0), z.maximum(3600)), 60),
   ...Object.fromEntries(Object.keys(CLUSTER_TIMING_ENV).map((k) => [k, z.optional(goDuration)])),
+  // Parsed and checked by failoverSettingsFromEnvironment (lib/config/failover.ts).
+  ...Object.fromEntries(FAILOVER_ENV_NAMES.map((k) => [k, z.optional(z.string())])),
   LOG_FORMAT: z._default(z.enum(['json', 'text']), 'json'),
   LOG_LEVEL: z._default(z.enum(LOG_LEVELS), 'INFO'),
 });
@@ -113,6 +122,9 @@ const HINTS: Record<string, string> = {
   SK_CLUSTER_MONITOR_GRACE_PERIOD: "Karmada's --cluster-monitor-grace-period, e.g. 40s",
   SK_CLUSTER_STARTUP_GRACE_PERIOD: "Karmada's --cluster-startup-grace-period, e.g. 60s",
   SK_CLUSTER_LEASE_DURATION: "Karmada's --cluster-lease-duration, e.g. 40s",
+  ...Object.fromEntries(
+    Object.entries(FAILOVER_FLAGS).map(([flag, spec]) => [spec.env, `Karmada's --${flag}: ${spec.help}`]),
+  ),
   LOG_FORMAT: "Karmada's --logging-format: json or text",
   LOG_LEVEL: 'the least severe level printed',
 };
@@ -141,6 +153,8 @@ export interface RuntimeConfig {
   schedulerPlugins?: string;
   /** Seconds the scheduler's capacity reservations live (default 60; 0 disables them). */
   schedulerReservationTtlSeconds?: number;
+  /** Overrides of the failover settings (defaults: DEFAULT_FAILOVER_SETTINGS). */
+  failover?: Partial<FailoverSettings>;
   logFormat: 'json' | 'text';
   logLevel: (typeof LOG_LEVELS)[number];
 }
@@ -154,6 +168,7 @@ export function loadRuntimeConfig(env: Record<string, string | undefined> = proc
     ),
   );
   const c = parseConfig('function environment', schema, ours, HINTS);
+  const failover = failoverSettingsFromEnvironment(ours);
   return {
     region: c.AWS_REGION,
     environment: c.SK_ENVIRONMENT,
@@ -171,6 +186,7 @@ export function loadRuntimeConfig(env: Record<string, string | undefined> = proc
     ...(timings(c as Record<string, unknown>) ?? {}),
     ...(c.SK_SCHEDULER_PLUGINS ? { schedulerPlugins: c.SK_SCHEDULER_PLUGINS } : {}),
     schedulerReservationTtlSeconds: c.SK_SCHEDULER_RESERVATION_TTL_SECONDS,
+    ...(Object.keys(failover).length ? { failover } : {}),
     logFormat: c.LOG_FORMAT,
     logLevel: c.LOG_LEVEL,
   };
@@ -202,6 +218,7 @@ export function runtimeEnvironment(config: Omit<RuntimeConfig, 'region'>): Recor
     const ms = config.clusterTimings?.[field];
     if (ms !== undefined) env[name] = formatDuration(ms);
   }
+  Object.assign(env, failoverEnvironment(config.failover));
   return env;
 }
 
