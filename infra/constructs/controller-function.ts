@@ -13,7 +13,7 @@ import { type ControllerSpec, queueTargets } from '../../lib/controllers/specs.t
 import { METRIC, METRICS_NAMESPACE } from '../../lib/observability/metrics.ts';
 import { deadLetterQueueName, queueName } from '../../lib/queue/naming.ts';
 import { LANES, type Lane } from '../../lib/queue/port.ts';
-import type { EnvironmentConfig } from '../environments.ts';
+import type { EnvironmentConfig } from '../config/environments.ts';
 import { addServiceFunction } from './service-function.ts';
 
 export interface ControllerFunctionProps {

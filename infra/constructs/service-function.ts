@@ -10,7 +10,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { INDEX } from '../../lib/adapters/dynamodb/table.ts';
 import { clusterTimingsFromFlags, runtimeEnvironment } from '../../lib/config/runtime.ts';
-import type { EnvironmentConfig } from '../environments.ts';
+import type { EnvironmentConfig } from '../config/environments.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 

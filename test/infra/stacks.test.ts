@@ -10,7 +10,7 @@ import { after, describe, it } from 'node:test';
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { buildApp } from '../../infra/build.ts';
-import { ENVIRONMENTS, type EnvironmentConfig, loadEnvironment } from '../../infra/environments.ts';
+import { ENVIRONMENTS, type EnvironmentConfig, loadEnvironment } from '../../infra/config/environments.ts';
 import { ConfigError } from '../../lib/config/validate.ts';
 import { CONTROLLER_SPECS, triggeredControllers, visibilityTimeoutSeconds } from '../../lib/controllers/specs.ts';
 import { deadLetterQueueName, queueName } from '../../lib/queue/naming.ts';

@@ -139,12 +139,6 @@ const KNOWN_VIOLATIONS: readonly KnownViolation[] = (
     ['lib/core/work', 'lib/core/policy', FOLDER_CYCLE],
     ['lib/core/work', 'lib/core/scheduler/assignment', FOLDER_CYCLE],
     ['lib/core/work', 'lib/core/status', FOLDER_CYCLE],
-    // infra/'s top-level environments.ts is read by constructs/ and stacks/, and infra/build.ts
-    // builds the stacks.
-    ['infra', 'infra/stacks', FOLDER_CYCLE],
-    ['infra/constructs', 'infra', FOLDER_CYCLE],
-    ['infra/stacks', 'infra', FOLDER_CYCLE],
-    ['infra/stacks', 'infra/constructs', FOLDER_CYCLE],
   ] as const
 ).map(([importer, imported, rule]) => ({ importer, imported, rule }));
 
