@@ -19,7 +19,7 @@ import { controllerSpec, SCHEDULER_CONTROLLER_NAME } from '../lib/controllers/sp
 import { buildFramework } from '../lib/core/scheduler/framework/registry.ts';
 import { scheduleBinding } from '../lib/core/scheduler/schedule.ts';
 import { buildSnapshot } from '../lib/core/scheduler/snapshot.ts';
-import type { Cluster, ResourceBinding } from '../lib/core/types.ts';
+import type { Cluster, ResourceBinding } from '../lib/core/model/types.ts';
 import { defaultResourceModels } from '../lib/karmada/validation/cluster.ts';
 import type { LocalSqsServer } from '../lib/local/servers.ts';
 import { RowObjectStore } from '../lib/store/row-object-store.ts';

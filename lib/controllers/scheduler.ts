@@ -29,7 +29,7 @@ import {
 } from '../core/scheduler/result.ts';
 import { scheduleBinding, type ScheduleResult } from '../core/scheduler/schedule.ts';
 import { applyDelta, buildSnapshot, type ReservationDelta, type Snapshot } from '../core/scheduler/snapshot.ts';
-import type { Cluster, ResourceBinding } from '../core/types.ts';
+import type { Cluster, ResourceBinding } from '../core/model/types.ts';
 import { type EventRecorder, NO_EVENTS } from '../events/recorder.ts';
 import type { WorkQueue } from '../queue/port.ts';
 import type {

@@ -9,7 +9,7 @@
  * sees them. A replica count that is not an int32 integer counts as nil (Karmada's typed conversion
  * would fail instead).
  */
-import type { KubeObject } from '../types.ts';
+import type { KubeObject } from '../model/types.ts';
 import type { KindInterpreter, ReplicaInterpretation } from './registry.ts';
 import { type InterpretOptions, generateReplicaRequirements, isObject } from './requirements.ts';
 

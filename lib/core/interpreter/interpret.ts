@@ -4,7 +4,7 @@
  * `apiVersion/kind` in a registry (default: native kinds and Karmada's third-party built-ins).
  * Pure: no I/O, no clock, inputs never mutated, outputs never alias inputs.
  */
-import type { Component, KubeObject } from '../types.ts';
+import type { Component, KubeObject } from '../model/types.ts';
 import { BUILTIN_INTERPRETERS } from './builtin.ts';
 import {
   type InterpreterRegistry,

@@ -12,7 +12,7 @@
  */
 import { isQualifiedName } from '../../util/validation.ts';
 import { formatQuantity, type Quantity, readQuantity, scaledValue } from '../../api/quantity.ts';
-import type { ResourceList } from '../types.ts';
+import type { ResourceList } from '../model/types.ts';
 
 const CPU = 'cpu';
 const MEMORY = 'memory';

@@ -6,7 +6,7 @@
  */
 import { APPLIED_CLUSTER_OVERRIDES_ANNOTATION, APPLIED_OVERRIDES_ANNOTATION } from '../../api/well-known.ts';
 import { cloneJson, isJsonObject } from '../../util/json-value.ts';
-import type { KubeObject } from '../types.ts';
+import type { KubeObject } from '../model/types.ts';
 import { applyRuleOverriders, OverriderError } from './overriders.ts';
 import { type ApplicablePoliciesInput, applicablePolicies } from './select.ts';
 import type { OverridePolicyRef, Overriders, PolicyOverriders } from './types.ts';

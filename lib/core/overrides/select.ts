@@ -5,7 +5,7 @@
  */
 import { clusterMatches } from '../placement/affinity.ts';
 import { compareGoStrings, ImplicitPriority, selectorPriority } from '../policy/selector.ts';
-import type { Cluster, KubeObject } from '../types.ts';
+import type { Cluster, KubeObject } from '../model/types.ts';
 import type { OverridePolicy, OverridePolicyRef, PolicyOverriders, RuleWithCluster } from './types.ts';
 
 /** Inputs of {@link applicablePolicies}. */

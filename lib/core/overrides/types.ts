@@ -3,7 +3,7 @@
  * `pkg/apis/policy/v1alpha1/override_types.go`; shared/reference/karmada-behaviour.md §1.3). Objects
  * are plain JSON as the API returns them; every interface tolerates fields it does not name.
  */
-import type { ClusterAffinity, KubeObject, ResourceSelector } from '../types.ts';
+import type { ClusterAffinity, KubeObject, ResourceSelector } from '../model/types.ts';
 
 /** `OverriderOperator`. The CRD restricts command/args overriders to `add` and `remove`. */
 export type OverriderOperator = 'add' | 'remove' | 'replace';

@@ -5,7 +5,7 @@
  */
 import { fromLabelSelector, InvalidSelectorError, matchesRequirements, type Requirement } from '../../api/labels.ts';
 import { isQualifiedName } from '../../util/validation.ts';
-import type { Cluster, ClusterAffinity, LabelSelector, NodeSelectorRequirement } from '../types.ts';
+import type { Cluster, ClusterAffinity, LabelSelector, NodeSelectorRequirement } from '../model/types.ts';
 
 /** Compiled selectors, by the identity of the selector object (policies are read-only snapshots). */
 const labelSelectors = new WeakMap<object, Requirement[] | null>();

@@ -5,7 +5,7 @@
  */
 import { claimedBy, type PolicyClaim } from './claim.ts';
 import { highestPriorityPolicy, ImplicitPriority, isDeleting, policyImplicitPriority } from './selector.ts';
-import type { KubeObject, PropagationPolicy } from '../types.ts';
+import type { KubeObject, PropagationPolicy } from '../model/types.ts';
 
 /** What `choosePolicy` decided. */
 export type PolicyChoice =

@@ -11,7 +11,7 @@ import {
   PP_NAMESPACE_ANNOTATION,
   PP_PERMANENT_ID_LABEL,
 } from '../../api/well-known.ts';
-import type { KubeObject, PropagationPolicy } from '../types.ts';
+import type { KubeObject, PropagationPolicy } from '../model/types.ts';
 
 export type PolicyKind = PropagationPolicy['kind'];
 

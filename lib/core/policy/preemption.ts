@@ -5,7 +5,7 @@
  * Only explicit priorities count. Checking the feature gate is the caller's job.
  */
 import { compareGoStrings, explicitPriority, isDeleting } from './selector.ts';
-import type { KubeObject, PropagationPolicy } from '../types.ts';
+import type { KubeObject, PropagationPolicy } from '../model/types.ts';
 
 /** A template a preempting policy names (Karmada `helper.ConstructObjectReference(rs)`). */
 export interface PreemptionTarget {

@@ -6,7 +6,7 @@
 import { matchesRequirements } from '../../api/labels.ts';
 import { compareGoStrings } from '../../util/strings.ts';
 import { compileLabelSelector } from '../placement/affinity.ts';
-import type { KubeObject, PropagationPolicy, ResourceSelector } from '../types.ts';
+import type { KubeObject, PropagationPolicy, ResourceSelector } from '../model/types.ts';
 
 /** How specifically a resource selector matches a template (Karmada `util.ImplicitPriority`). */
 export const ImplicitPriority = {

@@ -15,7 +15,7 @@
  * reduced by the replicas the reservations would hold.
  */
 import { millisOf, nanoOf, unitsOf } from '../../api/quantity.ts';
-import type { Cluster, ResourceList } from '../types.ts';
+import type { Cluster, ResourceList } from '../model/types.ts';
 import { MAX_INT32 } from './types.ts';
 
 /** Resource name → amount in estimator units. */

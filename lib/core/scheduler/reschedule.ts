@@ -4,7 +4,7 @@
  */
 import { APPLIED_PLACEMENT_ANNOTATION } from '../../api/well-known.ts';
 import { deepEqual } from '../../util/json.ts';
-import type { Placement, ResourceBinding } from '../types.ts';
+import type { Placement, ResourceBinding } from '../model/types.ts';
 import { isFreshReschedule } from './assignment/dynamic.ts';
 import type { Snapshot } from './snapshot.ts';
 

@@ -25,7 +25,7 @@ import {
 } from './snapshot.ts';
 import { selectBestClusters, sortClusters } from './spread/index.ts';
 import { type ClusterDetail, fail, MAX_INT32, ok, type Outcome, type ScheduleFailure } from './types.ts';
-import type { ClusterAffinity, Component, ResourceBinding, TargetCluster } from '../types.ts';
+import type { ClusterAffinity, Component, ResourceBinding, TargetCluster } from '../model/types.ts';
 
 export interface ScheduleOptions {
   /** Karmada `--enable-empty-workload-propagation`: keep selected clusters that got 0 replicas. */

@@ -6,7 +6,7 @@
  */
 import { cloneJson } from '../../util/json.ts';
 import { removeClaim } from '../policy/claim.ts';
-import type { KubeObject } from '../types.ts';
+import type { KubeObject } from '../model/types.ts';
 import {
   CONFLICT_RESOLUTION_ANNOTATION,
   CONFLICT_RESOLUTION_OVERWRITE,

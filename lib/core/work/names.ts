@@ -5,7 +5,7 @@
 import { CLUSTER_RESOURCE_BINDING, RESOURCE_BINDING } from '../../api/karmada-names.ts';
 import type { ObjectRef } from '../../api/object.ts';
 import { safeEncodeString } from '../../util/strings.ts';
-import type { KubeObject } from '../types.ts';
+import type { KubeObject } from '../model/types.ts';
 import { fnv32a } from '../scheduler/assignment/webster.ts';
 
 /**

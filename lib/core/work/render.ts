@@ -10,7 +10,7 @@ import { compareGoStrings } from '../../util/strings.ts';
 import { appliedOverridesAnnotations, applyOverrides } from '../overrides/apply.ts';
 import { applicablePolicies } from '../overrides/select.ts';
 import type { OverridePolicy, OverridePolicyRef } from '../overrides/types.ts';
-import type { Cluster, KubeObject, ResourceBinding, ResourceBindingSpec } from '../types.ts';
+import type { Cluster, KubeObject, ResourceBinding, ResourceBindingSpec } from '../model/types.ts';
 import {
   CLUSTER_RESOURCE_BINDING_NAME_ANNOTATION,
   CLUSTER_RESOURCE_BINDING_PERMANENT_ID_LABEL,

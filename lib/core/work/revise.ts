@@ -5,7 +5,7 @@
  */
 import { interpreterKey } from '../interpreter/registry.ts';
 import { spreadByTargetClusters } from '../scheduler/assignment/dispenser.ts';
-import type { KubeObject, ResourceBindingSpec, TargetCluster } from '../types.ts';
+import type { KubeObject, ResourceBindingSpec, TargetCluster } from '../model/types.ts';
 
 /**
  * Karmada's native `ReviseReplica` hooks: the `spec` field that carries one cluster's share. Only

@@ -15,7 +15,7 @@
  * MPIJob's script iterates the spec map with Lua `pairs` (no defined order); here the roles come
  * sorted by name, the order Karmada's own tests compare in.
  */
-import type { Component, KubeObject } from '../../types.ts';
+import type { Component, KubeObject } from '../../model/types.ts';
 import { type InterpretOptions, isObject } from '../requirements.ts';
 import { accuratePodRequirements, component, get, isNil, replicaCount } from './lua.ts';
 

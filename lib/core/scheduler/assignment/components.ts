@@ -23,7 +23,7 @@
  *   runs as capacity (like Karmada's Fresh mode does for replicas).
  * Targets carry no `replicas`, as in Karmada: the binding controller renders the template unchanged.
  */
-import type { ResourceBindingSpec, TargetCluster } from '../../types.ts';
+import type { ResourceBindingSpec, TargetCluster } from '../../model/types.ts';
 import { type ClusterDetail, fail, ok, type Outcome } from '../types.ts';
 
 /** True when the binding is scheduled as component sets: `spec.components` is non-empty. */

@@ -7,7 +7,7 @@
  * crypto-random coin flip, so the same input can give different results. Here that last tie goes to
  * the name in ascending order, which makes every dynamic result reproducible (DESIGN.md §4).
  */
-import type { TargetCluster } from '../../types.ts';
+import type { TargetCluster } from '../../model/types.ts';
 
 /** A cluster's weight for one division (Karmada `ClusterWeightInfo`). */
 export interface ClusterWeight {

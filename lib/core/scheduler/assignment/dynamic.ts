@@ -17,7 +17,7 @@
  * Aggregated first keeps the clusters that already have replicas in front, then only the shortest
  * prefix of the (capacity-descending) list whose capacity covers the target.
  */
-import type { ResourceBindingSpec, TargetCluster } from '../../types.ts';
+import type { ResourceBindingSpec, TargetCluster } from '../../model/types.ts';
 import { type ClusterDetail, fail, ok, type Outcome } from '../types.ts';
 import { spreadByTargetClusters } from './dispenser.ts';
 

@@ -12,7 +12,7 @@
  * - the result is sorted by cluster name (Karmada's order depends on the strategy and, for merged
  *   dynamic results, on Go map iteration), so an unchanged decision is an unchanged list.
  */
-import type { Placement, ResourceBindingSpec, TargetCluster } from '../../types.ts';
+import type { Placement, ResourceBindingSpec, TargetCluster } from '../../model/types.ts';
 import { type ClusterDetail, fail, ok, type Outcome } from '../types.ts';
 import { assignComponentSets, isComponentBinding } from './components.ts';
 import { assignByDynamic, isFreshReschedule } from './dynamic.ts';

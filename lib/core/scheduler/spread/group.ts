@@ -6,7 +6,7 @@
  * but never read by `SelectBestClusters`, so `selectBestClusters` does not build them.
  * {@link groupClusters} can still build them (for diagnostics and parity tests).
  */
-import type { Cluster, Placement } from '../../types.ts';
+import type { Cluster, Placement } from '../../model/types.ts';
 import type { ClusterDetail } from '../types.ts';
 
 /** A topology group: a region, zone or provider and its clusters (Karmada `RegionInfo`/`ZoneInfo`/`ProviderInfo`). */

@@ -4,7 +4,7 @@
  * §2.2.2, A.4, §4 item 5). Pure: failures are `SchedulerError` outcomes carrying Karmada's message
  * (the generic scheduler prefixes it with `failed to select clusters: `).
  */
-import type { Placement, ResourceBindingSpec, SpreadConstraint } from '../../types.ts';
+import type { Placement, ResourceBindingSpec, SpreadConstraint } from '../../model/types.ts';
 import { fail, ok, type ClusterDetail, type Outcome } from '../types.ts';
 import { selectByCluster } from './by-cluster.ts';
 import { selectByRegion } from './by-region.ts';

@@ -3,7 +3,7 @@
  * `select_clusters.go`): cluster order, the static-weight and "ignore capacity" tests, and the exact
  * error messages Karmada returns (shared/reference/karmada-behaviour.md §2.2.2).
  */
-import type { Placement, ResourceBindingSpec, SpreadConstraint } from '../../types.ts';
+import type { Placement, ResourceBindingSpec, SpreadConstraint } from '../../model/types.ts';
 import type { ClusterDetail } from '../types.ts';
 
 /** Karmada `InvalidReplicas`: "don't care about available resources". */

@@ -11,7 +11,7 @@ import {
   patchYamlText,
   type SubPatchOperation,
 } from '../../../../lib/core/overrides/index.ts';
-import type { KubeObject } from '../../../../lib/core/types.ts';
+import type { KubeObject } from '../../../../lib/core/model/types.ts';
 import { cluster, op, rule } from './fixtures.ts';
 
 describe('fieldOverrider: the v1.12 release notes ConfigMap example (seed)', () => {

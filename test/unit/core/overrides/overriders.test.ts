@@ -10,7 +10,7 @@ import {
   type CommandArgsOverrider,
   type LabelAnnotationOverrider,
 } from '../../../../lib/core/overrides/index.ts';
-import type { KubeObject } from '../../../../lib/core/types.ts';
+import type { KubeObject } from '../../../../lib/core/model/types.ts';
 import { deployment, dig, pod, rule, workload } from './fixtures.ts';
 
 /** Karmada's generateTestCommand*Yaml: one container `nginx` with `command: [nginx, -v, -t]`. */

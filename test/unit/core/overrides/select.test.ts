@@ -14,7 +14,7 @@ import {
   type Overriders,
   type PolicyOverriders,
 } from '../../../../lib/core/overrides/index.ts';
-import type { KubeObject } from '../../../../lib/core/types.ts';
+import type { KubeObject } from '../../../../lib/core/model/types.ts';
 import { cluster, cop, deployment, dig, op } from './fixtures.ts';
 
 const deploy = { ...deployment(), metadata: { name: 'test', namespace: 'default', labels: { app: 'nginx' } } };

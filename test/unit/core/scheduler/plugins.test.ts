@@ -21,7 +21,7 @@ import * as clusterEviction from '../../../../lib/core/scheduler/plugins/cluster
 import * as clusterLocality from '../../../../lib/core/scheduler/plugins/cluster-locality/index.ts';
 import * as spreadConstraint from '../../../../lib/core/scheduler/plugins/spread-constraint/index.ts';
 import * as taintToleration from '../../../../lib/core/scheduler/plugins/taint-toleration/index.ts';
-import type { Cluster, ClusterAffinity, ResourceBinding } from '../../../../lib/core/types.ts';
+import type { Cluster, ClusterAffinity, ResourceBinding } from '../../../../lib/core/model/types.ts';
 import { bindingFactory, clusterFactory, clusterInfo, targets, unitFor } from './fixtures.ts';
 
 interface FilterRow {

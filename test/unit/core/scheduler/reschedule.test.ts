@@ -9,7 +9,7 @@ import {
   scheduleTrigger,
 } from '../../../../lib/core/scheduler/reschedule.ts';
 import { buildSnapshot } from '../../../../lib/core/scheduler/snapshot.ts';
-import type { Component, Placement } from '../../../../lib/core/types.ts';
+import type { Component, Placement } from '../../../../lib/core/model/types.ts';
 import {
   AGGREGATED,
   type BindingOptions,

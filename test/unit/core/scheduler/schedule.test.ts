@@ -9,7 +9,7 @@ import {
   type ScheduleResult,
 } from '../../../../lib/core/scheduler/schedule.ts';
 import { buildSnapshot } from '../../../../lib/core/scheduler/snapshot.ts';
-import type { Cluster, Component, ResourceBinding } from '../../../../lib/core/types.ts';
+import type { Cluster, Component, ResourceBinding } from '../../../../lib/core/model/types.ts';
 import {
   AGGREGATED,
   asRecord,

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { KubeObject } from '../../../../lib/core/types.ts';
+import type { KubeObject } from '../../../../lib/core/model/types.ts';
 import {
   adoptionRefusedMessage,
   allowsAdoption,

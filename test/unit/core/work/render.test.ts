@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { OverrideSpec } from '../../../../lib/core/overrides/index.ts';
-import type { KubeObject, ResourceBinding, ResourceBindingSpec } from '../../../../lib/core/types.ts';
+import type { KubeObject, ResourceBinding, ResourceBindingSpec } from '../../../../lib/core/model/types.ts';
 import {
   APPLIED_OVERRIDES_ANNOTATION,
   bindingTargetClusters,

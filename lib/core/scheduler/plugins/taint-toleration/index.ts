@@ -3,7 +3,7 @@
  * `NoExecute` taint the placement does not tolerate is filtered out — unless the binding is already
  * scheduled there (eviction, not the scheduler, moves running workloads).
  */
-import type { Taint, Toleration } from '../../../types.ts';
+import type { Taint, Toleration } from '../../../model/types.ts';
 import {
   type ClusterInfo,
   type FilterPlugin,

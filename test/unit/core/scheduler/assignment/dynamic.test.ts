@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { isFreshReschedule } from '../../../../../lib/core/scheduler/assignment/dynamic.ts';
 import { assignReplicas } from '../../../../../lib/core/scheduler/assignment/index.ts';
-import type { ReplicaSchedulingStrategy } from '../../../../../lib/core/types.ts';
+import type { ReplicaSchedulingStrategy } from '../../../../../lib/core/model/types.ts';
 import { aggregated, asRecord, candidates, dynamicWeight, placement, targets } from './factories.ts';
 
 interface Row {

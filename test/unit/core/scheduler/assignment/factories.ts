@@ -5,7 +5,7 @@ import type {
   Placement,
   ReplicaSchedulingStrategy,
   TargetCluster,
-} from '../../../../../lib/core/types.ts';
+} from '../../../../../lib/core/model/types.ts';
 import type { ClusterDetail } from '../../../../../lib/core/scheduler/types.ts';
 
 /** A selected cluster that can take `allocatable` more replicas and already runs `already`. */

@@ -1,5 +1,5 @@
 /** Builders shared by the spread-constraint tests (Karmada's `NewClusterWithTopology` & co.). */
-import type { Cluster } from '../../../../../lib/core/types.ts';
+import type { Cluster } from '../../../../../lib/core/model/types.ts';
 import type { ClusterDetail } from '../../../../../lib/core/scheduler/types.ts';
 
 /** Karmada `NewClusterWithTopology(name, provider, region, zone)`: `spec.zones = [zone]`. */

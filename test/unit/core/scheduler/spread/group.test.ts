@@ -8,7 +8,7 @@ import {
   sortClusters,
   type GroupField,
 } from '../../../../../lib/core/scheduler/spread/index.ts';
-import type { Placement } from '../../../../../lib/core/types.ts';
+import type { Placement } from '../../../../../lib/core/model/types.ts';
 import { detail } from './fixtures.ts';
 
 /** Karmada group_clusters_test.go `generateClusterScores(n, scores, replicas)`. */

@@ -7,7 +7,7 @@ import {
   sortClusters,
   SPREAD_ERRORS,
 } from '../../../../../lib/core/scheduler/spread/index.ts';
-import type { Placement, ResourceBindingSpec, SpreadConstraint } from '../../../../../lib/core/types.ts';
+import type { Placement, ResourceBindingSpec, SpreadConstraint } from '../../../../../lib/core/model/types.ts';
 import { detail, names, rng } from './fixtures.ts';
 
 const spec = (replicas: number, placement: Placement): ResourceBindingSpec => ({

@@ -4,8 +4,8 @@
  * write. Objects are plain JSON, so every interface tolerates fields it does not name; the core never
  * drops them.
  */
-import type { KubeObject, ObjectMeta } from '../api/object.ts';
-import type { ResourceModel, ResourceModelRange } from './clusters/resources.ts';
+import type { KubeObject, ObjectMeta } from '../../api/object.ts';
+import type { ResourceModel, ResourceModelRange } from '../clusters/resources.ts';
 
 export type { KubeObject, ObjectMeta };
 
