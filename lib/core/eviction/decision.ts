@@ -11,7 +11,7 @@
  */
 import type { Condition, GracefulEvictionTask, ResourceBindingSpec, Taint, Toleration } from '../model/types.ts';
 import { needEviction, noExecuteTaints, withDefaultTolerations } from './taints.ts';
-import { taintString } from '../scheduler/plugins/taint-toleration/index.ts';
+import { taintString } from '../placement/tolerations.ts';
 import {
   assessEvictionTasks,
   clusterEvictionPurgeMode,
