@@ -16,7 +16,7 @@ import { systemClock } from '../lib/clock/clock.ts';
 import { allocatableModelings, type ResourceModel } from '../lib/core/clusters/resources.ts';
 import { createSchedulerController } from '../lib/controllers/scheduler.ts';
 import { controllerSpec, SCHEDULER_CONTROLLER_NAME } from '../lib/controllers/specs.ts';
-import { buildFramework } from '../lib/core/scheduler/framework/registry.ts';
+import { buildFramework } from '../lib/core/scheduler/plugins/registry.ts';
 import { scheduleBinding } from '../lib/core/scheduler/schedule.ts';
 import { buildSnapshot } from '../lib/core/scheduler/snapshot.ts';
 import type { Cluster, ResourceBinding } from '../lib/core/model/types.ts';

@@ -17,7 +17,7 @@ import { CLUSTER, CLUSTER_RESOURCE_BINDING, RESOURCE_BINDING } from '../api/karm
 import type { ObjectRef } from '../api/object.ts';
 import { formatKey, parseKey, refOf } from '../api/object.ts';
 import type { EstimatorOptions } from '../core/scheduler/estimate.ts';
-import { buildFramework } from '../core/scheduler/framework/registry.ts';
+import { buildFramework } from '../core/scheduler/plugins/registry.ts';
 import { DEFAULT_SCHEDULER_NAME, isSchedulable, scheduleTrigger } from '../core/scheduler/reschedule.ts';
 import {
   affectedByCluster,

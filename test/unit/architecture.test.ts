@@ -81,26 +81,9 @@ const KNOWN_VIOLATIONS: readonly KnownViolation[] = (
     ['lib/kube/patch', 'lib/kube', FOLDER_CYCLE],
     ['lib/kube/rest', 'lib/kube', FOLDER_CYCLE],
     // The interpreter's third-party kinds use registry.ts, requirements.ts and resource.ts beside the
-    // interpreter that lists them; the scheduler's assignment/ and spread/ share scheduler/types.ts;
-    // the scheduler framework's registry imports the plugins that implement its interface.
+    // interpreter that lists them.
     ['lib/core/interpreter', 'lib/core/interpreter/third-party-kinds', FOLDER_CYCLE],
     ['lib/core/interpreter/third-party-kinds', 'lib/core/interpreter', FOLDER_CYCLE],
-    ['lib/core/scheduler', 'lib/core/scheduler/assignment', FOLDER_CYCLE],
-    ['lib/core/scheduler', 'lib/core/scheduler/spread', FOLDER_CYCLE],
-    ['lib/core/scheduler/assignment', 'lib/core/scheduler', FOLDER_CYCLE],
-    ['lib/core/scheduler/framework', 'lib/core/scheduler/plugins/api-enablement', FOLDER_CYCLE],
-    ['lib/core/scheduler/framework', 'lib/core/scheduler/plugins/cluster-affinity', FOLDER_CYCLE],
-    ['lib/core/scheduler/framework', 'lib/core/scheduler/plugins/cluster-eviction', FOLDER_CYCLE],
-    ['lib/core/scheduler/framework', 'lib/core/scheduler/plugins/cluster-locality', FOLDER_CYCLE],
-    ['lib/core/scheduler/framework', 'lib/core/scheduler/plugins/spread-constraint', FOLDER_CYCLE],
-    ['lib/core/scheduler/framework', 'lib/core/scheduler/plugins/taint-toleration', FOLDER_CYCLE],
-    ['lib/core/scheduler/plugins/api-enablement', 'lib/core/scheduler/framework', FOLDER_CYCLE],
-    ['lib/core/scheduler/plugins/cluster-affinity', 'lib/core/scheduler/framework', FOLDER_CYCLE],
-    ['lib/core/scheduler/plugins/cluster-eviction', 'lib/core/scheduler/framework', FOLDER_CYCLE],
-    ['lib/core/scheduler/plugins/cluster-locality', 'lib/core/scheduler/framework', FOLDER_CYCLE],
-    ['lib/core/scheduler/plugins/spread-constraint', 'lib/core/scheduler/framework', FOLDER_CYCLE],
-    ['lib/core/scheduler/plugins/taint-toleration', 'lib/core/scheduler/framework', FOLDER_CYCLE],
-    ['lib/core/scheduler/spread', 'lib/core/scheduler', FOLDER_CYCLE],
   ] as const
 ).map(([importer, imported, rule]) => ({ importer, imported, rule }));
 

@@ -16,7 +16,7 @@
  */
 import { millisOf, nanoOf, unitsOf } from '../../api/quantity.ts';
 import type { Cluster, ResourceList } from '../model/types.ts';
-import { MAX_INT32 } from './types.ts';
+import { MAX_INT32 } from './framework/types.ts';
 
 /** Resource name → amount in estimator units. */
 export type Units = Map<string, number>;

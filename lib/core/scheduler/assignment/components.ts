@@ -24,7 +24,7 @@
  * Targets carry no `replicas`, as in Karmada: the binding controller renders the template unchanged.
  */
 import type { ResourceBindingSpec, TargetCluster } from '../../model/types.ts';
-import { type ClusterDetail, fail, ok, type Outcome } from '../types.ts';
+import { type ClusterDetail, fail, ok, type Outcome } from '../framework/types.ts';
 
 /** True when the binding is scheduled as component sets: `spec.components` is non-empty. */
 export function isComponentBinding(spec: Pick<ResourceBindingSpec, 'components'>): boolean {

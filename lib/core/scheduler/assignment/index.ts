@@ -13,7 +13,7 @@
  *   dynamic results, on Go map iteration), so an unchanged decision is an unchanged list.
  */
 import type { Placement, ResourceBindingSpec, TargetCluster } from '../../model/types.ts';
-import { type ClusterDetail, fail, ok, type Outcome } from '../types.ts';
+import { type ClusterDetail, fail, ok, type Outcome } from '../framework/types.ts';
 import { assignComponentSets, isComponentBinding } from './components.ts';
 import { assignByDynamic, isFreshReschedule } from './dynamic.ts';
 import { assignByStaticWeight } from './static-weight.ts';

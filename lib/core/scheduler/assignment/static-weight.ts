@@ -6,7 +6,7 @@
  */
 import { clusterMatches } from '../../placement/affinity.ts';
 import type { ClusterPreferences, TargetCluster } from '../../model/types.ts';
-import type { ClusterDetail } from '../types.ts';
+import type { ClusterDetail } from '../framework/types.ts';
 import type { ClusterWeight } from './dispenser.ts';
 import { websterAllocate } from './webster.ts';
 

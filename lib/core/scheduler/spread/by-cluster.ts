@@ -3,7 +3,7 @@
  * `core/spreadconstraint/select_clusters_by_cluster.go`; shared/reference/karmada-behaviour.md A.4).
  */
 import type { SpreadConstraint } from '../../model/types.ts';
-import { fail, ok, type ClusterDetail, type Outcome } from '../types.ts';
+import { fail, ok, type ClusterDetail, type Outcome } from '../framework/types.ts';
 import { INVALID_REPLICAS, maxGroupsOf, minGroupsOf, notEnoughResourceMessage, SPREAD_ERRORS } from './util.ts';
 
 /**

@@ -3,7 +3,7 @@
  * `core/spreadconstraint/select_clusters_by_region.go`; shared/reference/karmada-behaviour.md §2.2.2).
  */
 import type { SpreadConstraint } from '../../model/types.ts';
-import { fail, ok, type ClusterDetail, type Outcome } from '../types.ts';
+import { fail, ok, type ClusterDetail, type Outcome } from '../framework/types.ts';
 import type { ClusterGroup } from './group.ts';
 import { selectGroups } from './select-groups.ts';
 import { compareClusters, maxGroupsOf, minGroupsOf, SPREAD_ERRORS } from './util.ts';

@@ -7,7 +7,7 @@
  * {@link groupClusters} can still build them (for diagnostics and parity tests).
  */
 import type { Cluster, Placement } from '../../model/types.ts';
-import type { ClusterDetail } from '../types.ts';
+import type { ClusterDetail } from '../framework/types.ts';
 
 /** A topology group: a region, zone or provider and its clusters (Karmada `RegionInfo`/`ZoneInfo`/`ProviderInfo`). */
 export interface ClusterGroup {

@@ -5,7 +5,7 @@
  * (the generic scheduler prefixes it with `failed to select clusters: `).
  */
 import type { Placement, ResourceBindingSpec, SpreadConstraint } from '../../model/types.ts';
-import { fail, ok, type ClusterDetail, type Outcome } from '../types.ts';
+import { fail, ok, type ClusterDetail, type Outcome } from '../framework/types.ts';
 import { selectByCluster } from './by-cluster.ts';
 import { selectByRegion } from './by-region.ts';
 import { groupClusters } from './group.ts';

@@ -4,7 +4,7 @@
  * error messages Karmada returns (shared/reference/karmada-behaviour.md §2.2.2).
  */
 import type { Placement, ResourceBindingSpec, SpreadConstraint } from '../../model/types.ts';
-import type { ClusterDetail } from '../types.ts';
+import type { ClusterDetail } from '../framework/types.ts';
 
 /** Karmada `InvalidReplicas`: "don't care about available resources". */
 export const INVALID_REPLICAS = -1;

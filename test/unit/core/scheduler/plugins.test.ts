@@ -14,7 +14,7 @@ import {
   parsePluginsFlag,
   PluginConfigError,
   type PluginFactory,
-} from '../../../../lib/core/scheduler/framework/registry.ts';
+} from '../../../../lib/core/scheduler/plugins/registry.ts';
 import * as apiEnablement from '../../../../lib/core/scheduler/plugins/api-enablement/index.ts';
 import * as clusterAffinity from '../../../../lib/core/scheduler/plugins/cluster-affinity/index.ts';
 import * as clusterEviction from '../../../../lib/core/scheduler/plugins/cluster-eviction/index.ts';

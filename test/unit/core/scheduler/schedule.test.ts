@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { emptyReservation } from '../../../../lib/core/scheduler/estimate.ts';
-import { buildFramework } from '../../../../lib/core/scheduler/framework/registry.ts';
+import { buildFramework } from '../../../../lib/core/scheduler/plugins/registry.ts';
 import {
   bindingGvk,
   fitErrorMessage,

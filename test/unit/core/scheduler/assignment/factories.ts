@@ -6,7 +6,7 @@ import type {
   ReplicaSchedulingStrategy,
   TargetCluster,
 } from '../../../../../lib/core/model/types.ts';
-import type { ClusterDetail } from '../../../../../lib/core/scheduler/types.ts';
+import type { ClusterDetail } from '../../../../../lib/core/scheduler/framework/types.ts';
 
 /** A selected cluster that can take `allocatable` more replicas and already runs `already`. */
 export function candidate(

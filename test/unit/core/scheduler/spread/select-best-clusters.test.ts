@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { ClusterDetail } from '../../../../../lib/core/scheduler/types.ts';
+import type { ClusterDetail } from '../../../../../lib/core/scheduler/framework/types.ts';
 import {
   selectBestClusters,
   selectByCluster,

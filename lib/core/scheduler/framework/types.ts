@@ -3,7 +3,7 @@
  * outcomes. Expected failures ("no cluster fits", "not enough capacity") are values carrying the
  * Karmada condition reason, never exceptions (STYLE.md §8).
  */
-import type { Cluster } from '../model/types.ts';
+import type { Cluster } from '../../model/types.ts';
 
 /**
  * A feasible cluster as selection and assignment see it (Karmada `ClusterDetailInfo`).
