@@ -80,10 +80,6 @@ const KNOWN_VIOLATIONS: readonly KnownViolation[] = (
     ['lib/kube/builtin', 'lib/kube/rest', FOLDER_CYCLE],
     ['lib/kube/patch', 'lib/kube', FOLDER_CYCLE],
     ['lib/kube/rest', 'lib/kube', FOLDER_CYCLE],
-    // The interpreter's third-party kinds use registry.ts, requirements.ts and resource.ts beside the
-    // interpreter that lists them.
-    ['lib/core/interpreter', 'lib/core/interpreter/third-party-kinds', FOLDER_CYCLE],
-    ['lib/core/interpreter/third-party-kinds', 'lib/core/interpreter', FOLDER_CYCLE],
   ] as const
 ).map(([importer, imported, rule]) => ({ importer, imported, rule }));
 

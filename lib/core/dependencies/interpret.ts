@@ -13,7 +13,7 @@
  *
  * Nothing here throws for malformed pod templates: a field of the wrong JSON type counts as absent.
  */
-import { isObject } from '../interpreter/requirements.ts';
+import { isObject } from '../interpreter/hooks/requirements.ts';
 import type { KubeObject } from '../model/types.ts';
 
 /**

@@ -10,8 +10,8 @@
  * would fail instead).
  */
 import type { KubeObject } from '../model/types.ts';
-import type { KindInterpreter, ReplicaInterpretation } from './registry.ts';
-import { type InterpretOptions, generateReplicaRequirements, isObject } from './requirements.ts';
+import type { KindInterpreter, ReplicaInterpretation } from './hooks/registry.ts';
+import { type InterpretOptions, generateReplicaRequirements, isObject } from './hooks/requirements.ts';
 
 const MAX_INT32 = 2 ** 31 - 1;
 const MIN_INT32 = -(2 ** 31);

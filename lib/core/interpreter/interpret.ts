@@ -11,8 +11,8 @@ import {
   type KindInterpreter,
   type ReplicaInterpretation,
   interpreterKey,
-} from './registry.ts';
-import type { InterpretOptions } from './requirements.ts';
+} from './hooks/registry.ts';
+import type { InterpretOptions } from './hooks/requirements.ts';
 import { THIRDPARTY_INTERPRETERS } from './third-party-kinds/index.ts';
 
 /** The built-in registry: native `GetReplicas` and the third-party customizations. */

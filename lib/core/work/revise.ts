@@ -3,7 +3,7 @@
  * `pkg/controllers/binding/common.go` `ensureWork`, `pkg/resourceinterpreter/default/native/revisereplica.go`,
  * `pkg/util/helper/unstructured.go` `ApplyReplica`; shared/reference/karmada-behaviour.md §2.10).
  */
-import { interpreterKey } from '../interpreter/registry.ts';
+import { interpreterKey } from '../interpreter/hooks/registry.ts';
 import { spreadByTargetClusters } from '../scheduler/assignment/dispenser.ts';
 import type { KubeObject, ResourceBindingSpec, TargetCluster } from '../model/types.ts';
 

@@ -9,7 +9,7 @@
  * ports never throw.
  */
 import type { Component } from '../../model/types.ts';
-import { type InterpretOptions, generateReplicaRequirements, isObject } from '../requirements.ts';
+import { type InterpretOptions, generateReplicaRequirements, isObject } from '../hooks/requirements.ts';
 import { readQuantity } from '../../../api/quantity.ts';
 
 /** What a component's `replicaRequirements` holds. */

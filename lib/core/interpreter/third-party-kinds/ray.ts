@@ -13,7 +13,7 @@
  * Karmada's conversion), a numeric string is read as its number here.
  */
 import type { Component, KubeObject } from '../../model/types.ts';
-import { type InterpretOptions, isObject } from '../requirements.ts';
+import { type InterpretOptions, isObject } from '../hooks/requirements.ts';
 import { accuratePodRequirements, component, get, isEmpty, isNil, replicaCount } from './lua.ts';
 
 function clusterComponents(cluster: unknown, options: InterpretOptions): Component[] {

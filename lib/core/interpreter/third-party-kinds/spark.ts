@@ -19,8 +19,8 @@
  * cannot read (`b` gives `…B`) — this port reads a missing type as non-JVM and leaves `memory` out.
  */
 import type { Component, KubeObject, NodeClaim } from '../../model/types.ts';
-import { isObject } from '../requirements.ts';
-import { canonicalQuantity } from '../resource.ts';
+import { isObject } from '../hooks/requirements.ts';
+import { canonicalQuantity } from '../hooks/resource.ts';
 import {
   type ComponentRequirements,
   cloneTable,

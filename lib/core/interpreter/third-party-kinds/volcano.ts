@@ -6,7 +6,7 @@
  * `kube.accuratePodRequirements(template)`.
  */
 import type { Component, KubeObject } from '../../model/types.ts';
-import { type InterpretOptions, isObject } from '../requirements.ts';
+import { type InterpretOptions, isObject } from '../hooks/requirements.ts';
 import { accuratePodRequirements, component, get, isEmpty, isNil, replicaCount } from './lua.ts';
 
 /** Volcano Job `GetComponents`. */
