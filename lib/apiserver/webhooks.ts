@@ -22,9 +22,15 @@ import { type KubeObject, refOf } from '../api/object.ts';
 import type { Clock } from '../clock/clock.ts';
 import type { CredentialCipher } from '../crypto/cipher.ts';
 import { defaultCluster, validateClusterName } from '../karmada/validation/index.ts';
-import { ApiError, apiErrors } from '../kube/errors.ts';
-import { checkRequestPath, decodeJson } from '../kube/request-guard.ts';
-import { bearerToken, jsonResponse, type KubeRequest, type KubeResponse, MAX_REQUEST_BYTES } from '../kube/http.ts';
+import { ApiError, apiErrors } from '../kube/base/errors.ts';
+import { checkRequestPath, decodeJson } from '../kube/base/request-guard.ts';
+import {
+  bearerToken,
+  jsonResponse,
+  type KubeRequest,
+  type KubeResponse,
+  MAX_REQUEST_BYTES,
+} from '../kube/base/http.ts';
 import {
   agentCredentialSecretName,
   CREDENTIALS_NAMESPACE,
