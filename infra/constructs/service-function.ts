@@ -41,10 +41,10 @@ export interface ServiceFunction {
 
 /**
  * Adds a function of this system to `scope` (as its children `Logs`, `Role`, `Function`), the one
- * opinionated way (STYLE.md #14): ESM bundle for ARM64 on the newest Node runtime, AWS SDK left to
- * the runtime; its own log group with retention; an explicit role allowed its own log group, the
- * object table's item operations and the data key only through DynamoDB. Callers add what else the
- * function does (queues, secrets) to `role`.
+ * opinionated way: ESM bundle for ARM64 on the newest Node runtime, AWS SDK left to the runtime; its own
+ * log group with retention; an explicit role allowed its own log group, the object table's item
+ * operations and the data key only through DynamoDB. Callers add what else the function does (queues,
+ * secrets) to `role`.
  */
 export function addServiceFunction(scope: Construct, props: ServiceFunctionProps): ServiceFunction {
   const { config } = props;

@@ -1,5 +1,5 @@
 /**
- * Member-cluster webhooks (DESIGN.md §2.3), served next to the Kubernetes API:
+ * Member-cluster webhooks (docs/decisions/0006-member-clusters.md), served next to the Kubernetes API:
  *
  * - `POST /webhooks/v1/register`, with a bootstrap token as bearer: a Pull cluster registers
  *   (`skctl register`). The Cluster is created with `syncMode: Pull` and a per-cluster credential is

@@ -1,5 +1,5 @@
 /**
- * CDK assertions on the properties that matter (STYLE.md #14), for both environments, plus cdk-nag
+ * CDK assertions on the properties that matter, for both environments, plus cdk-nag
  * (synth fails on any unacknowledged AwsSolutions finding) and the real function bundle.
  */
 import assert from 'node:assert/strict';

@@ -1,7 +1,7 @@
 /**
  * Which policy a resource template should follow — Karmada v1.15 `propagateResource`,
  * `getAndApplyPolicy` / `getAndApplyClusterPolicy` and `LookForMatched(Cluster)Policy`
- * (`pkg/detector/policy.go`, `pkg/detector/detector.go`); shared/reference/karmada-behaviour.md §2.1, §4.7.
+ * (`pkg/detector/policy.go`, `pkg/detector/detector.go`).
  */
 import { claimedBy, type PolicyClaim } from './claim.ts';
 import { highestPriorityPolicy, ImplicitPriority, isDeleting, policyImplicitPriority } from './selector.ts';

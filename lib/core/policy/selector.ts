@@ -1,7 +1,7 @@
 /**
  * Which policy selects a resource template and how strongly — Karmada v1.15 `pkg/util/selector.go`
  * (`ResourceSelectorPriority`, `ResourceMatchSelectorsPriority`) and `pkg/detector/compare.go`
- * (`getHighestPriorityPropagationPolicy`); shared/reference/karmada-behaviour.md §2.1, A.1.
+ * (`getHighestPriorityPropagationPolicy`).
  */
 import { matchesRequirements } from '../../api/labels.ts';
 import { compareGoStrings } from '../../util/strings.ts';

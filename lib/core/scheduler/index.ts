@@ -1,6 +1,6 @@
 /**
  * The scheduler of the decision core: snapshot → filter → score → estimate → select → assign, as pure
- * functions over Karmada-shaped objects (shared/reference/karmada-behaviour.md §2.2–2.3).
+ * functions over Karmada-shaped objects (Karmada `pkg/scheduler`, `pkg/estimator/client/general.go`).
  */
 export * from './framework/types.ts';
 export {

@@ -1,8 +1,8 @@
 /**
  * Binding → Work rendering for one target cluster, as Karmada v1.15.9's binding controllers do it
  * (`pkg/controllers/binding/common.go` `ensureWork`, `pkg/controllers/ctrlutil/work.go`
- * `CreateOrUpdateWork`, `pkg/util/work.go` `SetLabelsAndAnnotationsForWorkload`;
- * shared/reference/karmada-behaviour.md §1.7, §2.10). Pure: the caller writes the Work.
+ * `CreateOrUpdateWork`, `pkg/util/work.go` `SetLabelsAndAnnotationsForWorkload`). Pure: the caller
+ * writes the Work.
  */
 import { executionNamespace } from '../../api/karmada-names.ts';
 import { cloneJson } from '../../util/json.ts';

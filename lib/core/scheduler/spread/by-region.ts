@@ -1,6 +1,6 @@
 /**
  * Selection under a `region` spread constraint (Karmada v1.15
- * `core/spreadconstraint/select_clusters_by_region.go`; shared/reference/karmada-behaviour.md §2.2.2).
+ * `core/spreadconstraint/select_clusters_by_region.go`).
  */
 import type { SpreadConstraint } from '../../model/types.ts';
 import { fail, ok, type ClusterDetail, type Outcome } from '../framework/types.ts';

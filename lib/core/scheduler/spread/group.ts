@@ -1,6 +1,5 @@
 /**
- * Topology groups and their scores (Karmada v1.15 `core/spreadconstraint/group_clusters.go`,
- * shared/reference/karmada-behaviour.md §2.2.2).
+ * Topology groups and their scores (Karmada v1.15 `core/spreadconstraint/group_clusters.go`).
  *
  * Only region groups influence selection in v1.15; zone and provider groups are built by Karmada
  * but never read by `SelectBestClusters`, so `selectBestClusters` does not build them.

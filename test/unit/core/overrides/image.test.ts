@@ -1,6 +1,6 @@
 /**
  * ImageOverrider and the image reference parser (Karmada v1.15.9 `imageoverride.go`,
- * `imageoverride_test.go`, `pkg/util/imageparser`; shared/reference/karmada-behaviour.md §2.11, §4.9).
+ * `imageoverride_test.go`, `pkg/util/imageparser`).
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';

@@ -1,7 +1,7 @@
 /**
  * commandOverrider / argsOverrider, labelsOverrider / annotationsOverrider, plaintext, and the
  * per-rule order of overriders (Karmada v1.15.9 `commandargsoverride_test.go`,
- * `labelannotationoverrider_test.go`, `overridemanager.go applyPolicyOverriders`; §2.11).
+ * `labelannotationoverrider_test.go`, `overridemanager.go applyPolicyOverriders`).
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
