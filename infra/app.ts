@@ -4,7 +4,7 @@
 import { App } from 'aws-cdk-lib';
 import { ConfigError } from '../lib/config/validate.ts';
 import { buildApp } from './build.ts';
-import { loadEnvironment } from './environments.ts';
+import { loadEnvironment } from './config/environments.ts';
 
 const app = new App();
 try {

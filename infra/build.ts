@@ -4,7 +4,7 @@
  */
 import { type App, Tags, Validations } from 'aws-cdk-lib';
 import { AwsSolutionsChecks } from 'cdk-nag';
-import type { EnvironmentConfig } from './environments.ts';
+import type { EnvironmentConfig } from './config/environments.ts';
 import { StatefulStack } from './stacks/stateful-stack.ts';
 import { StatelessStack } from './stacks/stateless-stack.ts';
 

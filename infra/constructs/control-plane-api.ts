@@ -14,7 +14,7 @@ import type * as sns from 'aws-cdk-lib/aws-sns';
 import { Construct } from 'constructs';
 import { triggeredControllers } from '../../lib/controllers/specs.ts';
 import { queueName } from '../../lib/queue/naming.ts';
-import type { EnvironmentConfig } from '../environments.ts';
+import type { EnvironmentConfig } from '../config/environments.ts';
 import { addServiceFunction } from './service-function.ts';
 
 export interface ControlPlaneApiProps {

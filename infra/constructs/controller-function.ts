@@ -13,7 +13,7 @@ import { type ControllerSpec, queueTargets } from '../../lib/controllers/specs.t
 import { METRIC, METRICS_NAMESPACE } from '../../lib/observability/metrics.ts';
 import { deadLetterQueueName, queueName } from '../../lib/queue/naming.ts';
 import { LANES, type Lane } from '../../lib/queue/port.ts';
-import type { EnvironmentConfig } from '../environments.ts';
+import type { EnvironmentConfig } from '../config/environments.ts';
 import { addServiceFunction } from './service-function.ts';
 
 export interface ControllerFunctionProps {
@@ -25,11 +25,11 @@ export interface ControllerFunctionProps {
 }
 
 /**
- * One controller as a Lambda function, the one opinionated way (STYLE.md #14): ESM bundle for
- * ARM64 on the newest Node runtime, AWS SDK left to the runtime; its own log group with retention;
- * a role allowed exactly what the controller does (its table operations, the data key only through
- * DynamoDB, sends to the queues it targets); a priority and a standard SQS event source with partial
- * batch responses and capped concurrency; alarms on its dead-letter queues, queue age and errors.
+ * One controller as a Lambda function, the one opinionated way: ESM bundle for ARM64 on the newest Node
+ * runtime, AWS SDK left to the runtime; its own log group with retention; a role allowed exactly what
+ * the controller does (its table operations, the data key only through DynamoDB, sends to the queues it
+ * targets); a priority and a standard SQS event source with partial batch responses and capped
+ * concurrency; alarms on its dead-letter queues, queue age and errors.
  */
 export class ControllerFunction extends Construct {
   readonly function: NodejsFunction;

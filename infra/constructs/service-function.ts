@@ -10,7 +10,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { INDEX } from '../../lib/adapters/dynamodb/table.ts';
 import { clusterTimingsFromFlags, runtimeEnvironment } from '../../lib/config/runtime.ts';
-import type { EnvironmentConfig } from '../environments.ts';
+import type { EnvironmentConfig } from '../config/environments.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
 
@@ -41,10 +41,10 @@ export interface ServiceFunction {
 
 /**
  * Adds a function of this system to `scope` (as its children `Logs`, `Role`, `Function`), the one
- * opinionated way (STYLE.md #14): ESM bundle for ARM64 on the newest Node runtime, AWS SDK left to
- * the runtime; its own log group with retention; an explicit role allowed its own log group, the
- * object table's item operations and the data key only through DynamoDB. Callers add what else the
- * function does (queues, secrets) to `role`.
+ * opinionated way: ESM bundle for ARM64 on the newest Node runtime, AWS SDK left to the runtime; its own
+ * log group with retention; an explicit role allowed its own log group, the object table's item
+ * operations and the data key only through DynamoDB. Callers add what else the function does (queues,
+ * secrets) to `role`.
  */
 export function addServiceFunction(scope: Construct, props: ServiceFunctionProps): ServiceFunction {
   const { config } = props;

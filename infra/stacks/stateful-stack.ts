@@ -6,7 +6,7 @@ import type { Construct } from 'constructs';
 import { ATTR, createTableInput } from '../../lib/adapters/dynamodb/table.ts';
 import { CONTROLLER_SPECS } from '../../lib/controllers/specs.ts';
 import { ControllerQueues } from '../constructs/controller-queues.ts';
-import type { EnvironmentConfig } from '../environments.ts';
+import type { EnvironmentConfig } from '../config/environments.ts';
 
 export interface StatefulStackProps extends StackProps {
   config: EnvironmentConfig;

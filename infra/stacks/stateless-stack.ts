@@ -13,7 +13,7 @@ import { CONTROLLER_SPECS } from '../../lib/controllers/specs.ts';
 import { RESYNC_ALL, RESYNC_CONTROLLER } from '../../lib/reconcile/resync.ts';
 import { ControlPlaneApi } from '../constructs/control-plane-api.ts';
 import { ControllerFunction } from '../constructs/controller-function.ts';
-import type { EnvironmentConfig } from '../environments.ts';
+import type { EnvironmentConfig } from '../config/environments.ts';
 
 export interface StatelessStackProps extends StackProps {
   config: EnvironmentConfig;

@@ -1,7 +1,7 @@
 /**
- * Names Karmada gives to things, shared by every layer (shared/reference/karmada-behaviour.md §1.1):
- * API groups, kinds, execution namespaces and the binding a Work came from. The labels, annotations
- * and finalizers themselves are in well-known.ts.
+ * Names Karmada gives to things, shared by every layer (Karmada `pkg/util/names/names.go` and each API
+ * group's `register.go`): API groups, kinds, execution namespaces and the binding a Work came from. The
+ * labels, annotations and finalizers themselves are in well-known.ts.
  */
 import { formatKey, parseApiVersion } from './object.ts';
 import {

@@ -2,7 +2,7 @@
  * API Gateway HTTP API (payload 2.0) ↔ the transport-neutral Kubernetes request/response.
  */
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2 } from 'aws-lambda';
-import type { KubeRequest, KubeResponse } from '../kube/http.ts';
+import type { KubeRequest, KubeResponse } from '../kube/base/http.ts';
 
 export function requestFromApiGateway(event: APIGatewayProxyEventV2): KubeRequest {
   const headers: Record<string, string | undefined> = {};

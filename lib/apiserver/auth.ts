@@ -9,7 +9,7 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { KubeObject } from '../api/object.ts';
 import type { Clock } from '../clock/clock.ts';
-import { bearerToken, type KubeRequest } from '../kube/http.ts';
+import { bearerToken, type KubeRequest } from '../kube/base/http.ts';
 import type { RequestAttributes, UserInfo } from '../kube/rest/index.ts';
 import type { ObjectStore } from '../store/port.ts';
 

@@ -1,5 +1,5 @@
 /**
- * Member-cluster webhooks (DESIGN.md §2.3), served next to the Kubernetes API:
+ * Member-cluster webhooks (docs/decisions/0006-member-clusters.md), served next to the Kubernetes API:
  *
  * - `POST /webhooks/v1/register`, with a bootstrap token as bearer: a Pull cluster registers
  *   (`skctl register`). The Cluster is created with `syncMode: Pull` and a per-cluster credential is
@@ -23,9 +23,15 @@ import { type KubeObject, refOf } from '../api/object.ts';
 import type { Clock } from '../clock/clock.ts';
 import type { CredentialCipher } from '../crypto/cipher.ts';
 import { defaultCluster, validateClusterName } from '../karmada/validation/index.ts';
-import { ApiError, apiErrors } from '../kube/errors.ts';
-import { checkRequestPath, decodeJson } from '../kube/request-guard.ts';
-import { bearerToken, jsonResponse, type KubeRequest, type KubeResponse, MAX_REQUEST_BYTES } from '../kube/http.ts';
+import { ApiError, apiErrors } from '../kube/base/errors.ts';
+import { checkRequestPath, decodeJson } from '../kube/base/request-guard.ts';
+import {
+  bearerToken,
+  jsonResponse,
+  type KubeRequest,
+  type KubeResponse,
+  MAX_REQUEST_BYTES,
+} from '../kube/base/http.ts';
 import {
   agentCredentialSecretName,
   CREDENTIALS_NAMESPACE,

@@ -49,7 +49,7 @@ import {
   bindingExistingClusters,
   fullyAppliedCondition,
 } from '../core/status/index.ts';
-import type { Cluster, ResourceBinding } from '../core/types.ts';
+import type { Cluster, ResourceBinding } from '../core/model/types.ts';
 import {
   bindingFinalizerOf,
   generateBindingName,

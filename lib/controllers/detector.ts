@@ -40,7 +40,7 @@ import {
   preemptingPolicy,
   removeClaim,
 } from '../core/policy/index.ts';
-import type { PropagationPolicy, ResourceBinding } from '../core/types.ts';
+import type { PropagationPolicy, ResourceBinding } from '../core/model/types.ts';
 import { type EventRecorder, NO_EVENTS } from '../events/recorder.ts';
 import { CPP_FINALIZER, PP_FINALIZER } from '../api/well-known.ts';
 import type { Lane, WorkQueue } from '../queue/port.ts';

@@ -17,7 +17,7 @@ import { CLUSTER, CLUSTER_RESOURCE_BINDING, RESOURCE_BINDING } from '../api/karm
 import type { ObjectRef } from '../api/object.ts';
 import { formatKey, parseKey, refOf } from '../api/object.ts';
 import type { EstimatorOptions } from '../core/scheduler/estimate.ts';
-import { buildFramework } from '../core/scheduler/framework/registry.ts';
+import { buildFramework } from '../core/scheduler/plugins/registry.ts';
 import { DEFAULT_SCHEDULER_NAME, isSchedulable, scheduleTrigger } from '../core/scheduler/reschedule.ts';
 import {
   affectedByCluster,
@@ -29,7 +29,7 @@ import {
 } from '../core/scheduler/result.ts';
 import { scheduleBinding, type ScheduleResult } from '../core/scheduler/schedule.ts';
 import { applyDelta, buildSnapshot, type ReservationDelta, type Snapshot } from '../core/scheduler/snapshot.ts';
-import type { Cluster, ResourceBinding } from '../core/types.ts';
+import type { Cluster, ResourceBinding } from '../core/model/types.ts';
 import { type EventRecorder, NO_EVENTS } from '../events/recorder.ts';
 import type { WorkQueue } from '../queue/port.ts';
 import type {

@@ -12,7 +12,7 @@
  *
  * See docs/core.md.
  */
-export * from './types.ts';
+export * from './model/types.ts';
 export { clusterMatches, clusterZones, compileLabelSelector } from './placement/affinity.ts';
 export * from './policy/index.ts';
 export * from './interpreter/index.ts';

@@ -6,7 +6,7 @@
 import type { Clock } from '../clock/clock.ts';
 import { controlPlaneBuiltins } from '../kube/builtin/kinds.ts';
 import { resourceDefsFromCrd } from '../kube/crd.ts';
-import { Catalog, type ResourceDef, type ResourceStrategy } from '../kube/resources.ts';
+import { Catalog, type ResourceDef, type ResourceStrategy } from '../kube/catalog/resources.ts';
 import type { ObjectStore } from '../store/port.ts';
 import { karmadaResourceDefs } from './kinds.ts';
 

@@ -21,8 +21,8 @@ import {
   topLevel,
 } from '../kube/builtin/schemas.ts';
 import { resourceDefsFromCrd } from '../kube/crd.ts';
-import { ALL_VERBS, type PrinterColumn, type ResourceDef, type ResourceStrategy } from '../kube/resources.ts';
-import { AGE_COLUMN } from '../kube/table.ts';
+import { ALL_VERBS, type PrinterColumn, type ResourceDef, type ResourceStrategy } from '../kube/catalog/resources.ts';
+import { AGE_COLUMN } from '../kube/catalog/table.ts';
 import generated from './crds.generated.json' with { type: 'json' };
 import { defaultKarmadaObject, validateKarmadaObject } from './validation/index.ts';
 

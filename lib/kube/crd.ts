@@ -10,16 +10,16 @@ import { updateLatest } from '../store/write.ts';
 import type { ObjectStore } from '../store/port.ts';
 import { isDNS1123Label } from '../util/validation.ts';
 import { objectMeta, str } from './builtin/schemas.ts';
-import { childPath, type FieldError, fieldError } from './field-errors.ts';
+import { childPath, type FieldError, fieldError } from './base/field-errors.ts';
 import {
   ALL_VERBS,
   compareVersions,
   type PrinterColumn,
   type ResourceDef,
   type ResourceStrategy,
-} from './resources.ts';
-import type { Schema } from './schema.ts';
-import { AGE_COLUMN } from './table.ts';
+} from './catalog/resources.ts';
+import type { Schema } from './base/schema.ts';
+import { AGE_COLUMN } from './catalog/table.ts';
 
 interface CrdVersion {
   name: string;

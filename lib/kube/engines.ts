@@ -9,9 +9,9 @@ import {
   InvalidApplyConfigurationError,
   recordUpdate,
 } from './apply/index.ts';
-import { apiErrors } from './errors.ts';
+import { apiErrors } from './base/errors.ts';
 import { applyPatch } from './patch/index.ts';
-import type { FieldManager, PatchEngine } from './rest/types.ts';
+import type { FieldManager, PatchEngine } from './base/types.ts';
 
 export const patchEngine: PatchEngine = { applyPatch };
 

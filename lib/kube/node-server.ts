@@ -6,9 +6,9 @@ import { createServer as createHttpsServer, type ServerOptions } from 'node:http
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Duplex } from 'node:stream';
-import { ApiError, apiErrors } from './errors.ts';
-import { jsonResponse, type KubeRequest, type KubeResponse, MAX_REQUEST_BYTES } from './http.ts';
-import { splitRequestTarget } from './request-guard.ts';
+import { ApiError, apiErrors } from './base/errors.ts';
+import { jsonResponse, type KubeRequest, type KubeResponse, MAX_REQUEST_BYTES } from './base/http.ts';
+import { splitRequestTarget } from './base/request-guard.ts';
 
 export type KubeHandler = (req: KubeRequest) => Promise<KubeResponse>;
 

@@ -2,7 +2,7 @@
  * Queues. Every controller has two: **priority** (user writes through the API, health changes from
  * member webhooks) and **standard** (resync, fan-out from a policy change, retries and timers).
  * Both feed the same handler; capacity is split so a standard backlog never starves priority work
- * (DESIGN.md §3.2).
+ * (docs/decisions/0003-queues-and-retries.md).
  */
 
 export type Lane = 'priority' | 'standard';

@@ -5,7 +5,7 @@
 import { existsSync, rmSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
 import { FAULT_MODES, type FaultMode, type SimulatedMember } from './member.ts';
-import { splitRequestTarget } from '../kube/request-guard.ts';
+import { splitRequestTarget } from '../kube/base/request-guard.ts';
 
 export interface MemberView {
   name: string;

@@ -17,10 +17,10 @@ import { eventTtl } from '../store/ttl.ts';
 import { controlPlaneBuiltins, nodeDef } from '../kube/builtin/kinds.ts';
 import { establishCrd, validateCrd } from '../kube/crd.ts';
 import { fieldManager, patchEngine } from '../kube/engines.ts';
-import { ApiError, apiErrors } from '../kube/errors.ts';
-import { bearerToken, jsonResponse, type KubeRequest, type KubeResponse } from '../kube/http.ts';
+import { ApiError, apiErrors } from '../kube/base/errors.ts';
+import { bearerToken, jsonResponse, type KubeRequest, type KubeResponse } from '../kube/base/http.ts';
 import { type RunningKubeServer, startKubeServer } from '../kube/node-server.ts';
-import type { Catalog } from '../kube/resources.ts';
+import type { Catalog } from '../kube/catalog/resources.ts';
 import {
   type AdmissionInput,
   type RestBackend,

@@ -23,7 +23,7 @@ import {
   resyncTargets,
   SCHEDULER_CONTROLLER_NAME,
 } from '../controllers/specs.ts';
-import { parsePluginsFlag } from '../core/scheduler/framework/registry.ts';
+import { parsePluginsFlag } from '../core/scheduler/plugins/registry.ts';
 import { StoredCrdCatalog, staticControlPlaneDefs } from '../karmada/catalog.ts';
 import type { Controller } from '../reconcile/controller.ts';
 import { createResyncController, RESYNC_CONTROLLER } from '../reconcile/resync.ts';

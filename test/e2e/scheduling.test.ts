@@ -1,7 +1,7 @@
 /**
  * Detector and scheduler end to end on the local control plane, driven by kubectl as a Karmada user
  * would: templates and policies become ResourceBindings placed on simulated members.
- * - the seeds' FlinkDeployment gets jobmanager/taskmanager components exactly as in the v1.15 notes;
+ * - the FlinkDeployment of examples/flink/ gets jobmanager/taskmanager components exactly as in the v1.15 notes;
  * - a static 2:1 weight over three members divides 3 and then 6 replicas as Karmada does;
  * - region spread picks one cluster per region;
  * - an unschedulable binding says why, and is placed once its member gains a node (Karmada #3112);

@@ -1,5 +1,5 @@
 /**
- * CDK assertions on the properties that matter (STYLE.md #14), for both environments, plus cdk-nag
+ * CDK assertions on the properties that matter, for both environments, plus cdk-nag
  * (synth fails on any unacknowledged AwsSolutions finding) and the real function bundle.
  */
 import assert from 'node:assert/strict';
@@ -10,7 +10,7 @@ import { after, describe, it } from 'node:test';
 import { App } from 'aws-cdk-lib';
 import { Match, Template } from 'aws-cdk-lib/assertions';
 import { buildApp } from '../../infra/build.ts';
-import { ENVIRONMENTS, type EnvironmentConfig, loadEnvironment } from '../../infra/environments.ts';
+import { ENVIRONMENTS, type EnvironmentConfig, loadEnvironment } from '../../infra/config/environments.ts';
 import { ConfigError } from '../../lib/config/validate.ts';
 import { CONTROLLER_SPECS, triggeredControllers, visibilityTimeoutSeconds } from '../../lib/controllers/specs.ts';
 import { deadLetterQueueName, queueName } from '../../lib/queue/naming.ts';

@@ -1,7 +1,7 @@
 /**
- * The DynamoDB {@link RowStore}: marshals rows and calls the SDK, nothing else (STYLE.md #6). One
- * conditional PutItem/DeleteItem per write; a failed condition returns the current row when DynamoDB
- * sends it (`ReturnValuesOnConditionCheckFailure`), otherwise the caller reads it.
+ * The DynamoDB {@link RowStore}: marshals rows and calls the SDK, nothing else. One conditional
+ * PutItem/DeleteItem per write; a failed condition returns the current row when DynamoDB sends it
+ * (`ReturnValuesOnConditionCheckFailure`), otherwise the caller reads it.
  */
 import {
   type AttributeValue,

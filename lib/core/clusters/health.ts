@@ -97,8 +97,9 @@ export interface ThresholdState {
 }
 
 /**
- * Karmada's `thresholdAdjustedReadyCondition` (A.6): the Ready condition to write, given the cluster's
- * current Ready condition, the freshly observed one and the threshold cache; plus the next cache.
+ * Karmada's `thresholdAdjustedReadyCondition` (`pkg/controllers/status/cluster_condition_cache.go`): the
+ * Ready condition to write, given the cluster's current Ready condition, the freshly observed one and
+ * the threshold cache; plus the next cache.
  *
  * - No cache (first observation, or after a controller restart): the observed condition, unsmoothed;
  *   the cache starts with a threshold start in the distant past.
@@ -135,7 +136,8 @@ const UNREACHABLE: TaintTemplate = { key: UNREACHABLE_TAINT_KEY, effect: 'NoSche
 const matchTaint = (a: TaintTemplate, b: TaintTemplate) => a.key === b.key && a.effect === b.effect;
 
 /**
- * Karmada's `taintClusterByCondition` (A.7) through `SetCurrentClusterTaints`:
+ * Karmada's `taintClusterByCondition` (`pkg/controllers/cluster/cluster_controller.go`) through
+ * `SetCurrentClusterTaints`:
  * Ready missing ⇒ add not-ready; False ⇒ add not-ready, remove unreachable; Unknown ⇒ add unreachable,
  * remove not-ready; True ⇒ remove both (all `NoSchedule`). Identity is (key, effect): an existing taint
  * with that identity counts as present whatever its value, and removal drops every taint with it.
@@ -173,9 +175,10 @@ export interface StaleReady {
 }
 
 /**
- * The Pull-cluster monitor (§2.4, `tryUpdateClusterHealth`, run every `--cluster-monitor-period` for
- * Pull clusters only — Push clusters return before the check): the Unknown Ready condition to set
- * once the agent has been silent longer than the grace period, or undefined.
+ * The Pull-cluster monitor (`pkg/controllers/cluster/cluster_controller.go` `tryUpdateClusterHealth`,
+ * run every `--cluster-monitor-period` for Pull clusters only — Push clusters return before the check):
+ * the Unknown Ready condition to set once the agent has been silent longer than the grace period, or
+ * undefined.
  *
  * Karmada keeps an in-memory `probeTimestamp` per cluster, set to the local time at which the monitor
  * noticed (a) the Ready condition change in any field or (b) the lease's `renewTime` advance; for a

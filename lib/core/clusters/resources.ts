@@ -191,7 +191,7 @@ export function nodeSummary(nodes: readonly KubeObject[]): { totalNum: number; r
 }
 
 /**
- * `getResourceSummary` (§2.3):
+ * `getResourceSummary` (Karmada `pkg/controllers/status/cluster_status_controller.go`):
  * - allocatable = Σ `node.status.allocatable`, every resource a node lists (zeros kept);
  * - allocating = Σ requests of pods without `spec.nodeName` (any phase), plus their count as `pods`;
  * - allocated = Σ requests of pods with `spec.nodeName` and phase neither Succeeded nor Failed, plus
@@ -270,13 +270,13 @@ function searchLastLessElement(nums: readonly bigint[], target: bigint): number 
 }
 
 /**
- * `getAllocatableModelings` (§2.3): for each node, available = `status.allocatable` − Σ requests of
- * the pods occupying it (bound, not Succeeded/Failed), the pod count subtracted from `pods`; resources
- * a node does not list count as 0. The node's grade index = min over the model resources of the last
- * model whose min ≤ available (found by Karmada's binary search, so models must be in ascending order,
- * as defaulting leaves them); a node with no such grade (negative availability) is not counted.
- * Result: `{grade: models[i].grade, count}` for every model, in model order; `[]` when there are no
- * models or they are inconsistent.
+ * `getAllocatableModelings` (`pkg/controllers/status/cluster_status_controller.go`): for each node,
+ * available = `status.allocatable` − Σ requests of the pods occupying it (bound, not Succeeded/Failed),
+ * the pod count subtracted from `pods`; resources a node does not list count as 0. The node's grade
+ * index = min over the model resources of the last model whose min ≤ available (found by Karmada's
+ * binary search, so models must be in ascending order, as defaulting leaves them); a node with no such
+ * grade (negative availability) is not counted. Result: `{grade: models[i].grade, count}` for every
+ * model, in model order; `[]` when there are no models or they are inconsistent.
  *
  * Deviation: Karmada v1.15 (and master) `break`s out of the node loop at the first node whose pod
  * capacity is used up (`allocatable.pods − pods ≤ 0`), silently dropping every later node (in informer
@@ -394,9 +394,9 @@ function byModels(models: readonly ResourceModel[], modelings: readonly Obj[], r
 }
 
 /**
- * The general estimator's `maxAvailableReplicas` (A.5) for one replica with the given resource
- * request (`ReplicaRequirements.resourceRequest`), read from the Cluster's `status.resourceSummary`
- * and `spec.resourceModels`:
+ * The general estimator's `maxAvailableReplicas` (`pkg/estimator/client/general.go`) for one replica
+ * with the given resource request (`ReplicaRequirements.resourceRequest`), read from the Cluster's
+ * `status.resourceSummary` and `spec.resourceModels`:
  * - no resourceSummary ⇒ 0; allowed pods = allocatable.pods − allocated.pods − allocating.pods, ≤ 0 ⇒ 0;
  *   no request ⇒ allowed pods;
  * - with the `CustomizedClusterResourceModeling` gate (default on) and non-empty allocatableModelings:

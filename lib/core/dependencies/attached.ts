@@ -21,7 +21,7 @@ import { generateBindingName } from '../work/names.ts';
 import { bindingTargetClusters } from '../work/revise.ts';
 import { cloneJson } from '../../util/json.ts';
 import { fnv32a } from '../scheduler/assignment/webster.ts';
-import type { KubeObject, ResourceBinding, ResourceBindingSpec } from '../types.ts';
+import type { KubeObject, ResourceBinding, ResourceBindingSpec } from '../model/types.ts';
 import type { DependencyRef } from './interpret.ts';
 
 /**

@@ -13,8 +13,8 @@
  *
  * Nothing here throws for malformed pod templates: a field of the wrong JSON type counts as absent.
  */
-import { isObject } from '../interpreter/requirements.ts';
-import type { KubeObject } from '../types.ts';
+import { isObject } from '../interpreter/hooks/requirements.ts';
+import type { KubeObject } from '../model/types.ts';
 
 /**
  * One object a workload depends on (Karmada's `DependentObjectReference` with a name; the

@@ -9,9 +9,9 @@
  * - tasks of a cluster that has recovered end (#5803);
  * - state travels across consecutive failovers (#6232, see state.ts).
  */
-import type { Condition, GracefulEvictionTask, ResourceBindingSpec, Taint, Toleration } from '../types.ts';
+import type { Condition, GracefulEvictionTask, ResourceBindingSpec, Taint, Toleration } from '../model/types.ts';
 import { needEviction, noExecuteTaints, withDefaultTolerations } from './taints.ts';
-import { taintString } from '../scheduler/plugins/taint-toleration/index.ts';
+import { taintString } from '../placement/tolerations.ts';
 import {
   assessEvictionTasks,
   clusterEvictionPurgeMode,

@@ -4,7 +4,7 @@
  * from that cluster, and the values travel in the eviction task's `preservedLabelState`; the binder
  * then injects them as labels into the manifest for the new cluster (`injectReservedLabelState`).
  */
-import type { GracefulEvictionTask, ResourceBindingSpec } from '../types.ts';
+import type { GracefulEvictionTask, ResourceBindingSpec } from '../model/types.ts';
 import { executeJsonPath, JsonPathError } from './jsonpath.ts';
 import { canonicalPurgeMode } from './tasks.ts';
 

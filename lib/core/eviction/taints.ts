@@ -12,9 +12,9 @@
  * that identity is kept as it is (value and `timeAdded` untouched); an added one gets `timeAdded = now`.
  */
 import { rfc3339 } from '../../api/time.ts';
-import type { Condition, Taint, TaintEffect, Toleration } from '../types.ts';
-import type { ClusterAffinity } from '../types.ts';
-import { toleratesTaint } from '../scheduler/plugins/taint-toleration/index.ts';
+import type { Condition, Taint, TaintEffect, Toleration } from '../model/types.ts';
+import type { ClusterAffinity } from '../model/types.ts';
+import { toleratesTaint } from '../placement/tolerations.ts';
 
 /** `cluster.karmada.io/not-ready`: the cluster is reachable but not healthy (Ready False). */
 export const NOT_READY_TAINT_KEY = 'cluster.karmada.io/not-ready';

@@ -11,7 +11,7 @@
  * | `Never` (application failover) | kept until `suppressDeletion` is cleared | at once |
  */
 import { rfc3339 } from '../../api/time.ts';
-import type { GracefulEvictionTask, ResourceBindingSpec, TargetCluster } from '../types.ts';
+import type { GracefulEvictionTask, ResourceBindingSpec, TargetCluster } from '../model/types.ts';
 
 export type PurgeMode = 'Directly' | 'Gracefully' | 'Never';
 

@@ -9,9 +9,9 @@
  * sees them. A replica count that is not an int32 integer counts as nil (Karmada's typed conversion
  * would fail instead).
  */
-import type { KubeObject } from '../types.ts';
-import type { KindInterpreter, ReplicaInterpretation } from './registry.ts';
-import { type InterpretOptions, generateReplicaRequirements, isObject } from './requirements.ts';
+import type { KubeObject } from '../model/types.ts';
+import type { KindInterpreter, ReplicaInterpretation } from './hooks/registry.ts';
+import { type InterpretOptions, generateReplicaRequirements, isObject } from './hooks/requirements.ts';
 
 const MAX_INT32 = 2 ** 31 - 1;
 const MIN_INT32 = -(2 ** 31);

@@ -22,15 +22,15 @@ export {
   type ReplicaInterpreter,
   interpreterKey,
   withInterpreter,
-} from './registry.ts';
+} from './hooks/registry.ts';
 export {
   type InterpretOptions,
   generateNodeClaim,
   generateReplicaRequirements,
   podTemplateRequests,
-} from './requirements.ts';
+} from './hooks/requirements.ts';
 export { BUILTIN_INTERPRETERS, jobReplicas, podReplicas, workloadReplicas } from './builtin.ts';
-export { ResourceAccumulator, canonicalQuantity, isScalarResourceName } from './resource.ts';
+export { ResourceAccumulator, canonicalQuantity, isScalarResourceName } from './hooks/resource.ts';
 export {
   THIRDPARTY_INTERPRETERS,
   flinkDeploymentComponents,

@@ -4,15 +4,15 @@
  * `apiVersion/kind` in a registry (default: native kinds and Karmada's third-party built-ins).
  * Pure: no I/O, no clock, inputs never mutated, outputs never alias inputs.
  */
-import type { Component, KubeObject } from '../types.ts';
+import type { Component, KubeObject } from '../model/types.ts';
 import { BUILTIN_INTERPRETERS } from './builtin.ts';
 import {
   type InterpreterRegistry,
   type KindInterpreter,
   type ReplicaInterpretation,
   interpreterKey,
-} from './registry.ts';
-import type { InterpretOptions } from './requirements.ts';
+} from './hooks/registry.ts';
+import type { InterpretOptions } from './hooks/requirements.ts';
 import { THIRDPARTY_INTERPRETERS } from './third-party-kinds/index.ts';
 
 /** The built-in registry: native `GetReplicas` and the third-party customizations. */

@@ -1,12 +1,12 @@
 /**
  * Applying override rules to a resource template for one cluster, all or nothing (Karmada v1.15.9
- * `overridemanager.go` `applyClusterOverrides` / `applyNamespacedOverrides`; shared/reference/
- * karmada-behaviour.md §2.10–2.11). Karmada aborts the Work rendering for the cluster at the first
- * overrider that fails; here the caller gets that failure as a value and the input is never touched.
+ * `pkg/util/overridemanager/overridemanager.go` `applyClusterOverrides` / `applyNamespacedOverrides`).
+ * Karmada aborts the Work rendering for the cluster at the first overrider that fails; here the caller
+ * gets that failure as a value and the input is never touched.
  */
 import { APPLIED_CLUSTER_OVERRIDES_ANNOTATION, APPLIED_OVERRIDES_ANNOTATION } from '../../api/well-known.ts';
 import { cloneJson, isJsonObject } from '../../util/json-value.ts';
-import type { KubeObject } from '../types.ts';
+import type { KubeObject } from '../model/types.ts';
 import { applyRuleOverriders, OverriderError } from './overriders.ts';
 import { type ApplicablePoliciesInput, applicablePolicies } from './select.ts';
 import type { OverridePolicyRef, Overriders, PolicyOverriders } from './types.ts';

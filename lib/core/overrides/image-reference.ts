@@ -1,7 +1,7 @@
 /**
  * Container image references as Karmada's image overrider sees them: `pkg/util/imageparser` over
  * `github.com/distribution/reference` v0.6.0 `Parse` (no docker.io normalisation) and
- * `github.com/opencontainers/go-digest` validation (shared/reference/karmada-behaviour.md §2.11).
+ * `github.com/opencontainers/go-digest` validation.
  */
 
 // distribution/reference regexp.go, transcribed (Go RE2 and JS agree on these: no backreferences,
@@ -57,7 +57,7 @@ export function splitHostname(name: string): { hostname: string; repository: str
 /**
  * A parsed image, mutable like Karmada's `imageparser.Components`. When a reference carries both a
  * tag and a digest only the tag is kept (`reference.Tagged` wins in `Parse`), so the digest is lost
- * by any image override (§4.9).
+ * by any image override.
  */
 export class ImageComponents {
   hostname: string;
@@ -79,7 +79,7 @@ export class ImageComponents {
 
   /**
    * `SetTagOrDigest`: a valid tag replaces the tag and clears the digest; otherwise a valid digest
-   * replaces the digest and clears the tag; otherwise nothing changes (a silent no-op, §4.9).
+   * replaces the digest and clears the tag; otherwise nothing changes (a silent no-op).
    */
   setTagOrDigest(input: string): void {
     if (ANCHORED_TAG.test(input)) {

@@ -1,7 +1,7 @@
 /**
  * The override engine: OverridePolicy / ClusterOverridePolicy selection and ordering, and every
  * overrider (plaintext, image, command, args, labels, annotations, field) as pure functions over
- * plain Karmada-shaped objects (shared/reference/karmada-behaviour.md §1.3, §2.11).
+ * plain Karmada-shaped objects (Karmada `pkg/util/overridemanager`).
  *
  * @example
  * import { applicablePolicies, applyOverrides } from './overrides/index.ts';

@@ -1,9 +1,8 @@
 /**
  * Each overrider kind as a pure step over a working copy of the object, Karmada v1.15.9
- * `pkg/util/overridemanager/{imageoverride,commandargsoverride,labelannotationoverrider,overridemanager}.go`
- * (shared/reference/karmada-behaviour.md §2.11). Every step builds RFC 6902 operations from the
- * object as it is at that point and applies them; a step that cannot apply throws
- * {@link OverriderError} and the caller discards the working copy.
+ * `pkg/util/overridemanager/{imageoverride,commandargsoverride,labelannotationoverrider,overridemanager}.go`.
+ * Every step builds RFC 6902 operations from the object as it is at that point and applies them; a step
+ * that cannot apply throws {@link OverriderError} and the caller discards the working copy.
  */
 import { PatchError } from '../../util/patch-error.ts';
 import { applyJsonPatch } from '../../util/json-patch.ts';
@@ -66,7 +65,7 @@ const POD_SPEC_PATH: Readonly<Record<string, readonly string[]>> = {
 /**
  * `overrideImage`: the new image for `current`. Registry/Repository `add` appends the value to the
  * component as a string, `replace` sets it, `remove` clears it; Tag `add` appends to the tag (or
- * digest) and `replace` sets a tag or digest — a value that is neither is a silent no-op (§4.9) —
+ * digest) and `replace` sets a tag or digest — a value that is neither is a silent no-op —
  * `remove` drops the tag, else the digest. An image with both tag and digest loses the digest.
  *
  * @example overrideImage('fictional.registry.example/imagename:v1.0.0', { component: 'Registry', operator: 'add', value: '.test' })

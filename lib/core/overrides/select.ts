@@ -1,11 +1,11 @@
 /**
  * Which override rules apply to a resource template on one cluster, in Karmada's order
- * (v1.15.9 `overridemanager.go` `ApplyOverridePolicies` / `getOverridersFromOverridePolicies`;
- * shared/reference/karmada-behaviour.md §2.11, §4.8).
+ * (v1.15.9 `pkg/util/overridemanager/overridemanager.go` `ApplyOverridePolicies` /
+ * `getOverridersFromOverridePolicies`).
  */
 import { clusterMatches } from '../placement/affinity.ts';
 import { compareGoStrings, ImplicitPriority, selectorPriority } from '../policy/selector.ts';
-import type { Cluster, KubeObject } from '../types.ts';
+import type { Cluster, KubeObject } from '../model/types.ts';
 import type { OverridePolicy, OverridePolicyRef, PolicyOverriders, RuleWithCluster } from './types.ts';
 
 /** Inputs of {@link applicablePolicies}. */

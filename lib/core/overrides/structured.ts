@@ -1,7 +1,7 @@
 /**
  * Patching the JSON or YAML document held in a string field — the heart of Karmada's
- * `FieldOverrider` (`overridemanager.go` `applyRawJSONPatch` / `applyRawYAMLPatch`;
- * shared/reference/karmada-behaviour.md §1.3, §2.11).
+ * `FieldOverrider` (`pkg/util/overridemanager/overridemanager.go` `applyRawJSONPatch` /
+ * `applyRawYAMLPatch`).
  *
  * The patch semantics are Karmada's: RFC 6902 `add`/`remove`/`replace` at `subPath`, failing on
  * missing paths. The text that comes out differs on purpose: Karmada converts YAML to JSON and back

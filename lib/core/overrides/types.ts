@@ -1,9 +1,9 @@
 /**
  * OverridePolicy / ClusterOverridePolicy shapes (`policy.karmada.io/v1alpha1`, Karmada v1.15
- * `pkg/apis/policy/v1alpha1/override_types.go`; shared/reference/karmada-behaviour.md §1.3). Objects
- * are plain JSON as the API returns them; every interface tolerates fields it does not name.
+ * `pkg/apis/policy/v1alpha1/override_types.go`). Objects are plain JSON as the API returns them; every
+ * interface tolerates fields it does not name.
  */
-import type { ClusterAffinity, KubeObject, ResourceSelector } from '../types.ts';
+import type { ClusterAffinity, KubeObject, ResourceSelector } from '../model/types.ts';
 
 /** `OverriderOperator`. The CRD restricts command/args overriders to `add` and `remove`. */
 export type OverriderOperator = 'add' | 'remove' | 'replace';

@@ -1,11 +1,11 @@
 /**
- * Which clusters a `ClusterAffinity` selects — Karmada's `util.ClusterMatches`
- * (shared/reference/karmada-behaviour.md §2.2, A.2). Used by the scheduler's ClusterAffinity filter,
- * static weight rules, and override rules' `targetCluster`.
+ * Which clusters a `ClusterAffinity` selects — Karmada's `util.ClusterMatches` (`pkg/util/selector.go`).
+ * Used by the scheduler's ClusterAffinity filter, static weight rules, and override rules'
+ * `targetCluster`.
  */
 import { fromLabelSelector, InvalidSelectorError, matchesRequirements, type Requirement } from '../../api/labels.ts';
 import { isQualifiedName } from '../../util/validation.ts';
-import type { Cluster, ClusterAffinity, LabelSelector, NodeSelectorRequirement } from '../types.ts';
+import type { Cluster, ClusterAffinity, LabelSelector, NodeSelectorRequirement } from '../model/types.ts';
 
 /** Compiled selectors, by the identity of the selector object (policies are read-only snapshots). */
 const labelSelectors = new WeakMap<object, Requirement[] | null>();
@@ -79,7 +79,7 @@ function compileFieldSelector(selector: {
   return compiled;
 }
 
-/** The `zone` key is special: a cluster has several zones (A.2). */
+/** The `zone` key is special: a cluster has several zones (Karmada `pkg/util/selector.go` `matchZones`). */
 function zoneMatches(zones: readonly string[], e: NodeSelectorRequirement): boolean {
   const values = e.values ?? [];
   switch (e.operator) {

@@ -14,7 +14,7 @@ import type { ObjectRef } from '../../api/object.ts';
 import { deepEqual } from '../../util/json.ts';
 import type { BindingWorkload } from '../interpreter/interpret.ts';
 import { SCHEDULED_CONDITION } from '../scheduler/result.ts';
-import type { KubeObject, PropagationPolicy, ResourceBinding, ResourceBindingSpec } from '../types.ts';
+import type { KubeObject, PropagationPolicy, ResourceBinding, ResourceBindingSpec } from '../model/types.ts';
 import { applyClaim } from './claim.ts';
 
 const BINDING_API_VERSION = 'work.karmada.io/v1alpha2';

@@ -1,11 +1,11 @@
 /**
  * Which policy a resource template should follow — Karmada v1.15 `propagateResource`,
  * `getAndApplyPolicy` / `getAndApplyClusterPolicy` and `LookForMatched(Cluster)Policy`
- * (`pkg/detector/policy.go`, `pkg/detector/detector.go`); shared/reference/karmada-behaviour.md §2.1, §4.7.
+ * (`pkg/detector/policy.go`, `pkg/detector/detector.go`).
  */
 import { claimedBy, type PolicyClaim } from './claim.ts';
 import { highestPriorityPolicy, ImplicitPriority, isDeleting, policyImplicitPriority } from './selector.ts';
-import type { KubeObject, PropagationPolicy } from '../types.ts';
+import type { KubeObject, PropagationPolicy } from '../model/types.ts';
 
 /** What `choosePolicy` decided. */
 export type PolicyChoice =

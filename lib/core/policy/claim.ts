@@ -1,8 +1,7 @@
 /**
  * Policy claims on resource templates and bindings — Karmada v1.15 `pkg/detector/claim.go`
  * (`AddPPClaimMetadata`, `AddCPPClaimMetadata`, `Cleanup*ClaimMetadata`, `NeedCleanupClaimMetadata`) and
- * `ClaimPolicyForObject` / `ClaimClusterPolicyForObject` in `pkg/detector/detector.go`;
- * shared/reference/karmada-behaviour.md §1.1, §2.1.
+ * `ClaimPolicyForObject` / `ClaimClusterPolicyForObject` in `pkg/detector/detector.go`.
  */
 import {
   CPP_NAME_ANNOTATION,
@@ -11,7 +10,7 @@ import {
   PP_NAMESPACE_ANNOTATION,
   PP_PERMANENT_ID_LABEL,
 } from '../../api/well-known.ts';
-import type { KubeObject, PropagationPolicy } from '../types.ts';
+import type { KubeObject, PropagationPolicy } from '../model/types.ts';
 
 export type PolicyKind = PropagationPolicy['kind'];
 

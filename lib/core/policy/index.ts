@@ -1,6 +1,6 @@
 /**
  * Policy selection for the decision core: selector priorities, choosing and claiming a policy for a
- * resource template, and preemption (Karmada v1.15 detector; shared/reference/karmada-behaviour.md §2.1).
+ * resource template, and preemption (Karmada v1.15 `pkg/detector`).
  * Pure functions over plain objects.
  */
 export {

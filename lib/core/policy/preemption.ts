@@ -1,11 +1,11 @@
 /**
  * Policy preemption (`preemption: Always`, feature gate `PropagationPolicyPreemption`) — Karmada v1.15
- * `pkg/detector/preemption.go`; shared/reference/karmada-behaviour.md §2.1, §4.7. The rule: a
- * higher-priority PP > a lower-priority PP > any CPP; a higher-priority CPP > a lower-priority CPP.
- * Only explicit priorities count. Checking the feature gate is the caller's job.
+ * `pkg/detector/preemption.go`. The rule: a higher-priority PP > a lower-priority PP > any CPP; a
+ * higher-priority CPP > a lower-priority CPP. Only explicit priorities count. Checking the feature gate
+ * is the caller's job.
  */
 import { compareGoStrings, explicitPriority, isDeleting } from './selector.ts';
-import type { KubeObject, PropagationPolicy } from '../types.ts';
+import type { KubeObject, PropagationPolicy } from '../model/types.ts';
 
 /** A template a preempting policy names (Karmada `helper.ConstructObjectReference(rs)`). */
 export interface PreemptionTarget {

@@ -1,12 +1,12 @@
 /**
  * Which policy selects a resource template and how strongly — Karmada v1.15 `pkg/util/selector.go`
  * (`ResourceSelectorPriority`, `ResourceMatchSelectorsPriority`) and `pkg/detector/compare.go`
- * (`getHighestPriorityPropagationPolicy`); shared/reference/karmada-behaviour.md §2.1, A.1.
+ * (`getHighestPriorityPropagationPolicy`).
  */
 import { matchesRequirements } from '../../api/labels.ts';
 import { compareGoStrings } from '../../util/strings.ts';
 import { compileLabelSelector } from '../placement/affinity.ts';
-import type { KubeObject, PropagationPolicy, ResourceSelector } from '../types.ts';
+import type { KubeObject, PropagationPolicy, ResourceSelector } from '../model/types.ts';
 
 /** How specifically a resource selector matches a template (Karmada `util.ImplicitPriority`). */
 export const ImplicitPriority = {

@@ -1,5 +1,5 @@
 /**
- * The general estimator (Karmada `pkg/estimator/client/general.go`, reference A.5) compiled for speed:
+ * The general estimator (Karmada `pkg/estimator/client/general.go`) compiled for speed:
  * a cluster's `resourceSummary` and resource models are parsed once per cluster object, a request once
  * per request object, and each (cluster, request) answer is then plain arithmetic. The exact BigInt
  * implementation in `lib/core/clusters/resources.ts` ({@link maxAvailableReplicas}) is the reference; a
@@ -15,8 +15,8 @@
  * reduced by the replicas the reservations would hold.
  */
 import { millisOf, nanoOf, unitsOf } from '../../api/quantity.ts';
-import type { Cluster, ResourceList } from '../types.ts';
-import { MAX_INT32 } from './types.ts';
+import type { Cluster, ResourceList } from '../model/types.ts';
+import { MAX_INT32 } from './framework/types.ts';
 
 /** Resource name → amount in estimator units. */
 export type Units = Map<string, number>;
@@ -34,7 +34,10 @@ export interface ClusterCapacity {
 }
 
 interface CompiledModels {
-  /** Per resource, the grade minimums in model order (Karmada's minMap; see A.5 on mis-alignment). */
+  /**
+   * Per resource, the grade minimums in model order (Karmada's `minMap`, `pkg/estimator/client/general.go`:
+   * a model without the resource shifts the later ones, as there).
+   */
   readonly mins: Map<string, number[]>;
   /** Node counts per model index (0 when absent). */
   readonly counts: number[];

@@ -1,8 +1,8 @@
 /**
  * The scheduler of the decision core: snapshot → filter → score → estimate → select → assign, as pure
- * functions over Karmada-shaped objects (shared/reference/karmada-behaviour.md §2.2–2.3).
+ * functions over Karmada-shaped objects (Karmada `pkg/scheduler`, `pkg/estimator/client/general.go`).
  */
-export * from './types.ts';
+export * from './framework/types.ts';
 export {
   clusterCapacity,
   compileRequest,
@@ -20,7 +20,7 @@ export {
   parsePluginsFlag,
   PluginConfigError,
   type PluginFactory,
-} from './framework/registry.ts';
+} from './plugins/registry.ts';
 export {
   applyDelta,
   buildSnapshot,

@@ -1,10 +1,10 @@
 /**
- * Whether a binding needs a scheduling pass, and why (Karmada `pkg/scheduler/scheduler.go
- * doScheduleBinding`, reference §2.2 "When to (re)schedule"), plus which bindings the scheduler owns.
+ * Whether a binding needs a scheduling pass, and why (Karmada `pkg/scheduler/scheduler.go`
+ * `doScheduleBinding`), plus which bindings the scheduler owns.
  */
 import { APPLIED_PLACEMENT_ANNOTATION } from '../../api/well-known.ts';
 import { deepEqual } from '../../util/json.ts';
-import type { Placement, ResourceBinding } from '../types.ts';
+import type { Placement, ResourceBinding } from '../model/types.ts';
 import { isFreshReschedule } from './assignment/dynamic.ts';
 import type { Snapshot } from './snapshot.ts';
 

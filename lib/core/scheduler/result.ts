@@ -7,7 +7,7 @@
  */
 import { type Condition, rfc3339, setCondition } from '../../api/conditions.ts';
 import { deepEqual } from '../../util/json.ts';
-import type { KubeObject, ResourceBinding, ResourceBindingStatus } from '../types.ts';
+import type { KubeObject, ResourceBinding, ResourceBindingStatus } from '../model/types.ts';
 import { APPLIED_PLACEMENT_ANNOTATION } from '../../api/well-known.ts';
 import { canonical } from './reschedule.ts';
 import type { ScheduleResult } from './schedule.ts';

@@ -14,7 +14,7 @@
 import { assignReplicas } from './assignment/index.ts';
 import { type CompiledRequest, compileRequest, estimateReplicas, requestFromUnits } from './estimate.ts';
 import type { ClusterInfo, ScheduleUnit } from './framework/interface.ts';
-import type { Framework } from './framework/registry.ts';
+import type { Framework } from './plugins/registry.ts';
 import {
   applyDelta,
   estimateOn,
@@ -24,8 +24,8 @@ import {
   type SnapshotCluster,
 } from './snapshot.ts';
 import { selectBestClusters, sortClusters } from './spread/index.ts';
-import { type ClusterDetail, fail, MAX_INT32, ok, type Outcome, type ScheduleFailure } from './types.ts';
-import type { ClusterAffinity, Component, ResourceBinding, TargetCluster } from '../types.ts';
+import { type ClusterDetail, fail, MAX_INT32, ok, type Outcome, type ScheduleFailure } from './framework/types.ts';
+import type { ClusterAffinity, Component, ResourceBinding, TargetCluster } from '../model/types.ts';
 
 export interface ScheduleOptions {
   /** Karmada `--enable-empty-workload-propagation`: keep selected clusters that got 0 replicas. */

@@ -5,7 +5,7 @@
  * must not both take the last free capacity). Scheduling a binding reserves what it newly takes, so
  * the next binding in the same batch sees it gone.
  */
-import type { Cluster } from '../types.ts';
+import type { Cluster } from '../model/types.ts';
 import {
   addToReservation,
   type ClusterCapacity,

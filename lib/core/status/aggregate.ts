@@ -19,7 +19,7 @@
  * Deployment's `observedGeneration` and Job completion, and count as `Pending` for Pods and PVs).
  */
 import { deepEqual } from '../../util/json.ts';
-import type { KubeObject } from '../types.ts';
+import type { KubeObject } from '../model/types.ts';
 import {
   aggregatedContainerStatusOf,
   cloneStatus,

@@ -6,7 +6,7 @@
  */
 import { type Condition, setCondition } from '../../api/conditions.ts';
 import { deepEqual } from '../../util/json.ts';
-import type { KubeObject } from '../types.ts';
+import type { KubeObject } from '../model/types.ts';
 import type { ManifestStatus } from './types.ts';
 
 /** `workv1alpha1.WorkApplied`: the Work condition type. */

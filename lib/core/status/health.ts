@@ -10,7 +10,7 @@
  * what a binding's aggregated status says for a cluster whose Work is not applied or has no manifest
  * status yet.
  */
-import type { KubeObject } from '../types.ts';
+import type { KubeObject } from '../model/types.ts';
 import { arrayOf, int32Of, int64Of, objectOf, optionalInt32, stringOf } from './typed.ts';
 import type { ResourceHealth } from './types.ts';
 

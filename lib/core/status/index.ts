@@ -1,9 +1,9 @@
 /**
- * Status interpretation and aggregation (Karmada v1.15.9; shared/reference/karmada-behaviour.md
- * §2.12): the resource interpreter's `ReflectStatus`, `InterpretHealth` and `AggregateStatus` native
- * hooks, the manifest status a member agent writes into a Work, and the binding's
- * `status.aggregatedStatus` + `FullyApplied` condition assembled from its Works — pure functions over
- * plain JSON objects.
+ * Status interpretation and aggregation (Karmada v1.15.9 `pkg/resourceinterpreter/default/native`,
+ * `pkg/controllers/status`, `pkg/util/helper/workstatus.go`): the resource interpreter's
+ * `ReflectStatus`, `InterpretHealth` and `AggregateStatus` native hooks, the manifest status a member
+ * agent writes into a Work, and the binding's `status.aggregatedStatus` + `FullyApplied` condition
+ * assembled from its Works — pure functions over plain JSON objects.
  *
  * @example
  * import { aggregateStatus, aggregatedStatusItems, bindingExistingClusters, fullyAppliedCondition, manifestStatusOf } from './status/index.ts';

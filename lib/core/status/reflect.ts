@@ -16,7 +16,7 @@
  * not an int64 — `strconv.ParseInt("")` fails too.
  */
 import { RESOURCE_TEMPLATE_GENERATION_ANNOTATION } from '../../api/well-known.ts';
-import type { KubeObject } from '../types.ts';
+import type { KubeObject } from '../model/types.ts';
 import { cloneStatus, disruptedPodsOf, jobConditionOf, serviceLoadBalancerIngressOf } from './kinds.ts';
 import { arrayOf, int32Of, int64Of, isObject, objectOf, parseInt64, setOmitEmpty, timeOf } from './typed.ts';
 import type { ReflectStatusResult } from './types.ts';

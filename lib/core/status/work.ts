@@ -7,7 +7,7 @@
  * `ObtainBindingSpecExistingClusters`).
  */
 import { cloneJson } from '../../util/json.ts';
-import type { KubeObject, ResourceBindingSpec } from '../types.ts';
+import type { KubeObject, ResourceBindingSpec } from '../model/types.ts';
 import { interpretHealth } from './health.ts';
 import { reflectStatus } from './reflect.ts';
 import { arrayOf, compareStrings, int64Of, isObject, objectOf, stringOf } from './typed.ts';

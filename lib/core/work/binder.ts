@@ -13,7 +13,7 @@ import {
 } from '../../api/well-known.ts';
 import { WORK_GROUP } from '../../api/karmada-names.ts';
 import { deepEqual } from '../../util/json.ts';
-import type { KubeObject, ResourceBinding } from '../types.ts';
+import type { KubeObject, ResourceBinding } from '../model/types.ts';
 import type { RenderedWork } from './render.ts';
 
 const WORK_API_VERSION = `${WORK_GROUP}/v1alpha1`;

@@ -1,7 +1,8 @@
 /**
  * Binding → Work rendering and the member-side decisions of the executor: Work names, replica
  * revision, pruning, and adoption/preserve/drift checks, as pure functions over plain Karmada-shaped
- * objects (shared/reference/karmada-behaviour.md §1.7, §2.10, §2.15).
+ * objects (Karmada `pkg/controllers/binding`, `pkg/util/names`, `pkg/util/objectwatcher`,
+ * `pkg/controllers/execution`).
  *
  * @example
  * import { renderWork } from './work/index.ts';

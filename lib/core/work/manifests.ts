@@ -6,7 +6,7 @@
  */
 import { manifestStatusOf } from '../status/work.ts';
 import type { ManifestStatus } from '../status/types.ts';
-import type { KubeObject } from '../types.ts';
+import type { KubeObject } from '../model/types.ts';
 import { driftedPaths } from './member.ts';
 
 /** The manifests of a Work (Karmada writes exactly one). */

@@ -2,11 +2,11 @@
  * Decisions the executor (Push) or agent (Pull) takes about the object on the member cluster: may it
  * be taken over, what to strip when it is preserved, has it drifted (Karmada v1.15.9
  * `pkg/util/objectwatcher/objectwatcher.go`, `pkg/controllers/execution/execution_controller.go`
- * `cleanupPolicyClaimMetadata`; shared/reference/karmada-behaviour.md §2.10, §2.15).
+ * `cleanupPolicyClaimMetadata`).
  */
 import { cloneJson } from '../../util/json.ts';
 import { removeClaim } from '../policy/claim.ts';
-import type { KubeObject } from '../types.ts';
+import type { KubeObject } from '../model/types.ts';
 import {
   CONFLICT_RESOLUTION_ANNOTATION,
   CONFLICT_RESOLUTION_OVERWRITE,
@@ -51,10 +51,10 @@ export function adoptionRefusedMessage(desired: KubeObject, cluster: string): st
 
 /**
  * PreserveResourcesOnDeletion: a copy of the live member object with every Karmada label/annotation
- * removed (§2.15 list), or undefined if nothing to remove. As Karmada: the policy claim of a
- * PropagationPolicy for namespaced objects, of a ClusterPropagationPolicy for cluster-scoped ones,
- * plus `MANAGED_RESOURCE_LABELS` / `MANAGED_RESOURCE_ANNOTATIONS` — which leaves the
- * ClusterResourceBinding id/name and the conflict-resolution annotation in place.
+ * removed (`cleanupPolicyClaimMetadata`'s list), or undefined if nothing to remove. As Karmada: the
+ * policy claim of a PropagationPolicy for namespaced objects, of a ClusterPropagationPolicy for
+ * cluster-scoped ones, plus `MANAGED_RESOURCE_LABELS` / `MANAGED_RESOURCE_ANNOTATIONS` — which leaves
+ * the ClusterResourceBinding id/name and the conflict-resolution annotation in place.
  */
 export function withoutKarmadaMarkers(live: KubeObject): KubeObject | undefined {
   const unclaimed = removeClaim(live, live.metadata.namespace ? 'PropagationPolicy' : 'ClusterPropagationPolicy');

@@ -1,11 +1,10 @@
 /**
- * Work and binding names (Karmada v1.15.9 `pkg/util/names/names.go` `GenerateWorkName`; shared/reference/
- * karmada-behaviour.md §1.7).
+ * Work and binding names (Karmada v1.15.9 `pkg/util/names/names.go` `GenerateWorkName`).
  */
 import { CLUSTER_RESOURCE_BINDING, RESOURCE_BINDING } from '../../api/karmada-names.ts';
 import type { ObjectRef } from '../../api/object.ts';
 import { safeEncodeString } from '../../util/strings.ts';
-import type { KubeObject } from '../types.ts';
+import type { KubeObject } from '../model/types.ts';
 import { fnv32a } from '../scheduler/assignment/webster.ts';
 
 /**

@@ -5,7 +5,7 @@
  * object watcher's drift check call it).
  */
 import { cloneJson } from '../../util/json.ts';
-import type { KubeObject } from '../types.ts';
+import type { KubeObject } from '../model/types.ts';
 
 /** Metadata kube-apiserver populates, plus owner references and finalizers (member controllers own those). */
 const SERVER_METADATA = [

@@ -1,8 +1,8 @@
 /**
  * Binding → Work rendering for one target cluster, as Karmada v1.15.9's binding controllers do it
  * (`pkg/controllers/binding/common.go` `ensureWork`, `pkg/controllers/ctrlutil/work.go`
- * `CreateOrUpdateWork`, `pkg/util/work.go` `SetLabelsAndAnnotationsForWorkload`;
- * shared/reference/karmada-behaviour.md §1.7, §2.10). Pure: the caller writes the Work.
+ * `CreateOrUpdateWork`, `pkg/util/work.go` `SetLabelsAndAnnotationsForWorkload`). Pure: the caller
+ * writes the Work.
  */
 import { executionNamespace } from '../../api/karmada-names.ts';
 import { cloneJson } from '../../util/json.ts';
@@ -10,7 +10,7 @@ import { compareGoStrings } from '../../util/strings.ts';
 import { appliedOverridesAnnotations, applyOverrides } from '../overrides/apply.ts';
 import { applicablePolicies } from '../overrides/select.ts';
 import type { OverridePolicy, OverridePolicyRef } from '../overrides/types.ts';
-import type { Cluster, KubeObject, ResourceBinding, ResourceBindingSpec } from '../types.ts';
+import type { Cluster, KubeObject, ResourceBinding, ResourceBindingSpec } from '../model/types.ts';
 import {
   CLUSTER_RESOURCE_BINDING_NAME_ANNOTATION,
   CLUSTER_RESOURCE_BINDING_PERMANENT_ID_LABEL,

@@ -1,11 +1,11 @@
 /**
  * Per-cluster replica revision of a workload before it is wrapped in a Work (Karmada v1.15.9
  * `pkg/controllers/binding/common.go` `ensureWork`, `pkg/resourceinterpreter/default/native/revisereplica.go`,
- * `pkg/util/helper/unstructured.go` `ApplyReplica`; shared/reference/karmada-behaviour.md §2.10).
+ * `pkg/util/helper/unstructured.go` `ApplyReplica`).
  */
-import { interpreterKey } from '../interpreter/registry.ts';
+import { interpreterKey } from '../interpreter/hooks/registry.ts';
 import { spreadByTargetClusters } from '../scheduler/assignment/dispenser.ts';
-import type { KubeObject, ResourceBindingSpec, TargetCluster } from '../types.ts';
+import type { KubeObject, ResourceBindingSpec, TargetCluster } from '../model/types.ts';
 
 /**
  * Karmada's native `ReviseReplica` hooks: the `spec` field that carries one cluster's share. Only

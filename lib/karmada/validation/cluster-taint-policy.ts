@@ -3,7 +3,7 @@
  * does it with its default flags (`--allow-no-execute-taint-policy=false`).
  */
 import type { KubeObject } from '../../api/object.ts';
-import { type FieldError, fieldError } from '../../kube/field-errors.ts';
+import { type FieldError, fieldError } from '../../kube/base/field-errors.ts';
 import { uniqueErrors } from './k8s-rules.ts';
 import { list, record, text } from './shape.ts';
 

@@ -6,7 +6,7 @@
  */
 import { rfc3339Text } from '../../api/time.ts';
 import type { KubeObject } from '../../api/object.ts';
-import { type FieldError, childPath, fieldError } from '../../kube/field-errors.ts';
+import { type FieldError, childPath, fieldError } from '../../kube/base/field-errors.ts';
 import { cloneJson } from '../../util/json.ts';
 import { validateClusterName } from './cluster-name.ts';
 import type { KarmadaDefaultingContext } from './context.ts';

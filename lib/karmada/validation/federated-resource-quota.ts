@@ -7,7 +7,7 @@
  * Karmada does not require assignment cluster names to be unique; neither does this.
  */
 import type { KubeObject } from '../../api/object.ts';
-import { type FieldError, childPath, fieldError } from '../../kube/field-errors.ts';
+import { type FieldError, childPath, fieldError } from '../../kube/base/field-errors.ts';
 import { validateClusterName } from './cluster-name.ts';
 import { byteLength, isQualifiedName } from '../../util/validation.ts';
 import { keyPath, uniqueErrors } from './k8s-rules.ts';

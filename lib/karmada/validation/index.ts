@@ -11,7 +11,7 @@
  */
 import { type KubeObject, parseApiVersion } from '../../api/object.ts';
 import { CLUSTER_GROUP, CONFIG_GROUP, POLICY_GROUP, WORK_GROUP } from '../../api/karmada-names.ts';
-import type { FieldError } from '../../kube/field-errors.ts';
+import type { FieldError } from '../../kube/base/field-errors.ts';
 import { cloneJson } from '../../util/json.ts';
 import { defaultCluster, validateCluster } from './cluster.ts';
 import { validateClusterTaintPolicy } from './cluster-taint-policy.ts';

@@ -3,7 +3,7 @@
  * (`metav1validation.ValidateLabelName`/`ValidateLabels`, `apivalidation.ValidateAnnotations`),
  * returning exactly the messages Kubernetes (and so Karmada) returns.
  */
-import { type FieldError, fieldError, formatFieldError } from '../../kube/field-errors.ts';
+import { type FieldError, fieldError, formatFieldError } from '../../kube/base/field-errors.ts';
 import { byteLength, isQualifiedName, isValidLabelValue } from '../../util/validation.ts';
 
 /** `metav1validation.ValidateLabelName`: one Invalid error per reason `name` is not a label key. */

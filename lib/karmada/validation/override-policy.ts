@@ -5,7 +5,7 @@
  * the CRD's (schema) business; the webhook checks what a schema cannot.
  */
 import type { KubeObject } from '../../api/object.ts';
-import { type FieldError, childPath, fieldError } from '../../kube/field-errors.ts';
+import { type FieldError, childPath, fieldError } from '../../kube/base/field-errors.ts';
 import { cloneJson } from '../../util/json.ts';
 import type { KarmadaDefaultingContext } from './context.ts';
 import { jsonPointerError, uniqueErrors, validateAnnotations, validateLabels } from './k8s-rules.ts';

@@ -4,7 +4,7 @@
  * `ValidateClusterAffinity`, `ValidateClusterAffinities`, `ValidatePolicyFieldSelector`,
  * `ValidateSpreadConstraint`).
  */
-import { type FieldError, childPath, fieldError } from '../../kube/field-errors.ts';
+import { type FieldError, childPath, fieldError } from '../../kube/base/field-errors.ts';
 import { isQualifiedName } from '../../util/validation.ts';
 import { list, num, present, record, text } from './shape.ts';
 

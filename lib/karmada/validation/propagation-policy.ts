@@ -9,7 +9,7 @@
  * the same whether or not schema defaulting ran first.
  */
 import type { KubeObject } from '../../api/object.ts';
-import { type FieldError, childPath, fieldError } from '../../kube/field-errors.ts';
+import { type FieldError, childPath, fieldError } from '../../kube/base/field-errors.ts';
 import { cloneJson } from '../../util/json.ts';
 import type { KarmadaDefaultingContext } from './context.ts';
 import { CPP_FINALIZER, CPP_PERMANENT_ID_LABEL, PP_FINALIZER, PP_PERMANENT_ID_LABEL } from '../../api/well-known.ts';

@@ -5,7 +5,7 @@
  * the other already defines (dependency interpretation excepted, which may have several).
  */
 import type { KubeObject } from '../../api/object.ts';
-import { type FieldError, fieldError } from '../../kube/field-errors.ts';
+import { type FieldError, fieldError } from '../../kube/base/field-errors.ts';
 import { record, text } from './shape.ts';
 
 /** Each customization field and the interpreter operation it implements, in Karmada's rule order. */

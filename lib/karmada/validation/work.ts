@@ -5,7 +5,7 @@
  * one rule is the mutating webhook's failure to decode a manifest without a `kind`.
  */
 import type { KubeObject } from '../../api/object.ts';
-import { type FieldError, fieldError } from '../../kube/field-errors.ts';
+import { type FieldError, fieldError } from '../../kube/base/field-errors.ts';
 import { cloneJson } from '../../util/json.ts';
 import { pruneIrrelevantFields } from '../../core/work/prune.ts';
 import type { KarmadaDefaultingContext } from './context.ts';

@@ -28,7 +28,7 @@ import {
 import { emptyObject, filterComparison, ownedBy, recordChanges, withoutManagedFields } from './ownership.ts';
 import { rootSchema } from './shapes.ts';
 import type { KubeObject } from '../../api/object.ts';
-import type { Schema } from '../schema.ts';
+import type { Schema } from '../base/schema.ts';
 import { cloneJson, deepEqual } from '../../util/json.ts';
 
 /**

@@ -2,7 +2,7 @@
  * Field manager names: the default Kubernetes derives from the User-Agent when a write names none,
  * and the validation of `?fieldManager=` (`ValidatePatchOptions`, `ValidateFieldManager`).
  */
-import { fieldError, type FieldError } from '../field-errors.ts';
+import { fieldError, type FieldError } from '../base/field-errors.ts';
 import { UNKNOWN_MANAGER } from './managed-fields.ts';
 
 /** `fieldManager` may be at most this many bytes (UTF-8). */

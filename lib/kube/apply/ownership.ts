@@ -21,7 +21,7 @@ import {
 import { rootSchema } from './shapes.ts';
 import { compareObjects, toFieldSet, zeroObject, type Comparison } from './typed.ts';
 import type { KubeObject } from '../../api/object.ts';
-import type { Schema } from '../schema.ts';
+import type { Schema } from '../base/schema.ts';
 
 /**
  * The set of fields `obj` sets, walking `schema` (undefined: deduce everything from the values):

@@ -7,7 +7,7 @@
  */
 import { InvalidApplyConfigurationError } from './errors.ts';
 import { keyElement, valueElement, formatFieldPath, type FieldPath } from './field-set.ts';
-import { propertySchema, type Schema } from '../schema.ts';
+import { propertySchema, type Schema } from '../base/schema.ts';
 
 /** The merge semantics of one value. */
 export type Shape =

@@ -22,7 +22,7 @@ import {
   type ItemMode,
   type Shape,
 } from './shapes.ts';
-import type { Schema } from '../schema.ts';
+import type { Schema } from '../base/schema.ts';
 import { deepEqual } from '../../util/json.ts';
 
 function definedEntries(value: Record<string, unknown>): [string, unknown][] {

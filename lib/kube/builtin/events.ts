@@ -6,10 +6,10 @@
  */
 import type { KubeObject } from '../../api/object.ts';
 import { isQualifiedName } from '../../util/validation.ts';
-import { type FieldError, fieldError } from '../field-errors.ts';
-import type { ResourceStrategy } from '../resources.ts';
-import type { Schema } from '../schema.ts';
-import type { ResourceView } from '../view-store.ts';
+import { type FieldError, fieldError } from '../base/field-errors.ts';
+import type { ResourceStrategy } from '../catalog/resources.ts';
+import type { Schema } from '../base/schema.ts';
+import type { ResourceView } from '../catalog/view-store.ts';
 import { int32, obj, str, topLevel } from './schemas.ts';
 
 type Obj = Record<string, unknown>;

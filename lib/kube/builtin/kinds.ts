@@ -5,10 +5,10 @@
  */
 import type { KubeObject } from '../../api/object.ts';
 import { fromLabelSelector, matchesRequirements } from '../../api/labels.ts';
-import { type FieldError, fieldError } from '../field-errors.ts';
-import { ALL_VERBS, type PrinterColumn, type ResourceDef, type ResourceStrategy } from '../resources.ts';
-import type { Schema } from '../schema.ts';
-import { AGE_COLUMN, age, NAME_COLUMN } from '../table.ts';
+import { type FieldError, fieldError } from '../base/field-errors.ts';
+import { ALL_VERBS, type PrinterColumn, type ResourceDef, type ResourceStrategy } from '../catalog/resources.ts';
+import type { Schema } from '../base/schema.ts';
+import { AGE_COLUMN, age, NAME_COLUMN } from '../catalog/table.ts';
 import { coreEventSchema, coreEventStrategy, eventsV1Schema, eventsV1Strategy, eventsV1View } from './events.ts';
 import { reviewDefs } from './reviews.ts';
 import { SCHEMAS } from './schemas.ts';

@@ -3,9 +3,9 @@
  * never stored, and answered from the asker's identity and the server's authorizer.
  */
 import type { KubeObject } from '../../api/object.ts';
-import { apiErrors } from '../errors.ts';
-import type { ResourceDef } from '../resources.ts';
-import type { RequestAttributes } from '../rest/types.ts';
+import { apiErrors } from '../base/errors.ts';
+import type { ResourceDef } from '../catalog/resources.ts';
+import type { RequestAttributes } from '../base/types.ts';
 import { obj, openObject, str, strings, topLevel, bool, mapOf } from './schemas.ts';
 
 type Obj = Record<string, unknown>;

@@ -6,7 +6,7 @@
  * contexts, volume sources) are left open (`x-kubernetes-preserve-unknown-fields`) rather than
  * half-declared: better to accept a valid field than to reject it wrongly.
  */
-import type { Schema } from '../schema.ts';
+import type { Schema } from '../base/schema.ts';
 
 export const str = (extra: Partial<Schema> = {}): Schema => ({ type: 'string', ...extra });
 export const int = (extra: Partial<Schema> = {}): Schema => ({ type: 'integer', ...extra });

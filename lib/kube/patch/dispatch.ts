@@ -1,4 +1,4 @@
-import type { Schema } from '../schema.ts';
+import type { Schema } from '../base/schema.ts';
 import { PatchError } from '../../util/patch-error.ts';
 import { applyJsonPatch } from '../../util/json-patch.ts';
 import { applyMergePatch } from './merge-patch.ts';

@@ -9,8 +9,8 @@
  * taken from the patch are rebuilt ("materialized") before they land, so the result shares nothing
  * with either input and carries no directive keys.
  */
-import { childPath } from '../field-errors.ts';
-import { propertySchema, type Schema } from '../schema.ts';
+import { childPath } from '../base/field-errors.ts';
+import { propertySchema, type Schema } from '../base/schema.ts';
 import { PatchError } from '../../util/patch-error.ts';
 import {
   cloneJson,

@@ -8,9 +8,9 @@ import type { KubeObject } from '../../api/object.ts';
 import type { Clock } from '../../clock/clock.ts';
 import type { ObjectStore } from '../../store/port.ts';
 import type { ChangeFeed } from '../../store/watch.ts';
-import type { KubeRequest } from '../http.ts';
-import type { Catalog, ResourceDef } from '../resources.ts';
-import type { Operation, RequestAttributes, UserInfo } from './types.ts';
+import type { KubeRequest } from '../base/http.ts';
+import type { Catalog, ResourceDef } from '../catalog/resources.ts';
+import type { Operation, RequestAttributes, UserInfo } from '../base/types.ts';
 
 /** A write offered to the backend's admission before it is stored. */
 export interface AdmissionInput {

@@ -4,11 +4,11 @@
  * request guard's (`../request-guard.ts`).
  */
 import type { KubeObject, ObjectMeta } from '../../api/object.ts';
-import { ApiError, apiErrors } from '../errors.ts';
-import { mediaType } from '../http.ts';
+import { ApiError, apiErrors } from '../base/errors.ts';
+import { mediaType } from '../base/http.ts';
 import { decodeKubernetesProtobuf, ProtobufDecodeError } from '../protobuf/decode.ts';
-import { decodeJson, decodeYaml, deeperThan, tooDeepError } from '../request-guard.ts';
-import { apiVersionOf } from '../resources.ts';
+import { decodeJson, decodeYaml, deeperThan, tooDeepError } from '../base/request-guard.ts';
+import { apiVersionOf } from '../catalog/resources.ts';
 import type { Context } from './context.ts';
 
 const BODY_TYPES = ['application/json', 'application/yaml'];

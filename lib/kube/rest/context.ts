@@ -6,12 +6,12 @@
 import { rfc3339 } from '../../api/time.ts';
 import type { ObjectRef } from '../../api/object.ts';
 import type { ObjectStore } from '../../store/port.ts';
-import { apiErrors } from '../errors.ts';
-import type { KubeRequest } from '../http.ts';
-import type { Catalog, ResourceDef } from '../resources.ts';
-import { ViewStore } from '../view-store.ts';
+import { apiErrors } from '../base/errors.ts';
+import type { KubeRequest } from '../base/http.ts';
+import type { Catalog, ResourceDef } from '../catalog/resources.ts';
+import { ViewStore } from '../catalog/view-store.ts';
 import type { RestBackend } from './backend.ts';
-import type { FieldManager, PatchEngine, UserInfo } from './types.ts';
+import type { FieldManager, PatchEngine, UserInfo } from '../base/types.ts';
 
 /** The `fieldValidation` query parameter: what unknown and duplicate fields in a body cause. */
 export type FieldValidation = 'Strict' | 'Warn' | 'Ignore';

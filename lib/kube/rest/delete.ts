@@ -6,10 +6,10 @@ import { FOREGROUND_FINALIZER, ORPHAN_FINALIZER } from '../../api/finalizers.ts'
 import type { KubeObject, ObjectRef } from '../../api/object.ts';
 import { ConflictError, NotFoundError } from '../../store/errors.ts';
 import type { DeleteResult } from '../../store/port.ts';
-import { ApiError, apiErrors } from '../errors.ts';
-import { matchesFields, parseFieldSelector } from '../fieldselector.ts';
-import { jsonResponse, type KubeResponse } from '../http.ts';
-import { decodeJson } from '../request-guard.ts';
+import { ApiError, apiErrors } from '../base/errors.ts';
+import { matchesFields, parseFieldSelector } from './fieldselector.ts';
+import { jsonResponse, type KubeResponse } from '../base/http.ts';
+import { decodeJson } from '../base/request-guard.ts';
 import { isObject } from './body.ts';
 import { type Context, objectRef, storeOf } from './context.ts';
 import { parseLabelSelector } from './read.ts';

@@ -16,18 +16,18 @@ import {
   openApiDocument,
   openApiRoot,
   serverVersion,
-} from '../discovery.ts';
-import { ApiError, apiErrors } from '../errors.ts';
-import { jsonResponse, type KubeRequest, type KubeResponse, MAX_REQUEST_BYTES, mediaType } from '../http.ts';
-import { parsePath, type Route } from '../paths.ts';
-import { checkRequestPath, MAX_NAME_BYTES, nameTooLong, namespaceTooLong, shortened } from '../request-guard.ts';
+} from '../catalog/discovery.ts';
+import { ApiError, apiErrors } from '../base/errors.ts';
+import { jsonResponse, type KubeRequest, type KubeResponse, MAX_REQUEST_BYTES, mediaType } from '../base/http.ts';
+import { parsePath, type Route } from '../base/paths.ts';
+import { checkRequestPath, MAX_NAME_BYTES, nameTooLong, namespaceTooLong, shortened } from '../base/request-guard.ts';
 import type { RestBackend } from './backend.ts';
 import type { Context, FieldValidation } from './context.ts';
 import { deleteCollection, deleteObject } from './delete.ts';
 import { patchObject } from './patch.ts';
 import { getObject, listObjects } from './read.ts';
 import { scale } from './scale.ts';
-import type { FieldManager, PatchEngine, RequestAttributes, UserInfo } from './types.ts';
+import type { FieldManager, PatchEngine, RequestAttributes, UserInfo } from '../base/types.ts';
 import { watch } from './watch.ts';
 import { createObject, updateObject } from './write.ts';
 

@@ -4,14 +4,14 @@
  * another writer is applied again to the new version.
  */
 import type { KubeObject, ObjectMeta } from '../../api/object.ts';
-import { ApiError, apiErrors, type StatusCause } from '../errors.ts';
-import { type KubeResponse, mediaType } from '../http.ts';
-import { decodeJson, decodeYaml, deeperThan, tooDeepError } from '../request-guard.ts';
-import { apiVersionOf, type ResourceDef } from '../resources.ts';
+import { ApiError, apiErrors, type StatusCause } from '../base/errors.ts';
+import { type KubeResponse, mediaType } from '../base/http.ts';
+import { decodeJson, decodeYaml, deeperThan, tooDeepError } from '../base/request-guard.ts';
+import { apiVersionOf, type ResourceDef } from '../catalog/resources.ts';
 import { checkTypeMeta, isObject, withNamespace } from './body.ts';
 import { type Context, fieldManagerOf, nowText, objectRef, storeOf } from './context.ts';
 import { asServed, respondObjects } from './response.ts';
-import type { FieldConflict } from './types.ts';
+import type { FieldConflict } from '../base/types.ts';
 import { persistCreate, persistUpdate, recordedFor } from './write.ts';
 
 const PATCH_TYPES = [

@@ -3,10 +3,10 @@
  * paging, and `metadata.name=` answered by a get rather than a scan.
  */
 import { InvalidSelectorError, matchesRequirements, parseSelector } from '../../api/labels.ts';
-import { apiErrors } from '../errors.ts';
-import { matchesFields, parseFieldSelector } from '../fieldselector.ts';
-import type { KubeResponse } from '../http.ts';
-import { MAX_NAME_BYTES, MAX_NAMESPACE_BYTES, nameTooLong, namespaceTooLong } from '../request-guard.ts';
+import { apiErrors } from '../base/errors.ts';
+import { matchesFields, parseFieldSelector } from './fieldselector.ts';
+import type { KubeResponse } from '../base/http.ts';
+import { MAX_NAME_BYTES, MAX_NAMESPACE_BYTES, nameTooLong, namespaceTooLong } from '../base/request-guard.ts';
 import { type Context, objectRef, storeOf } from './context.ts';
 import { asServed, respondList, respondObjects } from './response.ts';
 

@@ -3,10 +3,10 @@
  * `kubectl get` asks for, with the request's warnings as `Warning` headers.
  */
 import type { KubeObject } from '../../api/object.ts';
-import { apiErrors } from '../errors.ts';
-import { jsonResponse, type KubeResponse, parseAccept } from '../http.ts';
-import { apiVersionOf, type ResourceDef } from '../resources.ts';
-import { type IncludeObject, toTable } from '../table.ts';
+import { apiErrors } from '../base/errors.ts';
+import { jsonResponse, type KubeResponse, parseAccept } from '../base/http.ts';
+import { apiVersionOf, type ResourceDef } from '../catalog/resources.ts';
+import { type IncludeObject, toTable } from '../catalog/table.ts';
 import type { Context } from './context.ts';
 
 /** The object as the requested version serves it. */

@@ -3,13 +3,13 @@
  * StatefulSets, CRDs with a scale subresource): a Scale view written back through the update path.
  */
 import type { KubeObject } from '../../api/object.ts';
-import { ApiError, apiErrors } from '../errors.ts';
-import { jsonResponse, type KubeResponse, mediaType } from '../http.ts';
-import { decodeJson, decodeYaml } from '../request-guard.ts';
+import { ApiError, apiErrors } from '../base/errors.ts';
+import { jsonResponse, type KubeResponse, mediaType } from '../base/http.ts';
+import { decodeJson, decodeYaml } from '../base/request-guard.ts';
 import { isObject } from './body.ts';
 import { type Context, fieldManagerOf, objectRef, storeOf } from './context.ts';
 import { PATCH_ATTEMPTS, patchError } from './patch.ts';
-import type { RequestAttributes } from './types.ts';
+import type { RequestAttributes } from '../base/types.ts';
 import { persistUpdate, recordedFor } from './write.ts';
 
 /**

@@ -5,10 +5,10 @@
 import { matchesRequirements } from '../../api/labels.ts';
 import { formatKey, type KubeObject, refOf } from '../../api/object.ts';
 import { type ChangeEvent, HistoryExpiredError, type Subscription } from '../../store/watch.ts';
-import { ApiError, apiErrors } from '../errors.ts';
-import { matchesFields, parseFieldSelector } from '../fieldselector.ts';
-import { type KubeResponse, parseAccept } from '../http.ts';
-import { type IncludeObject, toTable } from '../table.ts';
+import { ApiError, apiErrors } from '../base/errors.ts';
+import { matchesFields, parseFieldSelector } from './fieldselector.ts';
+import { type KubeResponse, parseAccept } from '../base/http.ts';
+import { type IncludeObject, toTable } from '../catalog/table.ts';
 import { type Context, storeOf } from './context.ts';
 import { parseLabelSelector } from './read.ts';
 import { asServed } from './response.ts';

@@ -5,11 +5,11 @@
  */
 import type { KubeObject } from '../../api/object.ts';
 import { AlreadyExistsError, ConflictError, NotFoundError } from '../../store/errors.ts';
-import { type ApiError, apiErrors } from '../errors.ts';
-import type { FieldError } from '../field-errors.ts';
-import { jsonResponse, type KubeResponse } from '../http.ts';
-import { apiVersionOf } from '../resources.ts';
-import { checkSchema, validateObjectMeta } from '../validation.ts';
+import { type ApiError, apiErrors } from '../base/errors.ts';
+import type { FieldError } from '../base/field-errors.ts';
+import { jsonResponse, type KubeResponse } from '../base/http.ts';
+import { apiVersionOf } from '../catalog/resources.ts';
+import { checkSchema, validateObjectMeta } from '../catalog/validation.ts';
 import { checkTypeMeta, decodeBody, withNamespace } from './body.ts';
 import { type Context, fieldManagerOf, nowText, objectRef, storeOf } from './context.ts';
 import { asServed, respondObjects } from './response.ts';

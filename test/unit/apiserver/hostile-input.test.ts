@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { MAX_NESTING_DEPTH } from '../../../lib/kube/request-guard.ts';
+import { MAX_NESTING_DEPTH } from '../../../lib/kube/base/request-guard.ts';
 import type { CallOptions } from '../../support/api.ts';
 import { apiHarness } from '../../support/api.ts';
 import { configMap, deployment } from '../../support/factories.ts';

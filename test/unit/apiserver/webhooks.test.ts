@@ -8,7 +8,7 @@ import { describe, it } from 'node:test';
 import { createControlPlaneApi, ensureDefaultNamespaces } from '../../../lib/apiserver/server.ts';
 import { VirtualClock } from '../../../lib/clock/clock.ts';
 import { LocalKeyCipher } from '../../../lib/crypto/local-key.ts';
-import type { KubeResponse } from '../../../lib/kube/http.ts';
+import type { KubeResponse } from '../../../lib/kube/base/http.ts';
 import { bootstrapTokenSecret, generateBootstrapToken } from '../../../lib/registration/bootstrap-token.ts';
 import { signWebhookRequest } from '../../../lib/registration/webhook-signing.ts';
 import { MemoryRowStore, RowObjectStore } from '../../../lib/store/index.ts';

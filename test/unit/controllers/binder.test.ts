@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { KubeObject } from '../../../lib/api/object.ts';
 import { createBinderController } from '../../../lib/controllers/binder.ts';
-import type { ResourceBinding } from '../../../lib/core/types.ts';
+import type { ResourceBinding } from '../../../lib/core/model/types.ts';
 import { keyOf, world } from './placement-harness.ts';
 
 const WORK_NAME = 'nginx-687f7fb96f';

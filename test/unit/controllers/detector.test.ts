@@ -4,7 +4,7 @@ import type { KubeObject, ObjectRef } from '../../../lib/api/object.ts';
 import { formatKey } from '../../../lib/api/object.ts';
 import { createDetectorController } from '../../../lib/controllers/detector.ts';
 import { DETECTOR_CONTROLLER_NAME, SCHEDULER_CONTROLLER_NAME } from '../../../lib/controllers/specs.ts';
-import type { Placement, PropagationPolicy, ResourceBinding } from '../../../lib/core/types.ts';
+import type { Placement, PropagationPolicy, ResourceBinding } from '../../../lib/core/model/types.ts';
 import {
   CLUSTER_RESOURCE_BINDING_PERMANENT_ID_LABEL,
   CPP_NAME_ANNOTATION,

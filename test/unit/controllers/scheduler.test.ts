@@ -6,7 +6,7 @@ import { createSchedulerController } from '../../../lib/controllers/scheduler.ts
 import { SCHEDULER_CONTROLLER_NAME, SWEEP_KEY, UNSCHEDULABLE_KEY } from '../../../lib/controllers/specs.ts';
 import { APPLIED_PLACEMENT_ANNOTATION } from '../../../lib/api/well-known.ts';
 import { canonical } from '../../../lib/core/scheduler/reschedule.ts';
-import type { Cluster, Condition, ResourceBinding } from '../../../lib/core/types.ts';
+import type { Cluster, Condition, ResourceBinding } from '../../../lib/core/model/types.ts';
 import type { BatchScope } from '../../../lib/reconcile/controller.ts';
 import type { ObjectStore } from '../../../lib/store/index.ts';
 import {

@@ -1,7 +1,7 @@
 /**
  * `serverless-karmada/core` is a public entry point: importable by package name, and pure — nothing it
  * reaches imports AWS, Kubernetes clients, the file system or the network, and nothing reads the clock
- * or randomness (DESIGN.md: time is a parameter; decisions are deterministic).
+ * or randomness (docs/core.md: time is a parameter; decisions are deterministic).
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';

@@ -16,11 +16,11 @@
  * Node claim (`nodeSelector`, `tolerations`) and `priorityClassName` come from `spec.podTemplate.spec`
  * and are shared by both components.
  */
-import type { Component, KubeObject, NodeClaim, ReplicaRequirements } from '../../types.ts';
-import type { ReplicaInterpretation } from '../registry.ts';
-import { isObject } from '../requirements.ts';
+import type { Component, KubeObject, NodeClaim, ReplicaRequirements } from '../../model/types.ts';
+import type { ReplicaInterpretation } from '../hooks/registry.ts';
+import { isObject } from '../hooks/requirements.ts';
 import { readQuantity, scaledValue } from '../../../api/quantity.ts';
-import { canonicalQuantity } from '../resource.ts';
+import { canonicalQuantity } from '../hooks/resource.ts';
 import {
   type ComponentRequirements,
   cloneTable,

@@ -7,7 +7,7 @@
  * Not ported: the `GetReplicas` scripts of the other built-in customizations (OpenKruise kinds, Argo
  * Workflow, Kubeflow Notebook, RayService).
  */
-import type { KindInterpreter } from '../registry.ts';
+import type { KindInterpreter } from '../hooks/registry.ts';
 import { flinkDeploymentComponents, flinkDeploymentReplicas } from './flink.ts';
 import { mpiJobComponents, pyTorchJobComponents, tfJobComponents } from './kubeflow.ts';
 import { rayClusterComponents, rayJobComponents } from './ray.ts';

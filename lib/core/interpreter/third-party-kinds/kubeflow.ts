@@ -9,14 +9,14 @@
  *
  * Each role's replicas come from its `replicas` (default 1; 0 for an MPIJob `worker`), and its
  * requirements from `kube.accuratePodRequirements(template)` (summed container requests, see
- * `requirements.ts`). PyTorchJob/TFJob list a role without a template, without requirements; MPIJob
+ * `hooks/requirements.ts`). PyTorchJob/TFJob list a role without a template, without requirements; MPIJob
  * skips it.
  *
  * MPIJob's script iterates the spec map with Lua `pairs` (no defined order); here the roles come
  * sorted by name, the order Karmada's own tests compare in.
  */
-import type { Component, KubeObject } from '../../types.ts';
-import { type InterpretOptions, isObject } from '../requirements.ts';
+import type { Component, KubeObject } from '../../model/types.ts';
+import { type InterpretOptions, isObject } from '../hooks/requirements.ts';
 import { accuratePodRequirements, component, get, isNil, replicaCount } from './lua.ts';
 
 function roleComponent(spec: unknown, name: string, defaultReplicas: number, options: InterpretOptions): Component {

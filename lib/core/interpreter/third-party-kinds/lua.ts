@@ -8,8 +8,8 @@
  * fails the whole interpretation), these helpers fall back to the field's default instead, so the
  * ports never throw.
  */
-import type { Component } from '../../types.ts';
-import { type InterpretOptions, generateReplicaRequirements, isObject } from '../requirements.ts';
+import type { Component } from '../../model/types.ts';
+import { type InterpretOptions, generateReplicaRequirements, isObject } from '../hooks/requirements.ts';
 import { readQuantity } from '../../../api/quantity.ts';
 
 /** What a component's `replicaRequirements` holds. */

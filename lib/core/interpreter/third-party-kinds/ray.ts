@@ -12,8 +12,8 @@
  * counted (as upstream). Where the script passes `replicas` through unconverted (a string there fails
  * Karmada's conversion), a numeric string is read as its number here.
  */
-import type { Component, KubeObject } from '../../types.ts';
-import { type InterpretOptions, isObject } from '../requirements.ts';
+import type { Component, KubeObject } from '../../model/types.ts';
+import { type InterpretOptions, isObject } from '../hooks/requirements.ts';
 import { accuratePodRequirements, component, get, isEmpty, isNil, replicaCount } from './lua.ts';
 
 function clusterComponents(cluster: unknown, options: InterpretOptions): Component[] {

@@ -18,9 +18,9 @@
  * Where the script raises — no `spec.type`, a memory without a unit (`1024`) or with a unit Kubernetes
  * cannot read (`b` gives `…B`) — this port reads a missing type as non-JVM and leaves `memory` out.
  */
-import type { Component, KubeObject, NodeClaim } from '../../types.ts';
-import { isObject } from '../requirements.ts';
-import { canonicalQuantity } from '../resource.ts';
+import type { Component, KubeObject, NodeClaim } from '../../model/types.ts';
+import { isObject } from '../hooks/requirements.ts';
+import { canonicalQuantity } from '../hooks/resource.ts';
 import {
   type ComponentRequirements,
   cloneTable,

@@ -5,8 +5,8 @@
  * `task-<i>` (0-based), with `minAvailable` replicas (default 1) and
  * `kube.accuratePodRequirements(template)`.
  */
-import type { Component, KubeObject } from '../../types.ts';
-import { type InterpretOptions, isObject } from '../requirements.ts';
+import type { Component, KubeObject } from '../../model/types.ts';
+import { type InterpretOptions, isObject } from '../hooks/requirements.ts';
 import { accuratePodRequirements, component, get, isEmpty, isNil, replicaCount } from './lua.ts';
 
 /** Volcano Job `GetComponents`. */

@@ -12,7 +12,7 @@
  * replicas of each component) into each target when the alpha gate `MultiplePodTemplatesScheduling`
  * is on; here that list would always equal `spec.components`, so it is not written.
  *
- * Here, deliberately (DESIGN.md §4 "Multi-template components are scheduled"):
+ * Here, deliberately (docs/decisions/0007-scheduler.md, "Components are scheduled"):
  * - Duplicated (or no `replicaScheduling`) ⇒ every candidate gets the whole workload, no capacity
  *   check (as Duplicated replicas and as master);
  * - Divided (any division preference) ⇒ the whole set goes to ONE cluster, Aggregated-style: a
@@ -23,8 +23,8 @@
  *   runs as capacity (like Karmada's Fresh mode does for replicas).
  * Targets carry no `replicas`, as in Karmada: the binding controller renders the template unchanged.
  */
-import type { ResourceBindingSpec, TargetCluster } from '../../types.ts';
-import { type ClusterDetail, fail, ok, type Outcome } from '../types.ts';
+import type { ResourceBindingSpec, TargetCluster } from '../../model/types.ts';
+import { type ClusterDetail, fail, ok, type Outcome } from '../framework/types.ts';
 
 /** True when the binding is scheduled as component sets: `spec.components` is non-empty. */
 export function isComponentBinding(spec: Pick<ResourceBindingSpec, 'components'>): boolean {

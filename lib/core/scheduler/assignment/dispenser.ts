@@ -5,9 +5,9 @@
  *
  * Deliberate difference: Karmada v1.15 orders equal weights with equal previous replicas by a
  * crypto-random coin flip, so the same input can give different results. Here that last tie goes to
- * the name in ascending order, which makes every dynamic result reproducible (DESIGN.md §4).
+ * the name in ascending order, which makes every dynamic result reproducible (docs/decisions/0007-scheduler.md).
  */
-import type { TargetCluster } from '../../types.ts';
+import type { TargetCluster } from '../../model/types.ts';
 
 /** A cluster's weight for one division (Karmada `ClusterWeightInfo`). */
 export interface ClusterWeight {

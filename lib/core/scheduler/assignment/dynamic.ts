@@ -17,8 +17,8 @@
  * Aggregated first keeps the clusters that already have replicas in front, then only the shortest
  * prefix of the (capacity-descending) list whose capacity covers the target.
  */
-import type { ResourceBindingSpec, TargetCluster } from '../../types.ts';
-import { type ClusterDetail, fail, ok, type Outcome } from '../types.ts';
+import type { ResourceBindingSpec, TargetCluster } from '../../model/types.ts';
+import { type ClusterDetail, fail, ok, type Outcome } from '../framework/types.ts';
 import { spreadByTargetClusters } from './dispenser.ts';
 
 /** The two dynamic strategies (Karmada `AggregatedStrategy`, `DynamicWeightStrategy`). */

@@ -1,8 +1,7 @@
 /**
  * Replica assignment: how many replicas each selected cluster gets (Karmada `core/common.go
- * AssignReplicas`, `core/assignment.go`, `core/division_algorithm.go`,
- * shared/reference/karmada-behaviour.md §2.2.3 and A.3). Pure: the candidates come from selection,
- * already sorted, with their capacity estimated; the result becomes `spec.clusters`.
+ * AssignReplicas`, `core/assignment.go`, `core/division_algorithm.go`). Pure: the candidates come from
+ * selection, already sorted, with their capacity estimated; the result becomes `spec.clusters`.
  *
  * Deliberate differences from Karmada v1.15:
  * - static weights are divided by the Webster method with a per-object deterministic tie-break
@@ -12,8 +11,8 @@
  * - the result is sorted by cluster name (Karmada's order depends on the strategy and, for merged
  *   dynamic results, on Go map iteration), so an unchanged decision is an unchanged list.
  */
-import type { Placement, ResourceBindingSpec, TargetCluster } from '../../types.ts';
-import { type ClusterDetail, fail, ok, type Outcome } from '../types.ts';
+import type { Placement, ResourceBindingSpec, TargetCluster } from '../../model/types.ts';
+import { type ClusterDetail, fail, ok, type Outcome } from '../framework/types.ts';
 import { assignComponentSets, isComponentBinding } from './components.ts';
 import { assignByDynamic, isFreshReschedule } from './dynamic.ts';
 import { assignByStaticWeight } from './static-weight.ts';

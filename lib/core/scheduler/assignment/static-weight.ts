@@ -5,8 +5,8 @@
  * the user's explicit choice.
  */
 import { clusterMatches } from '../../placement/affinity.ts';
-import type { ClusterPreferences, TargetCluster } from '../../types.ts';
-import type { ClusterDetail } from '../types.ts';
+import type { ClusterPreferences, TargetCluster } from '../../model/types.ts';
+import type { ClusterDetail } from '../framework/types.ts';
 import type { ClusterWeight } from './dispenser.ts';
 import { websterAllocate } from './webster.ts';
 

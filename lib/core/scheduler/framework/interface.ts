@@ -1,9 +1,9 @@
 /**
  * The scheduler framework's plugin contract (Karmada `pkg/scheduler/framework/interface.go`): filter
  * plugins say whether a cluster can take a binding, score plugins rank the ones that can. Results are
- * values (STYLE.md §8): an unschedulable cluster is an answer with reasons, not an exception.
+ * values (docs/architecture.md): an unschedulable cluster is an answer with reasons, not an exception.
  */
-import type { Cluster, ClusterAffinity, ResourceBindingSpec } from '../../types.ts';
+import type { Cluster, ClusterAffinity, ResourceBindingSpec } from '../../model/types.ts';
 
 export type Code = 'Success' | 'Unschedulable' | 'Error';
 

@@ -1,9 +1,9 @@
 /**
  * Selection under a `cluster` spread constraint alone (Karmada v1.15
- * `core/spreadconstraint/select_clusters_by_cluster.go`; shared/reference/karmada-behaviour.md A.4).
+ * `core/spreadconstraint/select_clusters_by_cluster.go`).
  */
-import type { SpreadConstraint } from '../../types.ts';
-import { fail, ok, type ClusterDetail, type Outcome } from '../types.ts';
+import type { SpreadConstraint } from '../../model/types.ts';
+import { fail, ok, type ClusterDetail, type Outcome } from '../framework/types.ts';
 import { INVALID_REPLICAS, maxGroupsOf, minGroupsOf, notEnoughResourceMessage, SPREAD_ERRORS } from './util.ts';
 
 /**

@@ -1,9 +1,9 @@
 /**
  * Selection under a `region` spread constraint (Karmada v1.15
- * `core/spreadconstraint/select_clusters_by_region.go`; shared/reference/karmada-behaviour.md §2.2.2).
+ * `core/spreadconstraint/select_clusters_by_region.go`).
  */
-import type { SpreadConstraint } from '../../types.ts';
-import { fail, ok, type ClusterDetail, type Outcome } from '../types.ts';
+import type { SpreadConstraint } from '../../model/types.ts';
+import { fail, ok, type ClusterDetail, type Outcome } from '../framework/types.ts';
 import type { ClusterGroup } from './group.ts';
 import { selectGroups } from './select-groups.ts';
 import { compareClusters, maxGroupsOf, minGroupsOf, SPREAD_ERRORS } from './util.ts';

@@ -1,13 +1,12 @@
 /**
- * Topology groups and their scores (Karmada v1.15 `core/spreadconstraint/group_clusters.go`,
- * shared/reference/karmada-behaviour.md §2.2.2).
+ * Topology groups and their scores (Karmada v1.15 `core/spreadconstraint/group_clusters.go`).
  *
  * Only region groups influence selection in v1.15; zone and provider groups are built by Karmada
  * but never read by `SelectBestClusters`, so `selectBestClusters` does not build them.
  * {@link groupClusters} can still build them (for diagnostics and parity tests).
  */
-import type { Cluster, Placement } from '../../types.ts';
-import type { ClusterDetail } from '../types.ts';
+import type { Cluster, Placement } from '../../model/types.ts';
+import type { ClusterDetail } from '../framework/types.ts';
 
 /** A topology group: a region, zone or provider and its clusters (Karmada `RegionInfo`/`ZoneInfo`/`ProviderInfo`). */
 export interface ClusterGroup {

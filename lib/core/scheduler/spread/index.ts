@@ -1,11 +1,11 @@
 /**
  * Cluster selection with spread constraints — Karmada v1.15 `GroupClustersWithScore` +
- * `SelectBestClusters` (`pkg/scheduler/core/spreadconstraint`, shared/reference/karmada-behaviour.md
- * §2.2.2, A.4, §4 item 5). Pure: failures are `SchedulerError` outcomes carrying Karmada's message
- * (the generic scheduler prefixes it with `failed to select clusters: `).
+ * `SelectBestClusters` (`pkg/scheduler/core/spreadconstraint`). Pure: failures are `SchedulerError`
+ * outcomes carrying Karmada's message (the generic scheduler prefixes it with
+ * `failed to select clusters: `).
  */
-import type { Placement, ResourceBindingSpec, SpreadConstraint } from '../../types.ts';
-import { fail, ok, type ClusterDetail, type Outcome } from '../types.ts';
+import type { Placement, ResourceBindingSpec, SpreadConstraint } from '../../model/types.ts';
+import { fail, ok, type ClusterDetail, type Outcome } from '../framework/types.ts';
 import { selectByCluster } from './by-cluster.ts';
 import { selectByRegion } from './by-region.ts';
 import { groupClusters } from './group.ts';

@@ -1,6 +1,5 @@
 /**
- * Choosing topology groups (Karmada v1.15 `core/spreadconstraint/select_groups.go`,
- * shared/reference/karmada-behaviour.md §2.2.2).
+ * Choosing topology groups (Karmada v1.15 `core/spreadconstraint/select_groups.go`).
  *
  * Karmada sorts the groups by (value asc, weight desc, name asc), enumerates by DFS every
  * combination whose value sum reaches `target` with `min ≤ length ≤ max` (a branch stops at the

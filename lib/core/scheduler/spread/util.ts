@@ -1,10 +1,10 @@
 /**
  * Shared pieces of cluster selection (Karmada v1.15 `pkg/scheduler/core/spreadconstraint/util.go`,
  * `select_clusters.go`): cluster order, the static-weight and "ignore capacity" tests, and the exact
- * error messages Karmada returns (shared/reference/karmada-behaviour.md §2.2.2).
+ * error messages Karmada returns.
  */
-import type { Placement, ResourceBindingSpec, SpreadConstraint } from '../../types.ts';
-import type { ClusterDetail } from '../types.ts';
+import type { Placement, ResourceBindingSpec, SpreadConstraint } from '../../model/types.ts';
+import type { ClusterDetail } from '../framework/types.ts';
 
 /** Karmada `InvalidReplicas`: "don't care about available resources". */
 export const INVALID_REPLICAS = -1;

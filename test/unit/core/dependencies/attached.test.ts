@@ -20,7 +20,7 @@ import {
   targetClusters,
   withoutRequirement,
 } from '../../../../lib/core/dependencies/index.ts';
-import type { KubeObject, ResourceBinding } from '../../../../lib/core/types.ts';
+import type { KubeObject, ResourceBinding } from '../../../../lib/core/model/types.ts';
 import { cloneJson } from '../../../../lib/util/json.ts';
 
 const ID = '93162d3c-ee8e-4995-9034-05f4d5d2c2b9';

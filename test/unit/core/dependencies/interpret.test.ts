@@ -12,7 +12,7 @@ import {
   interpretDependencies,
   interpretsDependencies,
 } from '../../../../lib/core/dependencies/index.ts';
-import type { KubeObject } from '../../../../lib/core/types.ts';
+import type { KubeObject } from '../../../../lib/core/model/types.ts';
 import { cloneJson } from '../../../../lib/util/json.ts';
 
 const NS = 'karmada-test';

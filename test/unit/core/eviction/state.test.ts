@@ -11,7 +11,7 @@ import {
   stateForEviction,
   statePreservationRules,
 } from '../../../../lib/core/eviction/state.ts';
-import type { GracefulEvictionTask } from '../../../../lib/core/types.ts';
+import type { GracefulEvictionTask } from '../../../../lib/core/model/types.ts';
 
 /** The seed's FlinkDeployment status, as the simulator reports it. */
 const flinkStatus = {

@@ -17,7 +17,7 @@ import {
   updateTaints,
   withDefaultTolerations,
 } from '../../../../lib/core/eviction/taints.ts';
-import type { Taint, Toleration } from '../../../../lib/core/types.ts';
+import type { Taint, Toleration } from '../../../../lib/core/model/types.ts';
 
 const T0 = Date.UTC(2026, 10, 25, 12, 0, 0);
 const at = (s: number) => new Date(T0 + s * 1000).toISOString().replace('.000Z', 'Z');

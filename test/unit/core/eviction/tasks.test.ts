@@ -11,7 +11,7 @@ import {
   directlyPurgedClusters,
   gracefulEvictCluster,
 } from '../../../../lib/core/eviction/tasks.ts';
-import type { GracefulEvictionTask, ResourceBindingSpec } from '../../../../lib/core/types.ts';
+import type { GracefulEvictionTask, ResourceBindingSpec } from '../../../../lib/core/model/types.ts';
 
 type EvictableSpec = Pick<ResourceBindingSpec, 'clusters' | 'gracefulEvictionTasks'>;
 

@@ -10,7 +10,7 @@ import {
   interpretReplicas,
   podTemplateRequests,
 } from '../../../../lib/core/interpreter/index.ts';
-import type { KubeObject } from '../../../../lib/core/types.ts';
+import type { KubeObject } from '../../../../lib/core/model/types.ts';
 
 function container(requests?: Record<string, unknown>, limits?: Record<string, unknown>): Record<string, unknown> {
   const resources: Record<string, unknown> = {};

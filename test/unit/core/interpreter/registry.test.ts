@@ -14,7 +14,7 @@ import {
   interpreterKey,
   withInterpreter,
 } from '../../../../lib/core/interpreter/index.ts';
-import type { KubeObject } from '../../../../lib/core/types.ts';
+import type { KubeObject } from '../../../../lib/core/model/types.ts';
 
 const flink: KubeObject = {
   apiVersion: 'flink.apache.org/v1beta1',

@@ -10,7 +10,7 @@ import { describe, it } from 'node:test';
 import { parse } from 'yaml';
 
 import { interpretComponents, interpretReplicas } from '../../../../lib/core/interpreter/index.ts';
-import type { Component, KubeObject } from '../../../../lib/core/types.ts';
+import type { Component, KubeObject } from '../../../../lib/core/model/types.ts';
 
 const FLINK_EXAMPLE = new URL('../../../../examples/flink/flinkdeployment.yaml', import.meta.url);
 

@@ -11,7 +11,7 @@ import { parseAllDocuments } from 'yaml';
 
 import { interpretComponents } from '../../../../lib/core/interpreter/index.ts';
 import { isQuantityError, parseQuantity, scaledValue } from '../../../../lib/api/quantity.ts';
-import type { KubeObject } from '../../../../lib/core/types.ts';
+import type { KubeObject } from '../../../../lib/core/model/types.ts';
 
 const TESTDATA = new URL('./testdata/', import.meta.url);
 

@@ -1,6 +1,6 @@
 /**
- * FieldOverrider: JSON and YAML documents inside a string field (Karmada v1.12+, `applyFieldOverriders`;
- * shared/reference/karmada-behaviour.md §1.3, §2.11), including the v1.12 release notes' ConfigMap example.
+ * FieldOverrider: JSON and YAML documents inside a string field (Karmada v1.12+, `applyFieldOverriders`),
+ * including the v1.12 release notes' ConfigMap example.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -11,7 +11,7 @@ import {
   patchYamlText,
   type SubPatchOperation,
 } from '../../../../lib/core/overrides/index.ts';
-import type { KubeObject } from '../../../../lib/core/types.ts';
+import type { KubeObject } from '../../../../lib/core/model/types.ts';
 import { cluster, op, rule } from './fixtures.ts';
 
 describe('fieldOverrider: the v1.12 release notes ConfigMap example (seed)', () => {

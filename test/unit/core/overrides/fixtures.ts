@@ -1,5 +1,5 @@
 /** Builders for override-engine tests: Karmada-shaped objects as the API returns them. */
-import type { Cluster, KubeObject } from '../../../../lib/core/types.ts';
+import type { Cluster, KubeObject } from '../../../../lib/core/model/types.ts';
 import type {
   OverridePolicy,
   OverrideSpec,

@@ -1,6 +1,6 @@
 /**
  * ImageOverrider and the image reference parser (Karmada v1.15.9 `imageoverride.go`,
- * `imageoverride_test.go`, `pkg/util/imageparser`; shared/reference/karmada-behaviour.md §2.11, §4.9).
+ * `imageoverride_test.go`, `pkg/util/imageparser`).
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -11,7 +11,7 @@ import {
   parseImage,
   splitHostname,
 } from '../../../../lib/core/overrides/index.ts';
-import type { KubeObject } from '../../../../lib/core/types.ts';
+import type { KubeObject } from '../../../../lib/core/model/types.ts';
 import { deployment, dig, images, job, pod, rule, workload } from './fixtures.ts';
 
 const DIGEST = 'sha256:dbcc1c35ac38df41fd2f5e4130b32ffdb93ebae8b3dbe638c23575912276fc9c';

@@ -1,7 +1,7 @@
 /**
  * commandOverrider / argsOverrider, labelsOverrider / annotationsOverrider, plaintext, and the
  * per-rule order of overriders (Karmada v1.15.9 `commandargsoverride_test.go`,
- * `labelannotationoverrider_test.go`, `overridemanager.go applyPolicyOverriders`; §2.11).
+ * `labelannotationoverrider_test.go`, `overridemanager.go applyPolicyOverriders`).
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -10,7 +10,7 @@ import {
   type CommandArgsOverrider,
   type LabelAnnotationOverrider,
 } from '../../../../lib/core/overrides/index.ts';
-import type { KubeObject } from '../../../../lib/core/types.ts';
+import type { KubeObject } from '../../../../lib/core/model/types.ts';
 import { deployment, dig, pod, rule, workload } from './fixtures.ts';
 
 /** Karmada's generateTestCommand*Yaml: one container `nginx` with `command: [nginx, -v, -t]`. */

@@ -1,5 +1,5 @@
 /**
- * The override engine belongs to the pure core (DESIGN.md: no I/O, no clock, no randomness): nothing it
+ * The override engine belongs to the pure core (docs/core.md: no I/O, no clock, no randomness): nothing it
  * reaches imports AWS, Kubernetes clients, the file system or the network, or reads the clock.
  */
 import assert from 'node:assert/strict';

@@ -1,7 +1,7 @@
 /**
  * Which override rules apply and in what order (Karmada v1.15.9 `overridemanager.go`
- * `ApplyOverridePolicies` / `getOverridersFromOverridePolicies`, `TestGetMatchingOverridePolicies`;
- * shared/reference/karmada-behaviour.md §2.11, §4.8), and the applied-overrides annotations.
+ * `ApplyOverridePolicies` / `getOverridersFromOverridePolicies`, `TestGetMatchingOverridePolicies`),
+ * and the applied-overrides annotations.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -14,7 +14,7 @@ import {
   type Overriders,
   type PolicyOverriders,
 } from '../../../../lib/core/overrides/index.ts';
-import type { KubeObject } from '../../../../lib/core/types.ts';
+import type { KubeObject } from '../../../../lib/core/model/types.ts';
 import { cluster, cop, deployment, dig, op } from './fixtures.ts';
 
 const deploy = { ...deployment(), metadata: { name: 'test', namespace: 'default', labels: { app: 'nginx' } } };
@@ -45,7 +45,7 @@ describe('applicablePolicies (TestGetMatchingOverridePolicies)', () => {
       { targetCluster: { clusterNames: ['cluster2'] }, overriders: overriders2 },
     ],
   });
-  // Low implicit priority: no resource selectors (all resources in the namespace, §4.8).
+  // Low implicit priority: no resource selectors (all resources in the namespace).
   const overridePolicy2 = op('overridePolicy2', {
     overrideRules: [{ targetCluster: { clusterNames: ['cluster1', 'cluster2'] }, overriders: overriders3 }],
   });

@@ -13,7 +13,7 @@ import {
   inSkippedNamespace,
   planBinding,
 } from '../../../../lib/core/policy/index.ts';
-import type { KubeObject, ResourceBinding } from '../../../../lib/core/types.ts';
+import type { KubeObject, ResourceBinding } from '../../../../lib/core/model/types.ts';
 import { bindingRefOf } from '../../../../lib/core/work/index.ts';
 import { cpp, pp, template } from './fixtures.ts';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { applyClaim, choosePolicy, type PolicyChoice } from '../../../../lib/core/policy/index.ts';
-import type { KubeObject, PropagationPolicy } from '../../../../lib/core/types.ts';
+import type { KubeObject, PropagationPolicy } from '../../../../lib/core/model/types.ts';
 import { cpp, pp, sel, template } from './fixtures.ts';
 
 /** `outcome` plus the chosen policy as `Kind/ns/name`, for compact expectations. */

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { applyClaim, claimedBy, claimMetadata, removeClaim } from '../../../../lib/core/policy/index.ts';
-import type { KubeObject } from '../../../../lib/core/types.ts';
+import type { KubeObject } from '../../../../lib/core/model/types.ts';
 import {
   CPP_NAME_ANNOTATION,
   CPP_PERMANENT_ID_LABEL,

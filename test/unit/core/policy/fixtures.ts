@@ -1,6 +1,11 @@
 /** Small builders for the policy-selection tests. */
 import { CPP_PERMANENT_ID_LABEL, PP_PERMANENT_ID_LABEL } from '../../../../lib/api/well-known.ts';
-import type { KubeObject, PropagationPolicy, PropagationSpec, ResourceSelector } from '../../../../lib/core/types.ts';
+import type {
+  KubeObject,
+  PropagationPolicy,
+  PropagationSpec,
+  ResourceSelector,
+} from '../../../../lib/core/model/types.ts';
 
 /** An `apps/v1` Deployment (or another kind) in `default` unless `namespace` says otherwise (`''`: cluster-scoped). */
 export function template(

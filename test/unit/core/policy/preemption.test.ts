@@ -6,7 +6,7 @@ import {
   preemptingPolicy,
   preemptionTargets,
 } from '../../../../lib/core/policy/index.ts';
-import type { PropagationPolicy } from '../../../../lib/core/types.ts';
+import type { PropagationPolicy } from '../../../../lib/core/model/types.ts';
 import { cpp, pp, sel, template } from './fixtures.ts';
 
 const always = { preemption: 'Always' as const };

@@ -8,7 +8,7 @@ import {
   policyImplicitPriority,
   selectorPriority,
 } from '../../../../lib/core/policy/index.ts';
-import type { KubeObject, PropagationPolicy, ResourceSelector } from '../../../../lib/core/types.ts';
+import type { KubeObject, PropagationPolicy, ResourceSelector } from '../../../../lib/core/model/types.ts';
 import { cpp, pp, sel, template } from './fixtures.ts';
 
 const web = template('web', { labels: { app: 'web', tier: 'front' } });

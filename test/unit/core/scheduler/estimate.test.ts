@@ -8,8 +8,8 @@ import {
   estimateReplicas,
   type Reservation,
 } from '../../../../lib/core/scheduler/estimate.ts';
-import { MAX_INT32 } from '../../../../lib/core/scheduler/types.ts';
-import type { Cluster, ResourceList, ResourceModel } from '../../../../lib/core/types.ts';
+import { MAX_INT32 } from '../../../../lib/core/scheduler/framework/types.ts';
+import type { Cluster, ResourceList, ResourceModel } from '../../../../lib/core/model/types.ts';
 import { clusterFactory, lcg, summary } from './fixtures.ts';
 
 type Rng = ReturnType<typeof lcg>;

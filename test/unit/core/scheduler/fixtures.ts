@@ -17,7 +17,7 @@ import type {
   ResourceSummary,
   Taint,
   TargetCluster,
-} from '../../../../lib/core/types.ts';
+} from '../../../../lib/core/model/types.ts';
 import type { ClusterInfo, ScheduleUnit } from '../../../../lib/core/scheduler/framework/interface.ts';
 import { buildSnapshot } from '../../../../lib/core/scheduler/snapshot.ts';
 import { APPLIED_PLACEMENT_ANNOTATION } from '../../../../lib/api/well-known.ts';

@@ -14,14 +14,15 @@ import {
   parsePluginsFlag,
   PluginConfigError,
   type PluginFactory,
-} from '../../../../lib/core/scheduler/framework/registry.ts';
+} from '../../../../lib/core/scheduler/plugins/registry.ts';
 import * as apiEnablement from '../../../../lib/core/scheduler/plugins/api-enablement/index.ts';
 import * as clusterAffinity from '../../../../lib/core/scheduler/plugins/cluster-affinity/index.ts';
 import * as clusterEviction from '../../../../lib/core/scheduler/plugins/cluster-eviction/index.ts';
 import * as clusterLocality from '../../../../lib/core/scheduler/plugins/cluster-locality/index.ts';
 import * as spreadConstraint from '../../../../lib/core/scheduler/plugins/spread-constraint/index.ts';
 import * as taintToleration from '../../../../lib/core/scheduler/plugins/taint-toleration/index.ts';
-import type { Cluster, ClusterAffinity, ResourceBinding } from '../../../../lib/core/types.ts';
+import { toleratesTaint } from '../../../../lib/core/placement/tolerations.ts';
+import type { Cluster, ClusterAffinity, ResourceBinding } from '../../../../lib/core/model/types.ts';
 import { bindingFactory, clusterFactory, clusterInfo, targets, unitFor } from './fixtures.ts';
 
 interface FilterRow {
@@ -217,7 +218,7 @@ describe('TaintToleration filter (§2.2 step 2, §4 item 4)', () => {
 
   it('TaintToleration: toleratesTaint follows Kubernetes Toleration.ToleratesTaint', () => {
     const taint = { key: 'k', value: 'v', effect: 'NoSchedule' as const };
-    const cases: [Parameters<typeof taintToleration.toleratesTaint>[0], boolean][] = [
+    const cases: [Parameters<typeof toleratesTaint>[0], boolean][] = [
       [{ key: 'k', operator: 'Equal', value: 'v' }, true],
       [{ key: 'k', operator: '', value: 'v' }, true],
       [{ key: 'k', operator: 'Exists' }, true],
@@ -227,7 +228,7 @@ describe('TaintToleration filter (§2.2 step 2, §4 item 4)', () => {
       [{ key: 'k' }, false],
     ];
     for (const [toleration, want] of cases) {
-      assert.equal(taintToleration.toleratesTaint(toleration, taint), want, JSON.stringify(toleration));
+      assert.equal(toleratesTaint(toleration, taint), want, JSON.stringify(toleration));
     }
   });
 });

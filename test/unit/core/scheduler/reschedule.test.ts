@@ -9,7 +9,7 @@ import {
   scheduleTrigger,
 } from '../../../../lib/core/scheduler/reschedule.ts';
 import { buildSnapshot } from '../../../../lib/core/scheduler/snapshot.ts';
-import type { Component, Placement } from '../../../../lib/core/types.ts';
+import type { Component, Placement } from '../../../../lib/core/model/types.ts';
 import {
   AGGREGATED,
   type BindingOptions,
@@ -25,7 +25,7 @@ const LAST = '2026-01-01T00:00:00Z';
 const snapshot = buildSnapshot([
   clusterFactory('m1'),
   clusterFactory('m2'),
-  // A new matching cluster: must not make a steady Divided binding move (§4 item 3).
+  // A new matching cluster: must not make a steady Divided binding move.
   clusterFactory('m3'),
   clusterFactory('leaving', { deleting: true }),
 ]);

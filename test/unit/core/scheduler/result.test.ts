@@ -15,7 +15,7 @@ import {
   schedulingFailed,
   templateStubOf,
 } from '../../../../lib/core/scheduler/index.ts';
-import type { ResourceBinding } from '../../../../lib/core/types.ts';
+import type { ResourceBinding } from '../../../../lib/core/model/types.ts';
 import { APPLIED_PLACEMENT_ANNOTATION } from '../../../../lib/api/well-known.ts';
 import { bindingFactory, DUPLICATED, DYNAMIC_WEIGHT, scheduledStatus, targets } from './fixtures.ts';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { emptyReservation } from '../../../../lib/core/scheduler/estimate.ts';
-import { buildFramework } from '../../../../lib/core/scheduler/framework/registry.ts';
+import { buildFramework } from '../../../../lib/core/scheduler/plugins/registry.ts';
 import {
   bindingGvk,
   fitErrorMessage,
@@ -9,7 +9,7 @@ import {
   type ScheduleResult,
 } from '../../../../lib/core/scheduler/schedule.ts';
 import { buildSnapshot } from '../../../../lib/core/scheduler/snapshot.ts';
-import type { Cluster, Component, ResourceBinding } from '../../../../lib/core/types.ts';
+import type { Cluster, Component, ResourceBinding } from '../../../../lib/core/model/types.ts';
 import {
   AGGREGATED,
   asRecord,

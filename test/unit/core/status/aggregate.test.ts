@@ -11,7 +11,7 @@ import {
   aggregateStatus,
   hasAggregateStatusHook,
 } from '../../../../lib/core/status/index.ts';
-import type { KubeObject } from '../../../../lib/core/types.ts';
+import type { KubeObject } from '../../../../lib/core/model/types.ts';
 
 const NOW = '2025-03-01T12:00:00Z';
 

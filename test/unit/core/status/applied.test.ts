@@ -12,7 +12,7 @@ import {
   workStatusAfter,
   workStatusChanged,
 } from '../../../../lib/core/status/index.ts';
-import type { KubeObject } from '../../../../lib/core/types.ts';
+import type { KubeObject } from '../../../../lib/core/model/types.ts';
 
 const NOW = '2026-01-02T03:04:05Z';
 const applied = (status: 'True' | 'False', observedGeneration?: number): Condition => ({

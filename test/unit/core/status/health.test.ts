@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
 import { hasHealthHook, interpretHealth, type ResourceHealth } from '../../../../lib/core/status/index.ts';
-import type { KubeObject } from '../../../../lib/core/types.ts';
+import type { KubeObject } from '../../../../lib/core/model/types.ts';
 
 function object(apiVersion: string, kind: string, fields: Record<string, unknown>, generation = 1): KubeObject {
   return { apiVersion, kind, metadata: { name: 'obj', namespace: 'ns', generation }, ...fields };

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 
 import { hasReflectStatusHook, reflectStatus, tryReflectStatus } from '../../../../lib/core/status/index.ts';
-import type { KubeObject } from '../../../../lib/core/types.ts';
+import type { KubeObject } from '../../../../lib/core/model/types.ts';
 
 const GENERATION_ANNOTATION = 'resourcetemplate.karmada.io/generation';
 

@@ -15,7 +15,7 @@ import {
   type ManifestStatus,
   manifestStatusOf,
 } from '../../../../lib/core/status/index.ts';
-import type { KubeObject, ResourceBindingSpec } from '../../../../lib/core/types.ts';
+import type { KubeObject, ResourceBindingSpec } from '../../../../lib/core/model/types.ts';
 
 describe('manifestStatusOf (work status controller reflectStatus + buildStatusIdentifier)', () => {
   const cases: { name: string; ordinal: number; live: KubeObject; want: ManifestStatus }[] = [

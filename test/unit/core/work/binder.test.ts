@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { KubeObject, ResourceBinding } from '../../../../lib/core/types.ts';
+import type { KubeObject, ResourceBinding } from '../../../../lib/core/model/types.ts';
 import {
   bindingFinalizerOf,
   planWork,

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { KubeObject } from '../../../../lib/core/types.ts';
+import type { KubeObject } from '../../../../lib/core/model/types.ts';
 import { describeManifest, manifestsOf, observeWork, withManifestType } from '../../../../lib/core/work/index.ts';
 
 const manifest: KubeObject = {

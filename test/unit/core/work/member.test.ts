@@ -1,11 +1,10 @@
 /**
  * Member-side decisions (Karmada v1.15.9 `pkg/util/objectwatcher/objectwatcher.go` `allowUpdate` /
- * `Update`, `pkg/controllers/execution/execution_controller.go` `cleanupPolicyClaimMetadata`;
- * shared/reference/karmada-behaviour.md §2.10, §2.15).
+ * `Update`, `pkg/controllers/execution/execution_controller.go` `cleanupPolicyClaimMetadata`).
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { KubeObject } from '../../../../lib/core/types.ts';
+import type { KubeObject } from '../../../../lib/core/model/types.ts';
 import {
   adoptionRefusedMessage,
   allowsAdoption,

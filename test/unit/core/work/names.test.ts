@@ -1,6 +1,6 @@
 /**
  * Work names (Karmada v1.15.9 `pkg/util/names/names.go` `GenerateWorkName`, `names_test.go`
- * `TestGenerateWorkName`; shared/reference/karmada-behaviour.md §1.7).
+ * `TestGenerateWorkName`).
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';

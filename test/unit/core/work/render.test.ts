@@ -1,12 +1,12 @@
 /**
  * Binding → Work rendering (Karmada v1.15.9 `pkg/controllers/binding/common.go` `ensureWork`,
  * `pkg/controllers/ctrlutil/work.go` `CreateOrUpdateWork`, `pkg/resourceinterpreter/default/native/`
- * `revisereplica.go` and `prune/prune.go`; shared/reference/karmada-behaviour.md §2.10).
+ * `revisereplica.go` and `prune/prune.go`).
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { OverrideSpec } from '../../../../lib/core/overrides/index.ts';
-import type { KubeObject, ResourceBinding, ResourceBindingSpec } from '../../../../lib/core/types.ts';
+import type { KubeObject, ResourceBinding, ResourceBindingSpec } from '../../../../lib/core/model/types.ts';
 import {
   APPLIED_OVERRIDES_ANNOTATION,
   bindingTargetClusters,

@@ -1,6 +1,6 @@
 /** Factories and helpers shared by the Karmada admission tests. */
 import type { KubeObject, ObjectMeta } from '../../../../lib/api/object.ts';
-import { type FieldError, formatFieldError } from '../../../../lib/kube/field-errors.ts';
+import { type FieldError, formatFieldError } from '../../../../lib/kube/base/field-errors.ts';
 import { CPP_PERMANENT_ID_LABEL, PP_PERMANENT_ID_LABEL } from '../../../../lib/api/well-known.ts';
 import { type KarmadaDefaultingContext } from '../../../../lib/karmada/validation/index.ts';
 

@@ -12,7 +12,7 @@ import {
   type Conflict,
   type ManagedFieldsEntry,
 } from '../../../../lib/kube/apply/index.ts';
-import type { Schema } from '../../../../lib/kube/schema.ts';
+import type { Schema } from '../../../../lib/kube/base/schema.ts';
 import { at, deploymentConfig, deploymentSchema, later, stored, T0, widgetConfig, widgetSchema } from './fixtures.ts';
 
 function apply(

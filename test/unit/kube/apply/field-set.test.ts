@@ -9,7 +9,7 @@ import {
   InvalidFieldsV1Error,
   toFieldsV1,
 } from '../../../../lib/kube/apply/index.ts';
-import type { Schema } from '../../../../lib/kube/schema.ts';
+import type { Schema } from '../../../../lib/kube/base/schema.ts';
 import { deploymentConfig, deploymentSchema, stored, widgetConfig, widgetSchema } from './fixtures.ts';
 
 const fieldsOf = (obj: unknown, schema: Schema | undefined) => JSON.stringify(toFieldsV1(fieldSetOf(obj, schema)));

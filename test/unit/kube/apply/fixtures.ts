@@ -9,7 +9,7 @@
  * preserve-unknown-fields object.
  */
 import type { KubeObject } from '../../../../lib/api/object.ts';
-import type { Schema } from '../../../../lib/kube/schema.ts';
+import type { Schema } from '../../../../lib/kube/base/schema.ts';
 
 const str: Schema = { type: 'string' };
 const int: Schema = { type: 'integer' };

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { formatFieldError } from '../../../../lib/kube/field-errors.ts';
+import { formatFieldError } from '../../../../lib/kube/base/field-errors.ts';
 import { defaultManager, validateManager } from '../../../../lib/kube/apply/index.ts';
 
 describe('default field manager from the User-Agent (prefixFromUserAgent)', () => {

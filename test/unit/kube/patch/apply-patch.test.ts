@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { applyPatch, PATCH_CONTENT_TYPES, PatchError } from '../../../../lib/kube/patch/index.ts';
-import type { Schema } from '../../../../lib/kube/schema.ts';
+import type { Schema } from '../../../../lib/kube/base/schema.ts';
 
 /** A pod-like object whose containers merge by name, as in a PodSpec. */
 const podSchema: Schema = {

@@ -3,7 +3,7 @@
  * (only the fields the tests touch), and factories for live objects shaped as the API server stores
  * them (defaults filled in), so the patches below are the ones kubectl really sends.
  */
-import type { Schema } from '../../../../lib/kube/schema.ts';
+import type { Schema } from '../../../../lib/kube/base/schema.ts';
 
 const str: Schema = { type: 'string' };
 const int: Schema = { type: 'integer' };

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { applyStrategicMergePatch, PatchError } from '../../../../lib/kube/patch/index.ts';
-import type { Schema } from '../../../../lib/kube/schema.ts';
+import type { Schema } from '../../../../lib/kube/base/schema.ts';
 import { deepFreeze, deploymentSchema } from './deployment-fixture.ts';
 
 type Json = Record<string, unknown>;

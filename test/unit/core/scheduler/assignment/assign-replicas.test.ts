@@ -5,7 +5,7 @@ import {
   assignmentStrategy,
   assignReplicas,
 } from '../../../../../lib/core/scheduler/assignment/index.ts';
-import type { Placement } from '../../../../../lib/core/types.ts';
+import type { Placement } from '../../../../../lib/core/model/types.ts';
 import {
   aggregated,
   candidates,

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { assignReplicas, isComponentBinding } from '../../../../../lib/core/scheduler/assignment/index.ts';
-import type { ClusterDetail } from '../../../../../lib/core/scheduler/types.ts';
-import type { Component, ReplicaSchedulingStrategy, TargetCluster } from '../../../../../lib/core/types.ts';
+import type { ClusterDetail } from '../../../../../lib/core/scheduler/framework/types.ts';
+import type { Component, ReplicaSchedulingStrategy, TargetCluster } from '../../../../../lib/core/model/types.ts';
 import {
   aggregated,
   candidate,

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { isFreshReschedule } from '../../../../../lib/core/scheduler/assignment/dynamic.ts';
 import { assignReplicas } from '../../../../../lib/core/scheduler/assignment/index.ts';
-import type { ReplicaSchedulingStrategy } from '../../../../../lib/core/types.ts';
+import type { ReplicaSchedulingStrategy } from '../../../../../lib/core/model/types.ts';
 import { aggregated, asRecord, candidates, dynamicWeight, placement, targets } from './factories.ts';
 
 interface Row {
@@ -193,7 +193,8 @@ describe('dynamic assignment, Steady mode (Karmada v1.15 assignByDynamicStrategy
       replicas: 12,
       want: { member1: 7, member2: 4, member3: 1 },
     },
-    // Further behaviours of §2.2.3 / §4.
+    // Further behaviours of Karmada's dynamic division (`pkg/scheduler/core/division_algorithm.go`) and of this
+    // project's deviations (docs/decisions/0007-scheduler.md).
     {
       name: 'replicas equal to what the candidates already run ⇒ the previous result is kept, capacity not asked',
       strategy: dynamicWeight,

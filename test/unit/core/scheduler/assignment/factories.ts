@@ -5,8 +5,8 @@ import type {
   Placement,
   ReplicaSchedulingStrategy,
   TargetCluster,
-} from '../../../../../lib/core/types.ts';
-import type { ClusterDetail } from '../../../../../lib/core/scheduler/types.ts';
+} from '../../../../../lib/core/model/types.ts';
+import type { ClusterDetail } from '../../../../../lib/core/scheduler/framework/types.ts';
 
 /** A selected cluster that can take `allocatable` more replicas and already runs `already`. */
 export function candidate(

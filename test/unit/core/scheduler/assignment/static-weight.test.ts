@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { assignReplicas } from '../../../../../lib/core/scheduler/assignment/index.ts';
 import { assignByStaticWeight, staticWeights } from '../../../../../lib/core/scheduler/assignment/static-weight.ts';
-import type { ClusterDetail } from '../../../../../lib/core/scheduler/types.ts';
-import type { ClusterPreferences } from '../../../../../lib/core/types.ts';
+import type { ClusterDetail } from '../../../../../lib/core/scheduler/framework/types.ts';
+import type { ClusterPreferences } from '../../../../../lib/core/model/types.ts';
 import { asRecord, candidate, candidates, placement, staticByName, weighted } from './factories.ts';
 
 const ODD_UID = 'd43fdeeb-d750-4e2b-bee3-64eb94534f4c';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { selectByRegion, SPREAD_ERRORS, type ClusterGroup } from '../../../../../lib/core/scheduler/spread/index.ts';
-import type { SpreadConstraint } from '../../../../../lib/core/types.ts';
+import type { SpreadConstraint } from '../../../../../lib/core/model/types.ts';
 import { detail, names } from './fixtures.ts';
 
 /** A region group with a preset score, clusters given as [name, score, available] (Karmada `RegionInfo`). */

@@ -1,6 +1,6 @@
 /** Builders shared by the spread-constraint tests (Karmada's `NewClusterWithTopology` & co.). */
-import type { Cluster } from '../../../../../lib/core/types.ts';
-import type { ClusterDetail } from '../../../../../lib/core/scheduler/types.ts';
+import type { Cluster } from '../../../../../lib/core/model/types.ts';
+import type { ClusterDetail } from '../../../../../lib/core/scheduler/framework/types.ts';
 
 /** Karmada `NewClusterWithTopology(name, provider, region, zone)`: `spec.zones = [zone]`. */
 export function clusterWithTopology(name: string, provider = '', region = '', zone = ''): Cluster {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { ClusterDetail } from '../../../../../lib/core/scheduler/types.ts';
+import type { ClusterDetail } from '../../../../../lib/core/scheduler/framework/types.ts';
 import {
   groupClusters,
   groupScore,
@@ -8,7 +8,7 @@ import {
   sortClusters,
   type GroupField,
 } from '../../../../../lib/core/scheduler/spread/index.ts';
-import type { Placement } from '../../../../../lib/core/types.ts';
+import type { Placement } from '../../../../../lib/core/model/types.ts';
 import { detail } from './fixtures.ts';
 
 /** Karmada group_clusters_test.go `generateClusterScores(n, scores, replicas)`. */

@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { ClusterDetail } from '../../../../../lib/core/scheduler/types.ts';
+import type { ClusterDetail } from '../../../../../lib/core/scheduler/framework/types.ts';
 import {
   selectBestClusters,
   selectByCluster,
   sortClusters,
   SPREAD_ERRORS,
 } from '../../../../../lib/core/scheduler/spread/index.ts';
-import type { Placement, ResourceBindingSpec, SpreadConstraint } from '../../../../../lib/core/types.ts';
+import type { Placement, ResourceBindingSpec, SpreadConstraint } from '../../../../../lib/core/model/types.ts';
 import { detail, names, rng } from './fixtures.ts';
 
 const spec = (replicas: number, placement: Placement): ResourceBindingSpec => ({

@@ -6,7 +6,7 @@ import {
   needReplicas,
   sortClusters,
 } from '../../../../../lib/core/scheduler/spread/index.ts';
-import type { Placement, ResourceBindingSpec } from '../../../../../lib/core/types.ts';
+import type { Placement, ResourceBindingSpec } from '../../../../../lib/core/model/types.ts';
 import { detail } from './fixtures.ts';
 
 const spec = (replicas: number, placement?: Placement): ResourceBindingSpec => ({

@@ -17,7 +17,7 @@
  * Nothing here throws: non-object fields count as absent, malformed quantities are skipped
  * (see `resource.ts`).
  */
-import type { NodeClaim, ReplicaRequirements, ResourceList } from '../types.ts';
+import type { NodeClaim, ReplicaRequirements, ResourceList } from '../../model/types.ts';
 import { ResourceAccumulator } from './resource.ts';
 
 /** Feature gates that change what the interpreter reports. */

@@ -3,10 +3,10 @@
  * {@link Catalog} that answers routing, discovery and OpenAPI questions. Built-in kinds, Karmada's
  * kinds and user CRDs all become ResourceDefs, so the REST layer has one code path for all of them.
  */
-import type { KubeObject } from '../api/object.ts';
-import type { FieldError } from './field-errors.ts';
-import type { Schema } from './schema.ts';
-import type { RequestAttributes, UserInfo } from './rest/types.ts';
+import type { KubeObject } from '../../api/object.ts';
+import type { FieldError } from '../base/field-errors.ts';
+import type { Schema } from '../base/schema.ts';
+import type { RequestAttributes, UserInfo } from '../base/types.ts';
 import type { ResourceView } from './view-store.ts';
 
 export type Verb = 'get' | 'list' | 'create' | 'update' | 'patch' | 'delete' | 'deletecollection' | 'watch';

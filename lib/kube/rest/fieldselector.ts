@@ -3,7 +3,7 @@
  * labels Kubernetes supports for each kind (`metadata.name` and `metadata.namespace` everywhere;
  * `involvedObject.*` for Events, which `kubectl describe` uses).
  */
-import { apiErrors } from './errors.ts';
+import { apiErrors } from '../base/errors.ts';
 
 export interface FieldRequirement {
   field: string;

@@ -5,11 +5,11 @@
  * - the body against the kind's structural schema: types, required fields, enums, bounds, patterns,
  *   unknown fields (reported for `fieldValidation`, then pruned), `nullable`, and schema defaults.
  */
-import type { KubeObject } from '../api/object.ts';
-import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue } from '../util/validation.ts';
-import { childPath, type FieldError, fieldError } from './field-errors.ts';
+import type { KubeObject } from '../../api/object.ts';
+import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue } from '../../util/validation.ts';
+import { childPath, type FieldError, fieldError } from '../base/field-errors.ts';
 import type { NameRule } from './resources.ts';
-import type { Schema } from './schema.ts';
+import type { Schema } from '../base/schema.ts';
 
 const MAX_ANNOTATIONS_BYTES = 256 * 1024;
 

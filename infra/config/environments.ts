@@ -7,10 +7,10 @@
  * subscribes an address to the alarm topic.
  */
 import * as z from 'zod/mini';
-import { ConfigError, parseConfig } from '../lib/config/validate.ts';
-import { parseSchedule, ScheduleExpressionError } from '../lib/timer/expression.ts';
-import { CLUSTER_TIMING_FLAGS } from '../lib/config/runtime.ts';
-import { parseDuration } from '../lib/util/duration.ts';
+import { ConfigError, parseConfig } from '../../lib/config/validate.ts';
+import { parseSchedule, ScheduleExpressionError } from '../../lib/timer/expression.ts';
+import { CLUSTER_TIMING_FLAGS } from '../../lib/config/runtime.ts';
+import { parseDuration } from '../../lib/util/duration.ts';
 
 /** CloudWatch Logs accepts only these retention periods. */
 const RETENTION_DAYS = [

@@ -7,8 +7,8 @@
 import { createHash } from 'node:crypto';
 import type { Catalog, ResourceDef } from './resources.ts';
 import { apiVersionOf } from './resources.ts';
-import { resourcePath } from './paths.ts';
-import type { Schema } from './schema.ts';
+import { resourcePath } from '../base/paths.ts';
+import type { Schema } from '../base/schema.ts';
 
 export interface ServerVersion {
   major: string;

@@ -2,7 +2,7 @@
  * `kubectl get` output: the server renders a `Table` (meta.k8s.io/v1) with the kind's columns, as
  * kube-apiserver does for built-in kinds and CRD `additionalPrinterColumns`.
  */
-import type { KubeObject } from '../api/object.ts';
+import type { KubeObject } from '../../api/object.ts';
 import { evaluateJsonPath } from './jsonpath.ts';
 import type { PrinterColumn, ResourceDef } from './resources.ts';
 

@@ -10,9 +10,9 @@
  * conversion would fail the whole interpretation, whereas this interpreter never throws and counts
  * the resources it can read.
  */
-import { isQualifiedName } from '../../util/validation.ts';
-import { formatQuantity, type Quantity, readQuantity, scaledValue } from '../../api/quantity.ts';
-import type { ResourceList } from '../types.ts';
+import { isQualifiedName } from '../../../util/validation.ts';
+import { formatQuantity, type Quantity, readQuantity, scaledValue } from '../../../api/quantity.ts';
+import type { ResourceList } from '../../model/types.ts';
 
 const CPU = 'cpu';
 const MEMORY = 'memory';

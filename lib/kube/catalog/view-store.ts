@@ -3,8 +3,8 @@
  * Events from the core Events' storage: one set of objects, two shapes. Reads convert from the
  * stored shape, writes convert to it, so an Event written through either API is seen through both.
  */
-import type { GroupKind, KubeObject, ObjectRef } from '../api/object.ts';
-import { AlreadyExistsError, ConflictError } from '../store/errors.ts';
+import type { GroupKind, KubeObject, ObjectRef } from '../../api/object.ts';
+import { AlreadyExistsError, ConflictError } from '../../store/errors.ts';
 import type {
   DeleteOptions,
   DeleteResult,
@@ -13,7 +13,7 @@ import type {
   ListQuery,
   ObjectStore,
   WriteOptions,
-} from '../store/port.ts';
+} from '../../store/port.ts';
 
 /** How a served resource maps onto the kind it is stored as. */
 export interface ResourceView {

@@ -1,11 +1,11 @@
 /**
  * The words of a Kubernetes request that the rest of `lib/kube` speaks too: who is calling, what
- * they ask for, and the engines a `RestHandler` is built with. Kept free of the catalog
- * (`resources.ts`), which uses these types itself, so that no import cycle runs through the REST
- * layer.
+ * they ask for, and the engines a `RestHandler` is built with. Kept below the catalog
+ * (`catalog/resources.ts`), which uses these types itself, and the REST layer (`rest/`), so that no
+ * import cycle runs through either.
  */
 import type { KubeObject } from '../../api/object.ts';
-import type { Schema } from '../schema.ts';
+import type { Schema } from './schema.ts';
 
 /** The authenticated caller (Kubernetes' user.Info, without extras). */
 export interface UserInfo {

@@ -4,13 +4,13 @@
  * (`--plugins=*,-ClusterLocality`). Unknown names are an error — a typo must not silently disable a
  * filter.
  */
-import * as apiEnablement from '../plugins/api-enablement/index.ts';
-import * as clusterAffinity from '../plugins/cluster-affinity/index.ts';
-import * as clusterEviction from '../plugins/cluster-eviction/index.ts';
-import * as clusterLocality from '../plugins/cluster-locality/index.ts';
-import * as spreadConstraint from '../plugins/spread-constraint/index.ts';
-import * as taintToleration from '../plugins/taint-toleration/index.ts';
-import { type FilterPlugin, isFilter, isScore, type Plugin, type ScorePlugin } from './interface.ts';
+import * as apiEnablement from './api-enablement/index.ts';
+import * as clusterAffinity from './cluster-affinity/index.ts';
+import * as clusterEviction from './cluster-eviction/index.ts';
+import * as clusterLocality from './cluster-locality/index.ts';
+import * as spreadConstraint from './spread-constraint/index.ts';
+import * as taintToleration from './taint-toleration/index.ts';
+import { type FilterPlugin, isFilter, isScore, type Plugin, type ScorePlugin } from '../framework/interface.ts';
 
 export type PluginFactory = () => Plugin;
 

@@ -8,7 +8,7 @@
  * on top of a registry with that per-operation rule: a customization that only defines `replicas`
  * keeps the built-in `components` hook.
  */
-import type { Component, KubeObject, ReplicaRequirements } from '../types.ts';
+import type { Component, KubeObject, ReplicaRequirements } from '../../model/types.ts';
 import type { InterpretOptions } from './requirements.ts';
 
 /** The `GetReplicas` answer: the replica count and what each replica needs. */

@@ -1,9 +1,9 @@
 /**
  * Values the scheduler's stages pass to each other: clusters with their score and capacity, and
  * outcomes. Expected failures ("no cluster fits", "not enough capacity") are values carrying the
- * Karmada condition reason, never exceptions (STYLE.md §8).
+ * Karmada condition reason, never exceptions (docs/architecture.md).
  */
-import type { Cluster } from '../types.ts';
+import type { Cluster } from '../../model/types.ts';
 
 /**
  * A feasible cluster as selection and assignment see it (Karmada `ClusterDetailInfo`).

@@ -1,11 +1,11 @@
 /**
  * Karmada-shaped types the decision core takes and returns: the fields of PropagationPolicy,
- * ResourceBinding and Cluster (Karmada v1.15, shared/reference/karmada-crds/) that decisions read or
- * write. Objects are plain JSON, so every interface tolerates fields it does not name; the core never
+ * ResourceBinding and Cluster (Karmada v1.15's CRDs, `charts/karmada/_crds/bases/`) that decisions read
+ * or write. Objects are plain JSON, so every interface tolerates fields it does not name; the core never
  * drops them.
  */
-import type { KubeObject, ObjectMeta } from '../api/object.ts';
-import type { ResourceModel, ResourceModelRange } from './clusters/resources.ts';
+import type { KubeObject, ObjectMeta } from '../../api/object.ts';
+import type { ResourceModel, ResourceModelRange } from '../clusters/resources.ts';
 
 export type { KubeObject, ObjectMeta };
 
