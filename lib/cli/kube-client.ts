@@ -11,6 +11,7 @@ import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
 import { UsageError } from './args.ts';
+import { useContext } from './member-kubeconfig.ts';
 
 /** A resource as discovery describes it. */
 export interface DiscoveredResource {
@@ -73,14 +74,7 @@ export class KubeClient {
       throw new UsageError(`cannot read kubeconfig ${path ?? '$KUBECONFIG'}: ${(err as Error).message}`);
     }
     path ??= '$KUBECONFIG';
-    if (context) {
-      if (!config.getContextObject(context)) {
-        throw new UsageError(
-          `context ${JSON.stringify(context)} is not in ${path} (it has: ${config.contexts.map((c) => c.name).join(', ')})`,
-        );
-      }
-      config.setCurrentContext(context);
-    }
+    useContext(config, context, path);
     const cluster = config.getCurrentCluster();
     if (!cluster) throw new UsageError(`kubeconfig ${path} has no current context with a cluster`);
     this.#config = config;

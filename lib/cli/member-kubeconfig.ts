@@ -9,6 +9,17 @@ import { KubeConfig } from '@kubernetes/client-node';
 import type { MemberConnection } from '../members/client.ts';
 import { UsageError } from './args.ts';
 
+/** Makes `context` (when given) the current context of `config`, or says which contexts `path` has. */
+export function useContext(config: KubeConfig, context: string | undefined, path: string): void {
+  if (!context) return;
+  if (!config.getContextObject(context)) {
+    throw new UsageError(
+      `context ${JSON.stringify(context)} is not in ${path} (it has: ${config.contexts.map((c) => c.name).join(', ')})`,
+    );
+  }
+  config.setCurrentContext(context);
+}
+
 export function memberConnectionFromKubeconfig(path: string, context?: string): MemberConnection {
   if (!existsSync(path)) throw new UsageError(`no kubeconfig at ${path} (the member cluster's kubeconfig)`);
   const config = new KubeConfig();
@@ -17,14 +28,7 @@ export function memberConnectionFromKubeconfig(path: string, context?: string): 
   } catch (err) {
     throw new UsageError(`cannot read kubeconfig ${path}: ${(err as Error).message}`);
   }
-  if (context) {
-    if (!config.getContextObject(context)) {
-      throw new UsageError(
-        `context ${JSON.stringify(context)} is not in ${path} (it has: ${config.contexts.map((c) => c.name).join(', ')})`,
-      );
-    }
-    config.setCurrentContext(context);
-  }
+  useContext(config, context, path);
   const cluster = config.getCurrentCluster();
   const user = config.getCurrentUser();
   if (!cluster || !user) throw new UsageError(`kubeconfig ${path} has no current context with a cluster and a user`);
