@@ -22,5 +22,6 @@ export * from './status/index.ts';
 export * from './work/index.ts';
 export * from './dependencies/index.ts';
 export * from './clusters/index.ts';
+export * from './eviction/index.ts';
 // Karmada's well-known labels, annotations and finalizers, which the objects above carry.
 export * from '../api/well-known.ts';

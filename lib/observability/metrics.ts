@@ -29,6 +29,14 @@ export const METRIC = {
   apiRequests: 'ApiRequests',
   /** Milliseconds per API request. */
   apiLatency: 'ApiLatency',
+  /** Bindings evicted from a cluster (one per binding and cluster). */
+  evictions: 'Evictions',
+  /** Evictions that were due but held back (last copy without a replacement, state not collected). */
+  evictionsHeld: 'EvictionsHeld',
+  /** Evictions that were due but waited for the fleet's eviction rate. */
+  evictionsRateLimited: 'EvictionsRateLimited',
+  /** Graceful eviction tasks ended (the old copy may go). */
+  evictionTasksEnded: 'EvictionTasksEnded',
 } as const;
 
 export { MetricUnit };

@@ -212,7 +212,13 @@ async function reconcileKey(
   try {
     result = await controller.reconcile(
       { key: group.key, lane: group.lane, reasons: group.reasons },
-      { logger: log, reconcileId, now: started, ...(batch ? { batch } : {}) },
+      {
+        logger: log,
+        reconcileId,
+        now: started,
+        ...(batch ? { batch } : {}),
+        count: (metric, n = 1) => metrics.addMetric(metric, MetricUnit.Count, n),
+      },
     );
     if (result?.requeueAfterMs !== undefined) {
       await workQueue.enqueue([

@@ -22,6 +22,8 @@ export interface ReconcileContext {
   now: number;
   /** What the controller's {@link Controller.openBatch} returned for the batch this key is in. */
   batch?: BatchScope;
+  /** Counts an occurrence in the controller's metrics (EMF in AWS), e.g. one eviction. */
+  count?(metric: string, n?: number): void;
 }
 
 /**

@@ -129,42 +129,57 @@ export function thresholdAdjustedReady(
   return { ready: obs, state: next };
 }
 
-type TaintTemplate = Pick<Taint, 'key' | 'effect'>;
+/** A taint's identity, as `SetCurrentClusterTaints` compares taints. */
+export interface TaintTemplate {
+  key: string;
+  effect: Taint['effect'];
+  value?: string;
+}
+
 const NOT_READY: TaintTemplate = { key: NOT_READY_TAINT_KEY, effect: 'NoSchedule' };
 const UNREACHABLE: TaintTemplate = { key: UNREACHABLE_TAINT_KEY, effect: 'NoSchedule' };
 
-const matchTaint = (a: TaintTemplate, b: TaintTemplate) => a.key === b.key && a.effect === b.effect;
+const sameTaint = (a: Pick<Taint, 'key' | 'effect'>, b: Pick<Taint, 'key' | 'effect'>) =>
+  a.key === b.key && a.effect === b.effect;
+
+/**
+ * `SetCurrentClusterTaints`: `current` with `add` appended where their identity (key, effect) is
+ * missing (stamped `timeAdded = now`) and every taint with a `remove` identity dropped, whatever its
+ * value. Kept taints stay in order with their `timeAdded`. Returns `current` itself when nothing
+ * changes, so callers skip the write by identity.
+ */
+export function updateTaints(
+  current: readonly Taint[] | undefined,
+  add: readonly TaintTemplate[],
+  remove: readonly TaintTemplate[],
+  now: string,
+): Taint[] {
+  const taints = (current ?? []) as Taint[];
+  const toAdd = add.filter((t) => !taints.some((c) => sameTaint(c, t)));
+  const toRemove = remove.filter((t) => taints.some((c) => sameTaint(c, t)));
+  if (toAdd.length === 0 && toRemove.length === 0) return taints;
+  return [
+    ...taints.filter((c) => !toRemove.some((t) => sameTaint(c, t))),
+    ...toAdd.map((t) => ({ key: t.key, ...(t.value ? { value: t.value } : {}), effect: t.effect, timeAdded: now })),
+  ];
+}
 
 /**
  * Karmada's `taintClusterByCondition` (`pkg/controllers/cluster/cluster_controller.go`) through
- * `SetCurrentClusterTaints`:
- * Ready missing ⇒ add not-ready; False ⇒ add not-ready, remove unreachable; Unknown ⇒ add unreachable,
- * remove not-ready; True ⇒ remove both (all `NoSchedule`). Identity is (key, effect): an existing taint
- * with that identity counts as present whatever its value, and removal drops every taint with it.
- * Kept taints stay in order (timeAdded untouched); added taints are appended as `{key, effect,
- * timeAdded: now}`. Returns the SAME array object when nothing changes.
+ * {@link updateTaints}: Ready missing ⇒ add not-ready; False ⇒ add not-ready, remove unreachable;
+ * Unknown ⇒ add unreachable, remove not-ready; True ⇒ remove both (all `NoSchedule`). Returns the
+ * SAME array object when nothing changes.
  */
 export function taintsForReady(
   taints: readonly Taint[] | undefined,
   ready: Condition | undefined,
   now: string,
 ): Taint[] {
-  let add: TaintTemplate[];
-  let remove: TaintTemplate[];
-  if (!ready) [add, remove] = [[NOT_READY], []];
-  else if (ready.status === 'False') [add, remove] = [[NOT_READY], [UNREACHABLE]];
-  else if (ready.status === 'Unknown') [add, remove] = [[UNREACHABLE], [NOT_READY]];
-  else if (ready.status === 'True') [add, remove] = [[], [NOT_READY, UNREACHABLE]];
-  else [add, remove] = [[], []];
-
-  const current = (taints ?? []) as Taint[];
-  const toAdd = add.filter((t) => !current.some((c) => matchTaint(c, t)));
-  const toRemove = remove.filter((t) => current.some((c) => matchTaint(c, t)));
-  if (toAdd.length === 0 && toRemove.length === 0) return current;
-  return [
-    ...current.filter((c) => !toRemove.some((t) => matchTaint(c, t))),
-    ...toAdd.map((t) => ({ key: t.key, effect: t.effect, timeAdded: now })),
-  ];
+  if (!ready) return updateTaints(taints, [NOT_READY], [], now);
+  if (ready.status === 'False') return updateTaints(taints, [NOT_READY], [UNREACHABLE], now);
+  if (ready.status === 'Unknown') return updateTaints(taints, [UNREACHABLE], [NOT_READY], now);
+  if (ready.status === 'True') return updateTaints(taints, [], [NOT_READY, UNREACHABLE], now);
+  return (taints ?? []) as Taint[];
 }
 
 /** Ready condition the Pull-cluster monitor writes when the agent went silent. */

@@ -24,9 +24,11 @@ export {
   type StaleReady,
   statusCollectionFailed,
   taintsForReady,
+  type TaintTemplate,
   thresholdAdjustedReady,
   type ThresholdState,
   UNREACHABLE_TAINT_KEY,
+  updateTaints,
   ZERO_TIME_MS,
 } from './health.ts';
 export {

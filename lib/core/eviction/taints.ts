@@ -12,45 +12,10 @@
  * that identity is kept as it is (value and `timeAdded` untouched); an added one gets `timeAdded = now`.
  */
 import { rfc3339 } from '../../api/time.ts';
-import type { Condition, Taint, TaintEffect, Toleration } from '../model/types.ts';
+import type { Condition, Taint, Toleration } from '../model/types.ts';
+import { NOT_READY_TAINT_KEY, type TaintTemplate, UNREACHABLE_TAINT_KEY, updateTaints } from '../clusters/health.ts';
 import type { ClusterAffinity } from '../model/types.ts';
 import { toleratesTaint } from '../placement/tolerations.ts';
-
-/** `cluster.karmada.io/not-ready`: the cluster is reachable but not healthy (Ready False). */
-export const NOT_READY_TAINT_KEY = 'cluster.karmada.io/not-ready';
-/** `cluster.karmada.io/unreachable`: nothing is heard from the cluster (Ready Unknown). */
-export const UNREACHABLE_TAINT_KEY = 'cluster.karmada.io/unreachable';
-
-/** A taint's identity. */
-export interface TaintTemplate {
-  key: string;
-  effect: TaintEffect;
-  value?: string;
-}
-
-const sameTaint = (a: Pick<Taint, 'key' | 'effect'>, b: Pick<Taint, 'key' | 'effect'>) =>
-  a.key === b.key && a.effect === b.effect;
-
-/**
- * `SetCurrentClusterTaints`: `current` with `add` appended where their identity is missing (stamped
- * `timeAdded = now`) and every taint with a `remove` identity dropped. Returns `current` itself when
- * nothing changes, so callers can skip the write by identity.
- */
-export function updateTaints(
-  current: readonly Taint[] | undefined,
-  add: readonly TaintTemplate[],
-  remove: readonly TaintTemplate[],
-  now: string,
-): Taint[] {
-  const taints = (current ?? []) as Taint[];
-  const toAdd = add.filter((t) => !taints.some((c) => sameTaint(c, t)));
-  const toRemove = remove.filter((t) => taints.some((c) => sameTaint(c, t)));
-  if (toAdd.length === 0 && toRemove.length === 0) return taints;
-  return [
-    ...taints.filter((c) => !toRemove.some((t) => sameTaint(c, t))),
-    ...toAdd.map((t) => ({ key: t.key, ...(t.value ? { value: t.value } : {}), effect: t.effect, timeAdded: now })),
-  ];
-}
 
 const NOT_READY_NO_EXECUTE: TaintTemplate = { key: NOT_READY_TAINT_KEY, effect: 'NoExecute' };
 const UNREACHABLE_NO_EXECUTE: TaintTemplate = { key: UNREACHABLE_TAINT_KEY, effect: 'NoExecute' };

@@ -11,7 +11,7 @@ import {
   failoverHeldCondition,
 } from '../../../../lib/core/eviction/decision.ts';
 import { DEFAULT_EVICTION_RATE, fleetEvictionRate, takeTokens } from '../../../../lib/core/eviction/rate.ts';
-import { NOT_READY_TAINT_KEY } from '../../../../lib/core/eviction/taints.ts';
+import { NOT_READY_TAINT_KEY } from '../../../../lib/core/clusters/health.ts';
 import type { ResourceBindingSpec, Taint } from '../../../../lib/core/model/types.ts';
 
 const T0 = Date.UTC(2026, 10, 25, 12, 0, 0);

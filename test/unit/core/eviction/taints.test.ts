@@ -12,11 +12,9 @@ import {
   type MatchCondition,
   needEviction,
   noExecuteTaintsByCondition,
-  NOT_READY_TAINT_KEY,
-  UNREACHABLE_TAINT_KEY,
-  updateTaints,
   withDefaultTolerations,
 } from '../../../../lib/core/eviction/taints.ts';
+import { NOT_READY_TAINT_KEY, UNREACHABLE_TAINT_KEY, updateTaints } from '../../../../lib/core/clusters/health.ts';
 import type { Taint, Toleration } from '../../../../lib/core/model/types.ts';
 
 const T0 = Date.UTC(2026, 10, 25, 12, 0, 0);
