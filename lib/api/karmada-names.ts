@@ -47,6 +47,7 @@ export const PROPAGATION_POLICY = { group: POLICY_GROUP, kind: 'PropagationPolic
 export const CLUSTER_PROPAGATION_POLICY = { group: POLICY_GROUP, kind: 'ClusterPropagationPolicy' } as const;
 export const OVERRIDE_POLICY = { group: POLICY_GROUP, kind: 'OverridePolicy' } as const;
 export const CLUSTER_OVERRIDE_POLICY = { group: POLICY_GROUP, kind: 'ClusterOverridePolicy' } as const;
+export const CLUSTER_TAINT_POLICY = { group: POLICY_GROUP, kind: 'ClusterTaintPolicy' } as const;
 export const WORK = { group: WORK_GROUP, kind: 'Work' } as const;
 
 /** The permanent id of the (Cluster)ResourceBinding a Work (or manifest) was rendered from, if any. */

@@ -50,6 +50,7 @@ import {
   fullyAppliedCondition,
 } from '../core/status/index.ts';
 import type { Cluster, ResourceBinding } from '../core/model/types.ts';
+import { directlyPurgedClusters, labelsToInject } from '../core/eviction/index.ts';
 import {
   bindingFinalizerOf,
   generateBindingName,
@@ -77,8 +78,10 @@ import { tryWrite, updateLatest } from '../store/write.ts';
 import { deepEqual } from '../util/json.ts';
 import { once } from '../util/memo.ts';
 import { randomUUID } from 'node:crypto';
-import { BINDER_CONTROLLER_NAME, EXECUTOR_CONTROLLER_NAME } from './specs.ts';
+import { BINDER_CONTROLLER_NAME, EVICTION_CONTROLLER_NAME, EXECUTOR_CONTROLLER_NAME } from './specs.ts';
 
+/** How soon a binding waiting for a Directly-purged copy to go looks again (Karmada: 5 s). */
+const PURGE_WAIT_MS = 2_000;
 /** How soon a cluster whose overrides failed is tried again. */
 const OVERRIDE_RETRY_MS = 10_000;
 
@@ -88,6 +91,8 @@ export interface BinderOptions {
   events?: EventRecorder;
   /** Permanent ids for bindings and Works that have none (default: random UUIDs; tests pass a deterministic one). */
   newUid?: () => string;
+  /** The `StatefulFailoverInjection` gate: preserved state becomes labels on the new cluster (default on). */
+  statefulFailoverInjection?: boolean;
 }
 
 /** What one batch shares: clusters and override policies, read once. */
@@ -108,6 +113,7 @@ export function createBinderController(options: BinderOptions): Controller & { s
   const { store } = options;
   const events = options.events ?? NO_EVENTS;
   const newUid = options.newUid ?? randomUUID;
+  const statefulFailoverInjection = options.statefulFailoverInjection ?? true;
   const stats: BinderStats = { worksWritten: 0, worksDeleted: 0, statusWrites: 0 };
 
   function openBatch(): Promise<BinderBatch> {
@@ -173,6 +179,15 @@ export function createBinderController(options: BinderOptions): Controller & { s
     const changed: string[] = [];
     const works: { cluster: string; work: KubeObject }[] = [];
     const workName = workNameOf(template);
+
+    // Works of clusters no longer targeted go first (Karmada's "existing clusters": an evicting cluster
+    // keeps its Work until the task ends, unless it is purged at once).
+    const keep = new Set(bindingExistingClusters(binding.spec));
+    const removed = await deleteWorks(binding, (cluster) => !keep.has(cluster));
+    // Purged Directly: the new copies wait until the old ones are gone (the seeds' consistency rule).
+    const held = await purgeHold(binding, workName, clusters, removed, lane, context);
+    if (held) return held;
+
     await Promise.all(
       targets.map(async (target) => {
         const cluster = clusters.get(target.name);
@@ -180,6 +195,9 @@ export function createBinderController(options: BinderOptions): Controller & { s
         const ref = workRefOf(target.name, workName);
         const existing = await store.get(ref);
         const workPermanentId = existing?.metadata.labels?.[WORK_PERMANENT_ID_LABEL] ?? newUid();
+        const preservedLabels = statefulFailoverInjection
+          ? labelsToInject(binding!.spec, target.name, targets.length)
+          : {};
         const result = renderWork({
           template,
           binding: binding!,
@@ -187,6 +205,7 @@ export function createBinderController(options: BinderOptions): Controller & { s
           overridePolicies,
           clusterOverridePolicies,
           workPermanentId,
+          ...(Object.keys(preservedLabels).length ? { preservedLabels } : {}),
         });
         if (!result.ok) {
           const message = `Apply override policy failed on cluster ${target.name}: ${result.error}`;
@@ -213,10 +232,6 @@ export function createBinderController(options: BinderOptions): Controller & { s
       }),
     );
 
-    // Works of clusters no longer targeted (Karmada's "existing clusters": an evicting cluster keeps its
-    // Work until the task ends, unless it is purged at once).
-    const keep = new Set(bindingExistingClusters(binding.spec));
-    const removed = await deleteWorks(binding, (cluster) => !keep.has(cluster));
     if (changed.length > 0 || removed.length > 0) {
       await enqueueExecutor([...changed.map((c) => workRefOf(c, workName)), ...removed], lane);
       stats.worksWritten += changed.length;
@@ -233,14 +248,60 @@ export function createBinderController(options: BinderOptions): Controller & { s
     if (binding.spec.propagateDeps && !(binding.spec.requiredBy?.length && !binding.spec.placement)) {
       await syncDependencies(binding, template, lane, context);
     }
-    await aggregate(
+    const statusWritten = await aggregate(
       binding,
       template,
       targets.map((t) => t.name),
       works,
       context,
     );
+    // Eviction tasks end on the new copies' health: the eviction controller assesses them again.
+    if (statusWritten && binding.spec.gracefulEvictionTasks?.length) {
+      await options.workQueue.enqueue([
+        { controller: EVICTION_CONTROLLER_NAME, lane, key: formatKey(refOf(binding)), reason: 'status' },
+      ]);
+    }
     return retry;
+  }
+
+  /**
+   * While a cluster purged `Directly` still holds the binding's Work, no other Work of the binding is
+   * created or updated (Karmada's binding controller waits the same way): the new copy must not start
+   * before the old one is deleted. An old cluster that is not Ready cannot confirm the deletion; the
+   * hold is then released — the workload must run somewhere — and its copy is deleted when it is
+   * reachable again, before anything new is applied there (the executor's member sync deletes first).
+   */
+  async function purgeHold(
+    binding: ResourceBinding,
+    workName: string,
+    clusters: ReadonlyMap<string, Cluster>,
+    removed: readonly ObjectRef[],
+    lane: Lane,
+    context: ReconcileContext,
+  ): Promise<ReconcileResult | undefined> {
+    const waiting: string[] = [];
+    for (const name of directlyPurgedClusters(binding.spec)) {
+      const old = await store.get(workRefOf(name, workName));
+      if (!old) continue;
+      const cluster = clusters.get(name);
+      const ready = (cluster?.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
+      if (ready) {
+        waiting.push(name);
+        continue;
+      }
+      await events.record(
+        binding,
+        'Warning',
+        'StaleCopyPending',
+        `Cluster ${name} is not reachable, so its evicted copy cannot be deleted yet: the workload starts on its new cluster now, and the copy on ${name} is deleted when ${name} is reachable again, before anything else is sent to it.`,
+      );
+    }
+    if (waiting.length === 0) return undefined;
+    if (removed.length > 0) await enqueueExecutor(removed, lane);
+    context.logger.info('new works wait for the old copies to be deleted (purge mode Directly)', {
+      clusters: waiting.join(','),
+    });
+    return { requeueAfterMs: PURGE_WAIT_MS };
   }
 
   /** Creates or updates one Work; `changed` when something was written. */
@@ -403,24 +464,26 @@ export function createBinderController(options: BinderOptions): Controller & { s
     targets: readonly string[],
     works: readonly { cluster: string; work: KubeObject }[],
     context: ReconcileContext,
-  ): Promise<void> {
+  ): Promise<boolean> {
     const items = aggregatedStatusItems(template, works);
     const fully = fullyAppliedCondition(targets, items);
     const nowText = rfc3339(context.now);
     const status = { ...binding.status };
     status.aggregatedStatus = items as unknown as Record<string, unknown>[];
     status.conditions = setCondition(binding.status?.conditions as Condition[] | undefined, fully, nowText);
+    let bindingWritten = false;
     if (!deepEqual(status, binding.status ?? {})) {
       const written = await tryWrite(() => store.updateStatus({ ...binding, status }));
       if (written.ok) stats.statusWrites++;
       else if (written.reason === 'conflict') await requeueOnConflict(binding);
+      bindingWritten = written.ok;
     }
     const next = aggregateStatus(template, items, { now: nowText });
     if (
       next === undefined ||
       deepEqual(withoutConditionTimes(next), withoutConditionTimes((template.status ?? {}) as Record<string, unknown>))
     )
-      return;
+      return bindingWritten;
     const written = await tryWrite(() => store.updateStatus({ ...template, status: next }));
     if (written.ok) {
       stats.statusWrites++;
@@ -431,6 +494,7 @@ export function createBinderController(options: BinderOptions): Controller & { s
         `Update resourceBinding(${binding.metadata.namespace ? `${binding.metadata.namespace}/` : ''}${binding.metadata.name}) with AggregatedStatus successfully.`,
       );
     } else if (written.reason === 'conflict') await requeueOnConflict(binding);
+    return bindingWritten;
   }
 
   /** A status write lost a race: aggregate again from the latest version, on the standard lane. */

@@ -13,9 +13,18 @@
  * It writes only when something changed. The sweep key `*` (an EventBridge schedule, every minute)
  * fans out one probe per cluster per `--cluster-status-update-frequency`.
  */
-import { CLUSTER } from '../api/karmada-names.ts';
+import { CLUSTER, CLUSTER_TAINT_POLICY } from '../api/karmada-names.ts';
 import type { KubeObject } from '../api/object.ts';
-import { formatKey, parseKey } from '../api/object.ts';
+import { formatKey, parseKey, refOf } from '../api/object.ts';
+import type { FailoverSettings } from '../config/failover.ts';
+import {
+  applyClusterTaintPolicies,
+  type Cluster,
+  clusterMatches,
+  type ClusterTaintPolicySpec,
+  noExecuteTaints,
+  noExecuteTaintsByCondition,
+} from '../core/index.ts';
 import {
   type Condition,
   findCondition,
@@ -41,11 +50,21 @@ import { cachedClient, cachedConnection } from '../members/connections.ts';
 import { CREDENTIALS_NAMESPACE, CredentialsError } from '../members/credentials.ts';
 import { collectStatus, resourceModelsOf } from '../members/status.ts';
 import type { WorkQueue } from '../queue/port.ts';
-import type { Controller, ReconcileContext, ReconcileRequest, ReconcileResult } from '../reconcile/controller.ts';
+import type {
+  BatchScope,
+  Controller,
+  ReconcileContext,
+  ReconcileRequest,
+  ReconcileResult,
+} from '../reconcile/controller.ts';
+import { listAll } from '../store/list-all.ts';
 import type { ObjectStore } from '../store/port.ts';
 import { tryWrite } from '../store/write.ts';
+import { deepEqual } from '../util/json.ts';
+import { once } from '../util/memo.ts';
 import {
   CLUSTER_STATUS_CONTROLLER_NAME,
+  EVICTION_CONTROLLER_NAME,
   EXECUTOR_CONTROLLER_NAME,
   SCHEDULER_CONTROLLER_NAME,
   SWEEP_KEY,
@@ -69,6 +88,16 @@ export interface ClusterStatusOptions {
   events?: EventRecorder;
   /** How to reach a member (tests inject one); default: a cached {@link MemberClient}. */
   connect?: (conn: MemberConnection) => MemberClient;
+  /**
+   * NoExecute taints (the `Failover` gate): the seeds' `--failover-eviction-timeout` rule and
+   * ClusterTaintPolicies. Without it, only the Ready condition's NoSchedule taints are kept.
+   */
+  failover?: Pick<FailoverSettings, 'featureGates' | 'failoverEvictionTimeoutMs'>;
+}
+
+/** What one batch shares: the ClusterTaintPolicies, read once when a cluster needs them. */
+interface ClusterStatusBatch extends BatchScope {
+  readonly policies: () => Promise<KubeObject[]>;
 }
 
 interface HealthState {
@@ -87,14 +116,33 @@ export function createClusterStatusController(options: ClusterStatusOptions): Co
   const events = options.events ?? NO_EVENTS;
   const connect = options.connect ?? cachedClient;
 
+  const openBatch = async (): Promise<ClusterStatusBatch> => ({
+    policies: once(() => listAll(store, CLUSTER_TAINT_POLICY)),
+  });
+
   return {
     name: CLUSTER_STATUS_CONTROLLER_NAME,
+    openBatch,
     async reconcile(request: ReconcileRequest, context: ReconcileContext): Promise<ReconcileResult | undefined> {
       if (request.key === SWEEP_KEY) {
         await sweep(options, context);
         return undefined;
       }
       const ref = parseKey(request.key);
+      if (ref.group === CLUSTER_TAINT_POLICY.group && ref.kind === CLUSTER_TAINT_POLICY.kind) {
+        // A ClusterTaintPolicy changed: every cluster's taints are worked out again.
+        const clusters = await listAll(store, CLUSTER);
+        await options.workQueue.enqueue(
+          clusters.map((c) => ({
+            controller: CLUSTER_STATUS_CONTROLLER_NAME,
+            lane: request.lane,
+            key: formatKey(refOf(c)),
+            reason: 'cluster-taint-policy',
+          })),
+        );
+        return undefined;
+      }
+      const batch = (context.batch as ClusterStatusBatch | undefined) ?? (await openBatch());
       const cluster = await store.get(ref);
       if (!cluster || cluster.metadata.deletionTimestamp) return undefined;
       // A new cluster joins the probe rotation now rather than at the next minute's sweep.
@@ -178,14 +226,7 @@ export function createClusterStatusController(options: ClusterStatusOptions): Co
           { controller: EXECUTOR_CONTROLLER_NAME, lane: 'standard', key: request.key, reason: 'member-sync' },
         ]);
       }
-      return syncTaints(
-        options,
-        latest,
-        events,
-        findCondition(nextStatus.conditions as Condition[], READY_CONDITION),
-        nowText,
-        context,
-      );
+      return syncTaints(options, latest, events, nextStatus.conditions as Condition[], batch, now, context);
     },
   };
 }
@@ -215,18 +256,50 @@ async function pullStaleness(
   });
 }
 
-/** Taints follow the Ready condition (Karmada's taintClusterByCondition); writes only on change. */
+/**
+ * Taints follow the conditions, in one write when they change: the Ready condition's NoSchedule taints
+ * (Karmada's `taintClusterByCondition`); with the `Failover` gate, the seeds' NoExecute taints after
+ * `--failover-eviction-timeout` of NotReady/Unknown, and every ClusterTaintPolicy that targets the
+ * cluster. A timeout still running comes back when it ends (a delayed message, not a memory).
+ */
 async function syncTaints(
   options: ClusterStatusOptions,
   cluster: KubeObject,
   events: EventRecorder,
-  ready: Condition | undefined,
-  nowText: string,
+  conditions: Condition[] | undefined,
+  batch: ClusterStatusBatch,
+  nowMs: number,
   context: ReconcileContext,
 ): Promise<ReconcileResult | undefined> {
+  const nowText = rfc3339(nowMs);
   const spec = (cluster.spec ?? {}) as { taints?: Taint[] };
-  const taints = taintsForReady(spec.taints, ready, nowText);
-  if (taints === spec.taints) return undefined;
+  const ready = findCondition(conditions, READY_CONDITION);
+  let taints = taintsForReady(spec.taints, ready, nowText);
+  let nextCheckMs: number | undefined;
+  const failover = options.failover;
+  if (failover?.featureGates.Failover) {
+    const byCondition = noExecuteTaintsByCondition({
+      taints,
+      ready,
+      nowMs,
+      timeoutMs: failover.failoverEvictionTimeoutMs,
+    });
+    taints = byCondition.taints;
+    nextCheckMs = byCondition.nextCheckMs;
+    taints = applyClusterTaintPolicies({
+      taints,
+      conditions,
+      policies: (await batch.policies()).map((p) => ({
+        name: p.metadata.name!,
+        ...(p.metadata.creationTimestamp ? { creationTimestamp: p.metadata.creationTimestamp } : {}),
+        spec: p.spec as ClusterTaintPolicySpec,
+      })),
+      targets: (affinity) => !affinity || clusterMatches(cluster as Cluster, affinity),
+      now: nowText,
+    });
+  }
+  const requeue = nextCheckMs !== undefined ? { requeueAfterMs: Math.max(0, nextCheckMs - nowMs) } : undefined;
+  if (deepEqual(taints, spec.taints ?? [])) return requeue;
   let written;
   try {
     written = await tryWrite(() => options.store.update({ ...cluster, spec: { ...spec, taints } }));
@@ -238,8 +311,19 @@ async function syncTaints(
   const keys = taints.map((t) => `${t.key}:${t.effect}`).join(', ') || 'none';
   context.logger.info('cluster taints changed', { taints: keys });
   await tellScheduler(options.workQueue, 'cluster-taints');
+  if (!deepEqual(noExecuteTaints(taints), noExecuteTaints(spec.taints))) {
+    // The bindings placed there are examined now (or, the taints gone, their eviction tasks end).
+    await options.workQueue.enqueue([
+      {
+        controller: EVICTION_CONTROLLER_NAME,
+        lane: 'priority',
+        key: formatKey(refOf(cluster)),
+        reason: 'taints-changed',
+      },
+    ]);
+  }
   await events.record(cluster, 'Normal', 'TaintClusterSucceed', `Taint cluster succeed: taints now ${keys}.`);
-  return undefined;
+  return requeue;
 }
 
 /** What the scheduler reads from a cluster's status: capacity and served APIs. */

@@ -30,6 +30,7 @@ import {
 import { scheduleBinding, type ScheduleResult } from '../core/scheduler/schedule.ts';
 import { applyDelta, buildSnapshot, type ReservationDelta, type Snapshot } from '../core/scheduler/snapshot.ts';
 import type { Cluster, ResourceBinding } from '../core/model/types.ts';
+import { noExecuteTaints } from '../core/eviction/index.ts';
 import { type EventRecorder, NO_EVENTS } from '../events/recorder.ts';
 import type { WorkQueue } from '../queue/port.ts';
 import type {
@@ -43,7 +44,13 @@ import { listAll } from '../store/list-all.ts';
 import type { ObjectStore } from '../store/port.ts';
 import { tryWrite } from '../store/write.ts';
 import { BatchLedger, DEFAULT_RESERVATION_TTL_MS, ledgerReservations, loadLedger } from './reservations.ts';
-import { BINDER_CONTROLLER_NAME, SCHEDULER_CONTROLLER_NAME, SWEEP_KEY, UNSCHEDULABLE_KEY } from './specs.ts';
+import {
+  BINDER_CONTROLLER_NAME,
+  EVICTION_CONTROLLER_NAME,
+  SCHEDULER_CONTROLLER_NAME,
+  SWEEP_KEY,
+  UNSCHEDULABLE_KEY,
+} from './specs.ts';
 
 /** How many times a binding is decided again when the ledger refuses its reservation. */
 const LEDGER_ATTEMPTS = 3;
@@ -200,6 +207,16 @@ export function createSchedulerController(options: SchedulerOptions): Controller
       }
       stats.bindingWrites++;
       written.binding = true;
+      // Placed on a cluster with a NoExecute taint it tolerates for a while: the eviction controller
+      // sets the timer that moves it when the toleration ends.
+      const tainted = (next.spec.clusters ?? []).some(
+        (c) => noExecuteTaints(scope.snapshot.byName.get(c.name)?.cluster.spec?.taints).length > 0,
+      );
+      if (tainted) {
+        await options.workQueue.enqueue([
+          { controller: EVICTION_CONTROLLER_NAME, lane: request.lane, key: request.key, reason: 'placed-on-tainted' },
+        ]);
+      }
       await report(binding, result, trigger, context);
       return undefined;
     }

@@ -9,6 +9,7 @@ import {
   CLUSTER_OVERRIDE_POLICY,
   CLUSTER_PROPAGATION_POLICY,
   CLUSTER_RESOURCE_BINDING,
+  CLUSTER_TAINT_POLICY,
   OVERRIDE_POLICY,
   PROPAGATION_POLICY,
   RESOURCE_BINDING,
@@ -35,6 +36,8 @@ export const DETECTOR_CONTROLLER_NAME = 'detector';
 export const BINDER_CONTROLLER_NAME = 'binder';
 /** Name of the executor: Works applied on Push members (lib/controllers/executor.ts). */
 export const EXECUTOR_CONTROLLER_NAME = 'executor';
+/** Name of the eviction controller: taint manager and graceful eviction (lib/controllers/eviction.ts). */
+export const EVICTION_CONTROLLER_NAME = 'eviction';
 /** Name of the namespace auto-propagation controller (lib/controllers/namespace-sync.ts). */
 export const NAMESPACE_SYNC_CONTROLLER_NAME = 'namespace-sync';
 /** The key a schedule sends to fan a controller out over all its objects. */
@@ -148,8 +151,9 @@ export const CONTROLLER_SPECS: readonly ControllerSpec[] = [
     watches: [],
     // Capacity, taints or APIs changed: the scheduler retries what could not be scheduled.
     // After each probe of a Ready Push cluster the executor syncs it (drift, status, retries).
-    sendsTo: [SCHEDULER_CONTROLLER_NAME, EXECUTOR_CONTROLLER_NAME],
-    triggers: { kinds: [CLUSTER] },
+    // NoExecute taints changed: the eviction controller examines the cluster's bindings.
+    sendsTo: [SCHEDULER_CONTROLLER_NAME, EXECUTOR_CONTROLLER_NAME, EVICTION_CONTROLLER_NAME],
+    triggers: { kinds: [CLUSTER, CLUSTER_TAINT_POLICY] },
     // Every minute the sweep spreads one probe per cluster per --cluster-status-update-frequency.
     schedules: [{ name: 'cluster-sweep', expression: 'rate(1 minute)', key: SWEEP_KEY }],
     opensCredentials: true,
@@ -180,8 +184,9 @@ export const CONTROLLER_SPECS: readonly ControllerSpec[] = [
     description:
       'Scheduler: places (Cluster)ResourceBindings on clusters from stored cluster status, one write per binding, no over-commit',
     watches: [RESOURCE_BINDING, CLUSTER_RESOURCE_BINDING],
-    // Every binding it has looked at goes on to the binder (which renders only what changed).
-    sendsTo: [BINDER_CONTROLLER_NAME],
+    // Every binding it has looked at goes on to the binder (which renders only what changed); one
+    // placed on a NoExecute-tainted cluster it tolerates goes to the eviction controller for its timer.
+    sendsTo: [BINDER_CONTROLLER_NAME, EVICTION_CONTROLLER_NAME],
     triggers: {
       kinds: [RESOURCE_BINDING, CLUSTER_RESOURCE_BINDING, CLUSTER],
     },
@@ -198,7 +203,8 @@ export const CONTROLLER_SPECS: readonly ControllerSpec[] = [
     description:
       'Binder: renders one Work per target cluster from each binding (replicas, overrides, dependencies) and aggregates Work status into the binding and its template',
     watches: [RESOURCE_BINDING, CLUSTER_RESOURCE_BINDING],
-    sendsTo: [EXECUTOR_CONTROLLER_NAME],
+    // Status of a binding with eviction tasks goes to the eviction controller (tasks end on health).
+    sendsTo: [EXECUTOR_CONTROLLER_NAME, EVICTION_CONTROLLER_NAME],
     // Binding deletions (by the garbage collector) and override policy changes.
     triggers: { kinds: [RESOURCE_BINDING, CLUSTER_RESOURCE_BINDING, OVERRIDE_POLICY, CLUSTER_OVERRIDE_POLICY] },
     timeoutSeconds: 120,
@@ -219,6 +225,23 @@ export const CONTROLLER_SPECS: readonly ControllerSpec[] = [
     memoryMB: 1024,
     maxReceiveCount: 8,
     lanes: pipelineLanes(50),
+  },
+  {
+    name: EVICTION_CONTROLLER_NAME,
+    description:
+      "Eviction: Karmada's taint manager and graceful-eviction controller — bindings leave NoExecute-tainted clusters on durable timers, at the fleet's eviction rate, never the last copy without a replacement; eviction tasks end as their purge mode says",
+    // The resync re-examines every binding: eviction tasks whose timer message was lost end anyway.
+    watches: [RESOURCE_BINDING, CLUSTER_RESOURCE_BINDING],
+    sendsTo: [SCHEDULER_CONTROLLER_NAME, BINDER_CONTROLLER_NAME],
+    // A person editing a binding's tasks (suppressDeletion) or a cluster's taints.
+    triggers: { kinds: [RESOURCE_BINDING, CLUSTER_RESOURCE_BINDING, CLUSTER] },
+    // Every minute every NoExecute-tainted cluster fans out again: a lost message delays an eviction by
+    // one sweep at most.
+    schedules: [{ name: 'eviction-sweep', expression: 'rate(1 minute)', key: SWEEP_KEY }],
+    timeoutSeconds: 120,
+    memoryMB: 1024,
+    maxReceiveCount: 8,
+    lanes: pipelineLanes(),
   },
   {
     name: NAMESPACE_SYNC_CONTROLLER_NAME,

@@ -2,11 +2,13 @@
  * How each controller is built from the runtime's ports. A function imports only its own factory
  * (the bundler drops the rest); local mode runs them all through {@link CONTROLLER_FACTORIES}.
  */
+import { failoverSettings } from '../config/failover.ts';
 import { clusterTimings } from '../config/runtime.ts';
 import { createBinderController } from '../controllers/binder.ts';
 import { createClusterController } from '../controllers/cluster.ts';
 import { createClusterStatusController } from '../controllers/cluster-status.ts';
 import { createDetectorController } from '../controllers/detector.ts';
+import { createEvictionController } from '../controllers/eviction.ts';
 import { createExecutorController } from '../controllers/executor.ts';
 import { createGarbageCollector, GARBAGE_COLLECTOR } from '../controllers/garbage-collector.ts';
 import { createNamespaceController } from '../controllers/namespace.ts';
@@ -17,6 +19,7 @@ import {
   CLUSTER_CONTROLLER_NAME,
   CLUSTER_STATUS_CONTROLLER_NAME,
   DETECTOR_CONTROLLER_NAME,
+  EVICTION_CONTROLLER_NAME,
   EXECUTOR_CONTROLLER_NAME,
   NAMESPACE_CONTROLLER_NAME,
   NAMESPACE_SYNC_CONTROLLER_NAME,
@@ -56,6 +59,7 @@ export const clusterStatusFactory: ControllerFactory = (runtime) =>
     cipher: runtime.cipher,
     timings: clusterTimings(runtime.config),
     events: eventRecorder(runtime, 'cluster-controller'),
+    failover: failoverSettings(runtime.config.failover),
   });
 
 export const detectorFactory: ControllerFactory = (runtime) =>
@@ -80,6 +84,7 @@ export const binderFactory: ControllerFactory = (runtime) =>
     store: runtime.store,
     workQueue: runtime.workQueue,
     events: eventRecorder(runtime, 'binding-controller'),
+    statefulFailoverInjection: failoverSettings(runtime.config.failover).featureGates.StatefulFailoverInjection,
   });
 
 export const executorFactory: ControllerFactory = (runtime) =>
@@ -88,6 +93,16 @@ export const executorFactory: ControllerFactory = (runtime) =>
     workQueue: runtime.workQueue,
     cipher: runtime.cipher,
     events: eventRecorder(runtime, 'execution-controller'),
+  });
+
+export const evictionFactory: ControllerFactory = (runtime) =>
+  createEvictionController({
+    store: runtime.store,
+    workQueue: runtime.workQueue,
+    events: eventRecorder(runtime, 'taint-manager'),
+    settings: failoverSettings(runtime.config.failover),
+    plugins: parsePluginsFlag(runtime.config.schedulerPlugins),
+    now: () => runtime.clock.now(),
   });
 
 export const namespaceSyncFactory: ControllerFactory = (runtime) =>
@@ -104,5 +119,6 @@ export const CONTROLLER_FACTORIES: Readonly<Record<string, ControllerFactory>> =
   [SCHEDULER_CONTROLLER_NAME]: schedulerFactory,
   [BINDER_CONTROLLER_NAME]: binderFactory,
   [EXECUTOR_CONTROLLER_NAME]: executorFactory,
+  [EVICTION_CONTROLLER_NAME]: evictionFactory,
   [NAMESPACE_SYNC_CONTROLLER_NAME]: namespaceSyncFactory,
 };

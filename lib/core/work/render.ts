@@ -57,6 +57,11 @@ export interface RenderWorkInput {
    * managed-labels annotation.
    */
   workPermanentId?: string;
+  /**
+   * Labels carried over from the cluster the workload failed on (state preservation,
+   * `injectReservedLabelState`): merged into the manifest after the overrides.
+   */
+  preservedLabels?: Readonly<Record<string, string>>;
 }
 
 /** The Work to create or update in `karmada-es-<cluster>`, with finalizer `karmada.io/execution-controller`. */
@@ -164,7 +169,12 @@ export function renderWork(input: RenderWorkInput): RenderWorkResult {
   const name = generateWorkName(manifest.kind, meta.name ?? '', meta.namespace);
   const namespace = executionNamespace(clusterName);
 
-  meta.labels = { ...meta.labels, [idLabel]: bindingId, [MANAGED_BY_KARMADA_LABEL]: MANAGED_BY_KARMADA_LABEL_VALUE };
+  meta.labels = {
+    ...meta.labels,
+    ...input.preservedLabels,
+    [idLabel]: bindingId,
+    [MANAGED_BY_KARMADA_LABEL]: MANAGED_BY_KARMADA_LABEL_VALUE,
+  };
   meta.annotations = {
     ...meta.annotations,
     ...((meta.generation ?? 0) > 0 ? { [RESOURCE_TEMPLATE_GENERATION_ANNOTATION]: String(meta.generation) } : {}),

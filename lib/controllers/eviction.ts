@@ -1,0 +1,422 @@
+/**
+ * The eviction controller: Karmada's NoExecuteTaintManager and graceful-eviction controller on one
+ * key, so a binding's eviction and the assessment of its eviction tasks are one decision and one
+ * write (docs/failover.md).
+ *
+ * - A Cluster key (its taints changed, an API write, or the sweep): the bindings placed there are
+ *   enqueued while it has NoExecute taints; once it is healthy and untainted, the bindings still
+ *   holding an eviction task from it are, so the task ends (#5803).
+ * - A binding key: the core decides which clusters it must leave (NoExecute taints not tolerated, or
+ *   tolerated for a time that has passed), holds the last copy while no other cluster can take it
+ *   (#7455), extracts the state to carry; the fleet's eviction rate applies; one write records the
+ *   evictions and the assessed tasks; the scheduler re-places the binding and the binder removes the
+ *   old copies as their purge mode says. The next toleration or task deadline is a delayed message,
+ *   and the sweep (every minute) re-enqueues every tainted cluster, so no eviction lives only in a
+ *   process's memory.
+ */
+import { formatKey, parseKey, refOf } from '../api/object.ts';
+import { bindingKeyOf, CLUSTER, CLUSTER_RESOURCE_BINDING, RESOURCE_BINDING, WORK } from '../api/karmada-names.ts';
+import { APPLIED_PLACEMENT_ANNOTATION } from '../api/well-known.ts';
+import { type Condition as ApiCondition, rfc3339, setCondition } from '../api/conditions.ts';
+import type { FailoverSettings } from '../config/failover.ts';
+import {
+  applyDelta,
+  buildFramework,
+  buildSnapshot,
+  type Cluster,
+  type ClusterHealthView,
+  type Condition,
+  decideEviction,
+  type EstimatorOptions,
+  evictedSpec,
+  FAILOVER_HELD_CONDITION,
+  failoverHeldCondition,
+  fleetEvictionRate,
+  noExecuteTaints,
+  READY_CONDITION,
+  type ResourceBinding,
+  scheduleBinding,
+  type Snapshot,
+  templateStubOf,
+  type Toleration,
+} from '../core/index.ts';
+import { type EventRecorder, NO_EVENTS } from '../events/recorder.ts';
+import { METRIC } from '../observability/metrics.ts';
+import type { Lane, WorkQueue } from '../queue/port.ts';
+import type {
+  BatchScope,
+  Controller,
+  ReconcileContext,
+  ReconcileRequest,
+  ReconcileResult,
+} from '../reconcile/controller.ts';
+import { listAll } from '../store/list-all.ts';
+import type { ObjectStore } from '../store/port.ts';
+import { tryWrite } from '../store/write.ts';
+import { BatchEvictionTokens } from './eviction-limiter.ts';
+import { BINDER_CONTROLLER_NAME, EVICTION_CONTROLLER_NAME, SCHEDULER_CONTROLLER_NAME, SWEEP_KEY } from './specs.ts';
+
+/** Bindings of a tainted cluster enqueued on the caller's lane at most; a larger fan-out goes standard. */
+const PRIORITY_FAN_OUT = 100;
+/** Without a timer of its own, a binding held by the rate comes back after this long. */
+const RATE_RETRY_MS = 10_000;
+
+export interface EvictionControllerOptions {
+  store: ObjectStore;
+  workQueue: WorkQueue;
+  events?: EventRecorder;
+  settings: FailoverSettings;
+  /** The scheduler's `--plugins`, for the replacement check (default `*`). */
+  plugins?: readonly string[];
+  estimator?: EstimatorOptions;
+  /** Wall clock of the stored limiter (defaults to Date.now). */
+  now?: () => number;
+}
+
+/** What one batch shares: the clusters as read once, the fleet's rate, the tokens taken. */
+interface EvictionBatch extends BatchScope {
+  readonly clusters: ReadonlyMap<string, ClusterHealthView>;
+  readonly clusterObjects: readonly Cluster[];
+  readonly tokens: BatchEvictionTokens;
+  snapshot(): Snapshot;
+}
+
+/** Counters a benchmark or test can read. */
+export interface EvictionStats {
+  evicted: number;
+  held: number;
+  rateLimited: number;
+  tasksEnded: number;
+  bindingWrites: number;
+}
+
+export function createEvictionController(options: EvictionControllerOptions): Controller & { stats: EvictionStats } {
+  const { store, settings } = options;
+  const events = options.events ?? NO_EVENTS;
+  const now = options.now ?? Date.now;
+  const framework = buildFramework(options.plugins ?? ['*']);
+  const enabled = settings.featureGates.Failover && settings.enableNoExecuteTaintEviction;
+  const stats: EvictionStats = { evicted: 0, held: 0, rateLimited: 0, tasksEnded: 0, bindingWrites: 0 };
+
+  async function openBatch(context: { keys: readonly string[] }): Promise<EvictionBatch> {
+    const clusterObjects = (await listAll(store, CLUSTER)) as Cluster[];
+    const clusters = new Map(clusterObjects.map((c) => [c.metadata.name!, healthView(c)]));
+    const rate = fleetEvictionRate(
+      [...clusters.values()].map((c) => c.ready),
+      {
+        ratePerSecond: settings.resourceEvictionRate,
+        burst: settings.resourceEvictionBurst,
+        secondaryRatePerSecond: settings.secondaryResourceEvictionRate,
+        unhealthyThreshold: settings.unhealthyClusterThreshold,
+      },
+    );
+    const tokens = new BatchEvictionTokens({
+      store,
+      rate: { ratePerSecond: rate.ratePerSecond, burst: settings.resourceEvictionBurst },
+      now,
+      ahead: context.keys.length,
+    });
+    let snapshot: Snapshot | undefined;
+    return {
+      clusters,
+      clusterObjects,
+      tokens,
+      snapshot: () =>
+        (snapshot ??= buildSnapshot(clusterObjects, options.estimator ? { estimator: options.estimator } : {})),
+      close: () => tokens.close(),
+    };
+  }
+
+  return {
+    name: EVICTION_CONTROLLER_NAME,
+    stats,
+    reconcileConcurrency: 16,
+    openBatch: (context) => openBatch(context),
+    async reconcile(request: ReconcileRequest, context: ReconcileContext): Promise<ReconcileResult | undefined> {
+      if (!settings.featureGates.Failover) return undefined;
+      const batch = (context.batch as EvictionBatch | undefined) ?? (await openBatch({ keys: [request.key] }));
+      if (request.key === SWEEP_KEY) return sweep(batch, context);
+      const ref = parseKey(request.key);
+      if (ref.group === CLUSTER.group && ref.kind === CLUSTER.kind)
+        return syncCluster(ref.name, batch, request.lane, context);
+      if (ref.group !== RESOURCE_BINDING.group) return undefined;
+      const binding = (await store.get(ref)) as ResourceBinding | undefined;
+      if (!binding) return undefined;
+      return syncBinding(binding, batch, request.lane, context);
+    },
+  };
+
+  /** Every tainted cluster fans out again: a lost message delays an eviction by one sweep at most. */
+  async function sweep(batch: EvictionBatch, context: ReconcileContext): Promise<undefined> {
+    const tainted = batch.clusterObjects.filter((c) => noExecuteTaints(c.spec?.taints).length > 0);
+    if (tainted.length > 0) {
+      await options.workQueue.enqueue(
+        tainted.map((c) => ({
+          controller: EVICTION_CONTROLLER_NAME,
+          lane: 'standard' as Lane,
+          key: formatKey(refOf(c)),
+          reason: 'sweep',
+        })),
+      );
+      context.logger.debug('sweep: tainted clusters re-examined', { clusters: tainted.length });
+    }
+    return undefined;
+  }
+
+  /** The bindings a cluster's taints (or its recovery) concern. */
+  async function syncCluster(
+    name: string,
+    batch: EvictionBatch,
+    lane: Lane,
+    context: ReconcileContext,
+  ): Promise<undefined> {
+    const cluster = batch.clusters.get(name);
+    if (!cluster) return undefined;
+    let keys: Set<string>;
+    let why: string;
+    if (enabled && noExecuteTaints(cluster.taints).length > 0) {
+      // The bindings with a Work there: placed there, or still holding a graceful copy there.
+      keys = new Set();
+      for (const work of await listAll(store, { ...WORK, cluster: name })) {
+        const key = bindingKeyOf(work);
+        if (key) keys.add(key);
+      }
+      why = 'cluster-tainted';
+    } else if (cluster.ready) {
+      keys = new Set(
+        (await allBindings())
+          .filter((b) => b.spec.gracefulEvictionTasks?.some((t) => t.fromCluster === name))
+          .map((b) => formatKey(refOf(b))),
+      );
+      why = 'cluster-recovered';
+    } else {
+      return undefined;
+    }
+    if (keys.size === 0) return undefined;
+    const fanLane: Lane = keys.size <= PRIORITY_FAN_OUT ? lane : 'standard';
+    await options.workQueue.enqueue(
+      [...keys].map((key) => ({ controller: EVICTION_CONTROLLER_NAME, lane: fanLane, key, reason: why })),
+    );
+    context.logger.info(
+      why === 'cluster-tainted'
+        ? 'tainted cluster: its bindings are examined'
+        : 'cluster recovered: its eviction tasks are examined',
+      {
+        cluster: name,
+        bindings: keys.size,
+      },
+    );
+    return undefined;
+  }
+
+  async function allBindings(): Promise<ResourceBinding[]> {
+    const [rbs, crbs] = await Promise.all([listAll(store, RESOURCE_BINDING), listAll(store, CLUSTER_RESOURCE_BINDING)]);
+    return [...rbs, ...crbs] as ResourceBinding[];
+  }
+
+  async function syncBinding(
+    binding: ResourceBinding,
+    batch: EvictionBatch,
+    lane: Lane,
+    context: ReconcileContext,
+  ): Promise<ReconcileResult | undefined> {
+    const nowMs = context.now;
+    const nowText = rfc3339(nowMs);
+    const key = formatKey(refOf(binding));
+    const decision = decideEviction({
+      spec: binding.spec,
+      aggregatedStatus: (binding.status?.aggregatedStatus ?? []) as {
+        clusterName: string;
+        status?: unknown;
+        health?: string;
+      }[],
+      appliedPlacement: appliedPlacement(binding),
+      hasScheduled: binding.status?.schedulerObservedGeneration === binding.metadata.generation,
+      deleting: Boolean(binding.metadata.deletionTimestamp),
+      clusters: batch.clusters,
+      nowMs,
+      settings: {
+        enabled,
+        purgeModeFlag: settings.noExecuteTaintEvictionPurgeMode,
+        defaultTolerationSeconds: {
+          notReady: settings.defaultNotReadyTolerationSeconds,
+          unreachable: settings.defaultUnreachableTolerationSeconds,
+        },
+        statefulFailoverInjection: settings.featureGates.StatefulFailoverInjection,
+        gracefulEvictionTimeoutMs: settings.gracefulEvictionTimeoutMs,
+      },
+      replacementFits: (excluded) => replacementFits(binding, excluded, batch.snapshot()),
+    });
+
+    let due = decision.due;
+    let retryAtMs = decision.nextMs;
+    if (due.length > 0 && !(await batch.tokens.acquire())) {
+      // The fleet's eviction rate: this one waits for its turn (or, halted, for the fleet to recover).
+      stats.rateLimited++;
+      context.count?.(METRIC.evictionsRateLimited);
+      context.logger.info('eviction waits for the fleet eviction rate', {
+        binding: key,
+        clusters: due.map((d) => d.cluster).join(','),
+      });
+      const at = batch.tokens.retryAtMs ?? nowMs + RATE_RETRY_MS;
+      retryAtMs = retryAtMs === undefined ? at : Math.min(retryAtMs, at);
+      due = [];
+    }
+
+    const nextSpec = evictedSpec(binding.spec, decision, due, nowText);
+    const conditions = heldConditions(binding, decision.held, nowText);
+    if (nextSpec || conditions) {
+      const next: ResourceBinding = {
+        ...binding,
+        spec: nextSpec ?? binding.spec,
+        status: { ...binding.status, ...(conditions ? { conditions } : {}) },
+      };
+      const written = await tryWrite(() => (nextSpec ? store.updateWithStatus(next) : store.updateStatus(next)));
+      if (!written.ok) return written.reason === 'gone' ? undefined : { requeueAfterMs: 0 };
+      stats.bindingWrites++;
+      await report(binding, decision, due, conditions !== undefined, context);
+      if (nextSpec) {
+        // Evicted clusters are re-placed by the scheduler (which hands the binding on to the binder);
+        // ended tasks let the binder remove the old copies.
+        await options.workQueue.enqueue([
+          ...(due.length ? [{ controller: SCHEDULER_CONTROLLER_NAME, lane, key, reason: 'evicted' }] : []),
+          { controller: BINDER_CONTROLLER_NAME, lane, key, reason: due.length ? 'evicted' : 'eviction-tasks' },
+        ]);
+      }
+    }
+    return retryAtMs === undefined ? undefined : { requeueAfterMs: Math.max(0, retryAtMs - nowMs) };
+  }
+
+  /** Whether the binding can be placed with `excluded` unavailable: the scheduler's decision, dry. */
+  function replacementFits(binding: ResourceBinding, excluded: readonly string[], snapshot: Snapshot): boolean {
+    const trial: ResourceBinding = {
+      ...binding,
+      spec: {
+        ...binding.spec,
+        clusters: [],
+        gracefulEvictionTasks: excluded.map((c) => ({
+          fromCluster: c,
+          reason: 'TaintUntolerated',
+          producer: 'TaintManager',
+        })),
+      },
+    };
+    const result = scheduleBinding(trial, snapshot, framework);
+    if (!result.outcome.ok) return false;
+    for (const d of result.outcome.value.reserved) applyDelta(snapshot, d, -1);
+    return result.outcome.value.clusters.some((c) => !excluded.includes(c.name));
+  }
+
+  async function report(
+    binding: ResourceBinding,
+    decision: ReturnType<typeof decideEviction>,
+    due: ReturnType<typeof decideEviction>['due'],
+    heldChanged: boolean,
+    context: ReconcileContext,
+  ): Promise<void> {
+    const template = templateStubOf(binding);
+    const bindingKey = formatKey(refOf(binding));
+    for (const d of due) {
+      stats.evicted++;
+      context.count?.(METRIC.evictions);
+      const message = `Evict from cluster ${d.cluster} succeed: ${d.message} (purge mode ${d.purgeMode}).`;
+      context.logger.info('evicted', {
+        cluster: d.cluster,
+        binding: bindingKey,
+        reason: 'TaintUntolerated',
+        purgeMode: d.purgeMode,
+      });
+      await events.record(binding, 'Normal', 'EvictWorkloadFromClusterSucceed', message);
+      if (template) await events.record(template, 'Normal', 'EvictWorkloadFromClusterSucceed', message);
+    }
+    if (heldChanged) {
+      for (const h of decision.held) {
+        stats.held++;
+        context.count?.(METRIC.evictionsHeld);
+        context.logger.warn('eviction held', { cluster: h.cluster, binding: bindingKey, reason: h.reason });
+        await events.record(
+          binding,
+          'Warning',
+          'EvictionHeld',
+          `Eviction from cluster ${h.cluster} held: ${h.message}.`,
+        );
+        if (template) {
+          await events.record(
+            template,
+            'Warning',
+            'EvictionHeld',
+            `Eviction from cluster ${h.cluster} held: ${h.message}.`,
+          );
+        }
+      }
+    }
+    for (const e of decision.assessment.ended) {
+      stats.tasksEnded++;
+      context.count?.(METRIC.evictionTasksEnded);
+      const why = {
+        healthy: 'every new target is healthy, so its copy there is removed',
+        timeout: 'the grace period passed, so its copy there is removed',
+        'suppression-lifted': 'suppressDeletion was cleared, so its copy there is removed',
+        recovered: `cluster ${e.cluster} recovered, so it can take the workload again`,
+      }[e.why];
+      context.logger.info('eviction task ended', { cluster: e.cluster, binding: bindingKey, reason: e.why });
+      await events.record(
+        binding,
+        'Normal',
+        'EvictionTaskEnded',
+        `Graceful eviction from cluster ${e.cluster} ended: ${why}.`,
+      );
+    }
+  }
+}
+
+/** The tolerations the binding was scheduled with (Karmada reads the applied placement). */
+function appliedPlacement(binding: ResourceBinding): { clusterTolerations?: Toleration[] } | undefined {
+  const text = binding.metadata.annotations?.[APPLIED_PLACEMENT_ANNOTATION];
+  if (text) {
+    try {
+      return JSON.parse(text) as { clusterTolerations?: Toleration[] };
+    } catch {
+      // A mangled annotation: the placement in the spec is the next best.
+    }
+  }
+  return binding.spec.placement;
+}
+
+/** The binding's conditions with FailoverHeld set or removed, or undefined when unchanged. */
+function heldConditions(
+  binding: ResourceBinding,
+  held: ReturnType<typeof decideEviction>['held'],
+  now: string,
+): Condition[] | undefined {
+  const current = binding.status?.conditions ?? [];
+  const existing = current.find((c) => c.type === FAILOVER_HELD_CONDITION);
+  const wanted = failoverHeldCondition(held, now);
+  if (!wanted) {
+    if (!existing) return undefined;
+    return current.filter((c) => c.type !== FAILOVER_HELD_CONDITION);
+  }
+  if (
+    existing &&
+    existing.status === wanted.status &&
+    existing.reason === wanted.reason &&
+    existing.message === wanted.message
+  ) {
+    return undefined;
+  }
+  return setCondition(
+    current as ApiCondition[],
+    { ...wanted, reason: wanted.reason ?? '', message: wanted.message ?? '' },
+    now,
+  ) as Condition[];
+}
+
+/** What the eviction decision needs of a cluster. */
+function healthView(cluster: Cluster): ClusterHealthView {
+  const ready = cluster.status?.conditions?.find((c) => c.type === READY_CONDITION)?.status === 'True';
+  return {
+    exists: !cluster.metadata.deletionTimestamp,
+    ready,
+    taints: cluster.spec?.taints ?? [],
+  };
+}
