@@ -10,6 +10,7 @@ import * as z from 'zod/mini';
 import { ConfigError, parseConfig } from '../../lib/config/validate.ts';
 import { parseSchedule, ScheduleExpressionError } from '../../lib/timer/expression.ts';
 import { CLUSTER_TIMING_FLAGS } from '../../lib/config/runtime.ts';
+import { FAILOVER_FLAGS, failoverSettingsFromFlags } from '../../lib/config/failover.ts';
 import { parseDuration } from '../../lib/util/duration.ts';
 
 /** CloudWatch Logs accepts only these retention periods. */
@@ -53,6 +54,23 @@ const schema = z.strictObject({
     z.partialRecord(
       z.enum(Object.keys(CLUSTER_TIMING_FLAGS) as [keyof typeof CLUSTER_TIMING_FLAGS]),
       z.string().check(z.refine((v) => parseDuration(v) !== undefined, 'must be a duration such as 30s or 1m')),
+    ),
+  ),
+  /**
+   * Failover flags for the deployed functions, by Karmada's names (e.g. `failover-eviction-timeout:
+   * 5m`, `feature-gates: Failover=false`, `resource-eviction-rate: '2'`); see lib/config/failover.ts.
+   * Unset: defaults. Checked here, so a typo fails the synth instead of the first invocation.
+   */
+  failoverFlags: z.optional(
+    z.partialRecord(z.enum(Object.keys(FAILOVER_FLAGS) as [string, ...string[]]), z.string()).check(
+      z.refine((flags) => {
+        try {
+          failoverSettingsFromFlags(flags as Record<string, string>);
+          return true;
+        } catch {
+          return false;
+        }
+      }, 'invalid failover flag value (see lib/config/failover.ts for each flag)'),
     ),
   ),
   /** API Gateway stage throttling of the Kubernetes API (requests per second, burst). */

@@ -10,6 +10,7 @@ import * as logs from 'aws-cdk-lib/aws-logs';
 import type { Construct } from 'constructs';
 import { INDEX } from '../../lib/adapters/dynamodb/table.ts';
 import { clusterTimingsFromFlags, runtimeEnvironment } from '../../lib/config/runtime.ts';
+import { failoverSettingsFromFlags } from '../../lib/config/failover.ts';
 import type { EnvironmentConfig } from '../config/environments.ts';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..', '..');
@@ -134,6 +135,9 @@ export function addServiceFunction(scope: Construct, props: ServiceFunctionProps
         ...(props.adminSecretId ? { adminSecretId: props.adminSecretId } : {}),
         ...(props.credentials ? { credentialsKmsKey: props.dataKey.keyArn } : {}),
         ...(config.clusterFlags ? { clusterTimings: clusterTimingsFromFlags(config.clusterFlags) } : {}),
+        ...(config.failoverFlags
+          ? { failover: failoverSettingsFromFlags(config.failoverFlags as Record<string, string>) }
+          : {}),
       }),
       NODE_OPTIONS: '--enable-source-maps',
     },

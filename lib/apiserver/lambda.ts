@@ -31,6 +31,7 @@ export function createApiHandler(runtime: Runtime, deps: { logger: Logger; metri
     logger: deps.logger,
     cipher: runtime.cipher,
     leaseDurationSeconds: Math.round(clusterTimings(runtime.config).leaseDurationMs / 1000),
+    ...(runtime.config.failover ? { failover: runtime.config.failover } : {}),
   });
   return middy<APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2>()
     .use(injectLambdaContext(deps.logger, { resetKeys: true }))

@@ -18,6 +18,9 @@ import { PRODUCT_VERSION } from '../version.ts';
 import { ADMIN_GROUP, type IssuedToken, issueToken } from './auth.ts';
 import { ControlPlaneBackend } from './backend.ts';
 import { StoredCrdCatalog, staticControlPlaneDefs } from '../karmada/catalog.ts';
+import { karmadaStrategy } from '../karmada/kinds.ts';
+import type { KarmadaAdmissionOptions } from '../karmada/validation/index.ts';
+import { type FailoverSettings, failoverSettings } from '../config/failover.ts';
 import { WebhookHandler } from './webhooks.ts';
 
 /** Namespaces that exist from the start, as on a fresh Karmada control plane. */
@@ -48,8 +51,11 @@ export function createControlPlaneApi(options: {
   cipher?: CredentialCipher;
   /** `--cluster-lease-duration` for Pull agents' leases. */
   leaseDurationSeconds?: number;
+  /** Failover flags Karmada's admission reads (default tolerations, NoExecute taint policies). */
+  failover?: Partial<FailoverSettings>;
 }): ControlPlaneApi {
-  const catalog = new StoredCrdCatalog(options.store, options.clock, staticControlPlaneDefs(options.karmadaStrategy));
+  const strategy = options.karmadaStrategy ?? karmadaStrategy(admissionOptions(failoverSettings(options.failover)));
+  const catalog = new StoredCrdCatalog(options.store, options.clock, staticControlPlaneDefs(strategy));
   const backend = new ControlPlaneBackend({
     store: options.store,
     workQueue: options.workQueue,
@@ -78,6 +84,24 @@ export function createControlPlaneApi(options: {
     handle: (req: KubeRequest) => (WebhookHandler.matches(req.path) ? webhooks.handle(req) : rest.handle(req)),
   };
   return { handler, rest, backend };
+}
+
+/**
+ * What Karmada's admission takes from the failover flags: with the `Failover` gate, the seeds' default
+ * NoExecute tolerations; and whether a ClusterTaintPolicy may add NoExecute taints.
+ */
+export function admissionOptions(settings: FailoverSettings): KarmadaAdmissionOptions {
+  return {
+    ...(settings.featureGates.Failover
+      ? {
+          defaultTolerationSeconds: {
+            notReady: settings.defaultNotReadyTolerationSeconds,
+            unreachable: settings.defaultUnreachableTolerationSeconds,
+          },
+        }
+      : {}),
+    allowNoExecuteTaintPolicy: settings.allowNoExecuteTaintPolicy,
+  };
 }
 
 /** Creates the default namespaces if missing (idempotent, safe to run at every start). */

@@ -3,6 +3,12 @@
  */
 import { relative } from 'node:path';
 import { CLUSTER_TIMING_FLAGS, type ClusterTimings } from '../config/runtime.ts';
+import {
+  FAILOVER_FLAGS,
+  FailoverFlagError,
+  type FailoverSettings,
+  failoverSettingsFromFlags,
+} from '../config/failover.ts';
 import { CONTROLLER_SPECS, type ControllerSpec } from '../controllers/specs.ts';
 import { DEFAULT_RESYNC_SCHEDULE, type LocalRuntime, startLocalRuntime } from '../local/runtime.ts';
 import type { LogLevelName } from '../observability/logger.ts';
@@ -33,6 +39,12 @@ Karmada's cluster health flags (same names and defaults):
   --cluster-monitor-grace-period <duration>      a silent Pull cluster goes Unknown after this (40s)
   --cluster-startup-grace-period <duration>      the same for a Pull cluster never heard from (60s)
   --cluster-lease-duration <duration>            the Pull agent's lease duration (40s)
+
+Failover flags (Karmada's names; docs/failover.md):
+${Object.entries(FAILOVER_FLAGS)
+  .map(([flag, spec]) => `  --${flag} <value>`.padEnd(50) + spec.help)
+  .join('\n')}
+
   --dynamodb-port <port>    port of the local DynamoDB endpoint (default: any free port)
   --sqs-port <port>         port of the local SQS endpoint (default: any free port)
   -h, --help                show this help
@@ -97,6 +109,7 @@ export async function runUp(args: string[], io: UpIo): Promise<number> {
     'members-config': { type: 'string' },
     'event-ttl': { type: 'string' },
     ...Object.fromEntries(Object.keys(CLUSTER_TIMING_FLAGS).map((f) => [f, { type: 'string' as const }])),
+    ...Object.fromEntries(Object.keys(FAILOVER_FLAGS).map((f) => [f, { type: 'string' as const }])),
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) {
@@ -115,6 +128,13 @@ export async function runUp(args: string[], io: UpIo): Promise<number> {
   for (const [flag, field] of Object.entries(CLUSTER_TIMING_FLAGS)) {
     const ms = durationFlag('up', flag, values[flag]);
     if (ms !== undefined) clusterTimings[field] = ms;
+  }
+  let failover: Partial<FailoverSettings>;
+  try {
+    failover = failoverSettingsFromFlags(values as Record<string, string | undefined>);
+  } catch (err) {
+    if (err instanceof FailoverFlagError) throw new UsageError(`skctl up: ${err.message}`);
+    throw err;
   }
   const rt = await startLocalRuntime({
     inMemory: Boolean(values['in-memory']),
@@ -140,6 +160,7 @@ export async function runUp(args: string[], io: UpIo): Promise<number> {
     simulation,
     ...(eventTtlMs !== undefined ? { eventTtlSeconds: Math.round(eventTtlMs / 1000) } : {}),
     ...(Object.keys(clusterTimings).length ? { clusterTimings } : {}),
+    ...(Object.keys(failover).length ? { failover } : {}),
   });
   for (const line of describeRuntime(rt)) io.out(line);
   await io.stopRequested;

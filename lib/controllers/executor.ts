@@ -282,9 +282,15 @@ export function createExecutorController(options: ExecutorOptions): Controller &
     if (!cluster || cluster.metadata.deletionTimestamp || syncModeOf(cluster) === 'Pull' || !isReady(cluster))
       return undefined;
     context.logger.appendKeys({ cluster: clusterName });
-    const works = (await listAll(store, { ...WORK, cluster: clusterName })).filter(
-      (w) => !w.metadata.deletionTimestamp && !suspended(w),
-    );
+    const all = await listAll(store, { ...WORK, cluster: clusterName });
+    // Copies deleted while the member could not be reached (a cluster evicted during a partition may
+    // still run them) go before anything else is applied there: no two copies of a workload keep running.
+    for (const work of all.filter((w) => w.metadata.deletionTimestamp)) {
+      if (!(work.metadata.finalizers ?? []).includes(EXECUTION_CONTROLLER_FINALIZER)) continue;
+      const result = await deleteWork(work, cluster, batch, 'standard', context);
+      if (result === undefined) await reportStaleCopyRemoved(work, clusterName);
+    }
+    const works = all.filter((w) => !w.metadata.deletionTimestamp && !suspended(w));
     if (works.length === 0) return undefined;
     const opened = await onMember(batch, cluster, async (c) => c);
     if (!opened.ok) return undefined;
@@ -318,6 +324,19 @@ export function createExecutorController(options: ExecutorOptions): Controller &
     });
     if (corrected > 0) context.logger.info('member sync corrected drift', { works: corrected });
     return undefined;
+  }
+
+  /** Says on the binding that a copy left on a member that was away is gone now. */
+  async function reportStaleCopyRemoved(work: KubeObject, clusterName: string): Promise<void> {
+    const key = bindingKeyOf(work);
+    const binding = key ? await store.get(parseKey(key)) : undefined;
+    if (!binding) return;
+    await events.record(
+      binding,
+      'Normal',
+      'StaleCopyRemoved',
+      `Cluster ${clusterName} is reachable again: the copy of ${work.metadata.name} deleted while it was away is removed from it before anything new is applied there.`,
+    );
   }
 
   async function writeStatus(work: KubeObject, next: WorkStatus, lane: Lane | undefined): Promise<void> {

@@ -24,7 +24,7 @@ import { resourceDefsFromCrd } from '../kube/crd.ts';
 import { ALL_VERBS, type PrinterColumn, type ResourceDef, type ResourceStrategy } from '../kube/catalog/resources.ts';
 import { AGE_COLUMN } from '../kube/catalog/table.ts';
 import generated from './crds.generated.json' with { type: 'json' };
-import { defaultKarmadaObject, validateKarmadaObject } from './validation/index.ts';
+import { defaultKarmadaObject, type KarmadaAdmissionOptions, validateKarmadaObject } from './validation/index.ts';
 
 const clusterAffinity = () =>
   obj({
@@ -159,17 +159,50 @@ function handWritten(
   };
 }
 
-/** Karmada's webhooks: defaulting (mutating) and validation, as one strategy for every Karmada kind. */
-export const KARMADA_STRATEGY: ResourceStrategy = {
-  default: (obj, ctx) => defaultKarmadaObject(obj, ctx),
-  validate: (obj, old) => validateKarmadaObject(obj, old),
-};
+/**
+ * Karmada's webhooks — defaulting (mutating) and validation — as one strategy for every Karmada kind,
+ * with the options their flags set.
+ */
+export function karmadaStrategy(options: KarmadaAdmissionOptions = {}): ResourceStrategy {
+  return {
+    default: (obj, ctx) =>
+      defaultKarmadaObject(obj, {
+        ...ctx,
+        ...(options.defaultTolerationSeconds ? { defaultTolerationSeconds: options.defaultTolerationSeconds } : {}),
+      }),
+    validate: (obj, old) => validateKarmadaObject(obj, old, options),
+  };
+}
+
+/** The strategy with the control plane's defaults (default tolerations of 300 s, no NoExecute taint policies). */
+export const KARMADA_STRATEGY: ResourceStrategy = karmadaStrategy({
+  defaultTolerationSeconds: { notReady: 300, unreachable: 300 },
+});
+
+const BINDING_KINDS = new Set(['ResourceBinding', 'ClusterResourceBinding']);
+
+/**
+ * Shown by `-o wide` only (priority 1), besides the CRD's columns: where a binding is placed and the
+ * clusters it is being evicted from.
+ */
+const BINDING_WIDE_COLUMNS: PrinterColumn[] = [
+  { name: 'CLUSTERS', type: 'string', priority: 1, jsonPath: '.spec.clusters[*].name', description: 'Target clusters' },
+  {
+    name: 'EVICTING',
+    type: 'string',
+    priority: 1,
+    jsonPath: '.spec.gracefulEvictionTasks[*].fromCluster',
+    description: 'Clusters the binding is being evicted from (graceful eviction tasks)',
+  },
+];
 
 /** The Karmada kinds, with Karmada's webhook validation and defaulting unless another `strategy` is given. */
 export function karmadaResourceDefs(strategy: ResourceStrategy = KARMADA_STRATEGY): ResourceDef[] {
-  const fromCrds = (generated.crds as unknown as KubeObject[]).flatMap((crd) =>
-    resourceDefsFromCrd(crd, 'karmada', strategy),
-  );
+  const fromCrds = (generated.crds as unknown as KubeObject[])
+    .flatMap((crd) => resourceDefsFromCrd(crd, 'karmada', strategy))
+    .map((def) =>
+      BINDING_KINDS.has(def.kind) ? { ...def, printerColumns: [...def.printerColumns, ...BINDING_WIDE_COLUMNS] } : def,
+    );
   return [
     ...fromCrds,
     handWritten(

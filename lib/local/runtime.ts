@@ -25,6 +25,7 @@ import { SqsQueueAdmin } from '../adapters/sqs/queue-admin.ts';
 import { createSqsClient } from '../adapters/sqs/transport.ts';
 import { type Clock, systemClock } from '../clock/clock.ts';
 import { type ClusterTimings, clusterTimings, type RuntimeConfig } from '../config/runtime.ts';
+import type { FailoverSettings } from '../config/failover.ts';
 import { ConfigError } from '../config/validate.ts';
 import { CONTROLLER_FACTORIES } from '../wiring/factories.ts';
 import { CONTROLLER_SPECS } from '../controllers/specs.ts';
@@ -71,6 +72,8 @@ export interface LocalRuntimeOptions {
   eventTtlSeconds?: number;
   /** Karmada's cluster health timings (`--cluster-failure-threshold`, ...), overriding the defaults. */
   clusterTimings?: Partial<ClusterTimings>;
+  /** Failover flags (`--failover-eviction-timeout`, `--feature-gates`, ...), overriding the defaults. */
+  failover?: Partial<FailoverSettings>;
   clock?: Clock;
   /** Where log lines go (default stderr). */
   logWrite?: (line: string) => void;
@@ -167,6 +170,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       eventTtlSeconds: options.eventTtlSeconds ?? 3600,
       credentialsKeyFile: join(secretsDir, 'pki', 'credentials.key'),
       ...(options.clusterTimings ? { clusterTimings: options.clusterTimings } : {}),
+      ...(options.failover ? { failover: options.failover } : {}),
       logFormat,
       logLevel,
     };
@@ -193,6 +197,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       changes,
       cipher: runtime.cipher,
       leaseDurationSeconds: Math.round(clusterTimings(config).leaseDurationMs / 1000),
+      ...(options.failover ? { failover: options.failover } : {}),
     });
     const apiServer: RunningKubeServer = await startKubeServer({
       handler: (req) => api.handler.handle(req),

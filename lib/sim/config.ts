@@ -57,10 +57,12 @@ const REGIONS: { provider: string; region: string; zones: string[] }[] = [
 
 /** Status a running instance of common multi-template CRDs reports (overridable per member). */
 export const DEFAULT_CRD_STATUS: Record<string, Record<string, unknown>> = {
-  // `$uid` becomes a stable id derived from the object (the job id a failover preserves).
+  // `$uid` becomes a stable id derived from the object (the job id a failover preserves). The Flink
+  // operator reports `jobStatus.jobId`; Karmada's v1.15 example reads `{ .jobStatus.jobID }`, so the
+  // simulator reports the id under both names.
   'FlinkDeployment.flink.apache.org': {
     lifecycleState: 'STABLE',
-    jobStatus: { state: 'RUNNING', jobId: '$uid' },
+    jobStatus: { state: 'RUNNING', jobId: '$uid', jobID: '$uid' },
     jobManagerDeploymentStatus: 'READY',
   },
   'PyTorchJob.kubeflow.org': { conditions: [{ type: 'Running', status: 'True', reason: 'PyTorchJobRunning' }] },

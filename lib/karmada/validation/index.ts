@@ -15,7 +15,7 @@ import type { FieldError } from '../../kube/base/field-errors.ts';
 import { cloneJson } from '../../util/json.ts';
 import { defaultCluster, validateCluster } from './cluster.ts';
 import { validateClusterTaintPolicy } from './cluster-taint-policy.ts';
-import type { KarmadaDefaultingContext } from './context.ts';
+import type { KarmadaAdmissionOptions, KarmadaDefaultingContext } from './context.ts';
 import { validateFederatedResourceQuota } from './federated-resource-quota.ts';
 import { defaultOverridePolicy, validateClusterOverridePolicy, validateOverridePolicy } from './override-policy.ts';
 import {
@@ -38,7 +38,7 @@ export * from './propagation-policy.ts';
 export * from './resource-interpreter-customization.ts';
 export * from './work.ts';
 
-type Validator = (obj: KubeObject, old: KubeObject | undefined) => FieldError[];
+type Validator = (obj: KubeObject, old: KubeObject | undefined, options: KarmadaAdmissionOptions) => FieldError[];
 type Defaulter = (obj: KubeObject, ctx: KarmadaDefaultingContext) => KubeObject;
 
 const VALIDATORS: Record<string, Validator> = {
@@ -47,7 +47,8 @@ const VALIDATORS: Record<string, Validator> = {
   [`${POLICY_GROUP}/OverridePolicy`]: validateOverridePolicy,
   [`${POLICY_GROUP}/ClusterOverridePolicy`]: validateClusterOverridePolicy,
   [`${POLICY_GROUP}/FederatedResourceQuota`]: validateFederatedResourceQuota,
-  [`${POLICY_GROUP}/ClusterTaintPolicy`]: (obj, old) => validateClusterTaintPolicy(obj, old),
+  [`${POLICY_GROUP}/ClusterTaintPolicy`]: (obj, old, options) =>
+    validateClusterTaintPolicy(obj, old, { allowNoExecute: options.allowNoExecuteTaintPolicy ?? false }),
   [`${CONFIG_GROUP}/ResourceInterpreterCustomization`]: (obj, old) =>
     validateResourceInterpreterCustomization(obj, old),
   [`${CLUSTER_GROUP}/Cluster`]: validateCluster,
@@ -72,9 +73,13 @@ function kindKey(obj: KubeObject): string {
  * Validates a Karmada object as Karmada's admission would on create (`old` undefined) or update,
  * dispatching on API group and kind. Kinds Karmada does not validate return `[]`.
  */
-export function validateKarmadaObject(obj: KubeObject, old: KubeObject | undefined): FieldError[] {
+export function validateKarmadaObject(
+  obj: KubeObject,
+  old: KubeObject | undefined,
+  options: KarmadaAdmissionOptions = {},
+): FieldError[] {
   const validate = VALIDATORS[kindKey(obj)];
-  return validate ? validate(obj, old) : [];
+  return validate ? validate(obj, old, options) : [];
 }
 
 /**

@@ -11,6 +11,7 @@
 import type { KubeObject } from '../../api/object.ts';
 import { type FieldError, childPath, fieldError } from '../../kube/base/field-errors.ts';
 import { cloneJson } from '../../util/json.ts';
+import { type Toleration, withDefaultTolerations } from '../../core/index.ts';
 import type { KarmadaDefaultingContext } from './context.ts';
 import { CPP_FINALIZER, CPP_PERMANENT_ID_LABEL, PP_FINALIZER, PP_PERMANENT_ID_LABEL } from '../../api/well-known.ts';
 import { keyPath, uniqueErrors, validateLabelName } from './k8s-rules.ts';
@@ -182,8 +183,17 @@ export function validateClusterPropagationPolicy(obj: KubeObject, old: KubeObjec
  * `propagateDeps`; Divided scheduling without a preference becomes `Weighted`; graceful application
  * failover gets `gracePeriodSeconds: 600`.
  */
-function defaultPropagationSpec(spec: Record<string, unknown>): void {
+function defaultPropagationSpec(spec: Record<string, unknown>, ctx: KarmadaDefaultingContext): void {
   const placement = record(spec.placement);
+  // The seeds' default tolerations of the NoExecute taints a failing cluster gets (v1.3's webhook).
+  if (ctx.defaultTolerationSeconds) {
+    const target = placement ?? (spec.placement = {});
+    const tolerations = withDefaultTolerations(
+      list((target as Record<string, unknown>).clusterTolerations) as Toleration[],
+      ctx.defaultTolerationSeconds,
+    );
+    if (tolerations.length) (target as Record<string, unknown>).clusterTolerations = tolerations;
+  }
   for (const item of list(placement?.spreadConstraints)) {
     const c = record(item);
     if (!c) continue;
@@ -233,7 +243,7 @@ export function defaultPropagationPolicy(obj: KubeObject, ctx: KarmadaDefaulting
       const selector = record(item);
       if (selector && !text(selector.namespace) && namespace) selector.namespace = namespace;
     }
-    defaultPropagationSpec(spec);
+    defaultPropagationSpec(spec, ctx);
   }
   if (ctx.operation === 'CREATE') addPermanentId(out, PP_PERMANENT_ID_LABEL, PP_FINALIZER, ctx);
   return out;
@@ -248,7 +258,7 @@ export function defaultClusterPropagationPolicy(obj: KubeObject, ctx: KarmadaDef
   const out = cloneJson(obj);
   out.metadata ??= {};
   const spec = record(out.spec);
-  if (spec) defaultPropagationSpec(spec);
+  if (spec) defaultPropagationSpec(spec, ctx);
   if (ctx.operation === 'CREATE') addPermanentId(out, CPP_PERMANENT_ID_LABEL, CPP_FINALIZER, ctx);
   return out;
 }
