@@ -80,7 +80,7 @@ export class BatchEvictionTokens {
         want,
       });
       this.retryAtMs = result.retryAtMs;
-      if (result.granted === 0 && item) return 0;
+      if (result.granted === 0) return 0;
       this.writes++;
       if ((await tryWrite(() => this.#write(item, result.bucket))).ok) return result.granted;
     }

@@ -63,7 +63,7 @@ export interface TokenBucket {
 
 /**
  * Takes up to `want` tokens from a bucket refilled at `ratePerSecond` up to `burst` (a missing bucket
- * is full). Returns what was granted, the bucket to store, and — when fewer than wanted were granted
+ * is full). A rate of 0 grants nothing, even from a full bucket. Returns what was granted, the bucket to store, and — when fewer than wanted were granted
  * — when the next token will be there (undefined while the rate is 0: nothing will come until the
  * mode changes).
  */
@@ -76,12 +76,13 @@ export function takeTokens(args: {
 }): { granted: number; bucket: TokenBucket; retryAtMs?: number } {
   const burst = Math.max(1, args.burst);
   const previous = args.bucket ?? { tokens: burst, updatedMs: args.nowMs };
+  // Halted (a full disruption): nothing is granted, whatever the bucket holds.
+  if (args.ratePerSecond <= 0) return { granted: 0, bucket: previous };
   const elapsed = Math.max(0, args.nowMs - previous.updatedMs) / 1000;
   const available = Math.min(burst, previous.tokens + elapsed * args.ratePerSecond);
   const granted = Math.max(0, Math.min(args.want, Math.floor(available)));
   const left = available - granted;
   const bucket = { tokens: left, updatedMs: args.nowMs };
   if (granted >= args.want) return { granted, bucket };
-  if (args.ratePerSecond <= 0) return { granted, bucket };
   return { granted, bucket, retryAtMs: args.nowMs + Math.ceil(((1 - left) / args.ratePerSecond) * 1000) };
 }

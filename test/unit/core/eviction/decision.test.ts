@@ -351,6 +351,11 @@ describe('takeTokens (the stored eviction limiter)', () => {
     });
     assert.equal(got.granted, 10);
   });
+  it('a rate of 0 (halted) grants nothing, even from a full bucket', () => {
+    const got = takeTokens({ bucket: undefined, nowMs: T0, ratePerSecond: 0, burst: 10, want: 1 });
+    assert.equal(got.granted, 0);
+    assert.equal(got.retryAtMs, undefined);
+  });
   it('a rate of 0 (halted) grants nothing and sets no timer', () => {
     const got = takeTokens({
       bucket: { tokens: 0, updatedMs: T0 },

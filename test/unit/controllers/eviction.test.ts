@@ -1,0 +1,399 @@
+/**
+ * The eviction controller (Karmada's taint manager and graceful-eviction controller) over an
+ * in-memory store on a virtual clock: when a binding leaves a tainted cluster, what it writes, what it
+ * tells, and the safety rules — each row names the Karmada behaviour or issue it pins.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { DEFAULT_FAILOVER_SETTINGS, type FailoverSettings, featureGates } from '../../../lib/config/failover.ts';
+import { EVICTION_LIMITER } from '../../../lib/controllers/eviction-limiter.ts';
+import { createEvictionController } from '../../../lib/controllers/eviction.ts';
+import { EVICTION_CONTROLLER_NAME, SWEEP_KEY } from '../../../lib/controllers/specs.ts';
+import { NOT_READY_TAINT_KEY, UNREACHABLE_TAINT_KEY } from '../../../lib/core/clusters/health.ts';
+import type { Cluster, ResourceBinding, Taint } from '../../../lib/core/model/types.ts';
+import { METRIC } from '../../../lib/observability/metrics.ts';
+import { bindingFactory, clusterFactory, summary } from '../core/scheduler/fixtures.ts';
+import { keyOf, refOf, world } from './placement-harness.ts';
+
+const at = (w: ReturnType<typeof world>, s: number) =>
+  new Date(w.clock.now() + s * 1000).toISOString().replace('.000Z', 'Z');
+
+/** A Ready member with room for `cpu` one-cpu replicas, optionally tainted. */
+function member(name: string, options: { cpu?: number; ready?: boolean; taints?: Taint[] } = {}): Cluster {
+  const c = clusterFactory(name, {
+    resourceSummary: summary({ cpu: String(options.cpu ?? 10), memory: '1Ti' }),
+    ...(options.taints ? { taints: options.taints } : {}),
+  });
+  const ready = options.ready ?? true;
+  return {
+    ...c,
+    status: {
+      ...c.status,
+      conditions: [
+        ...(c.status?.conditions ?? []),
+        { type: 'Ready', status: ready ? 'True' : 'False', lastTransitionTime: '2026-11-21T09:00:00Z' },
+      ],
+    },
+  };
+}
+
+const notReady = (added: string): Taint[] => [
+  { key: NOT_READY_TAINT_KEY, effect: 'NoSchedule', timeAdded: added },
+  { key: NOT_READY_TAINT_KEY, effect: 'NoExecute', timeAdded: added },
+];
+
+/** A Divided Deployment binding of 1-cpu replicas, scheduled (observed generation = generation). */
+function placed(
+  name: string,
+  clusters: { name: string; replicas: number }[],
+  extra: Partial<ResourceBinding['spec']> = {},
+) {
+  const b = bindingFactory(name, {
+    request: { cpu: '1' },
+    replicas: clusters.reduce((n, c) => n + c.replicas, 0),
+    clusters,
+    placement: { replicaScheduling: { replicaSchedulingType: 'Divided', replicaDivisionPreference: 'Aggregated' } },
+    appliedPlacement: '{}',
+    status: { schedulerObservedGeneration: 1, conditions: [{ type: 'Scheduled', status: 'True' }] },
+  });
+  return { ...b, spec: { ...b.spec, ...extra } } as ResourceBinding;
+}
+
+function setup(settings: Partial<FailoverSettings> = {}) {
+  const w = world();
+  const counted: string[] = [];
+  const eviction = createEvictionController({
+    store: w.store,
+    workQueue: w.queue,
+    events: w.events,
+    settings: { ...DEFAULT_FAILOVER_SETTINGS, ...settings },
+    now: () => w.clock.now(),
+  });
+  async function reconcile(keys: string | string[]) {
+    const list = Array.isArray(keys) ? keys : [keys];
+    const batch = await eviction.openBatch!({ logger: w.context().logger, now: w.clock.now(), keys: list });
+    try {
+      const out = [];
+      for (const key of list) {
+        out.push(
+          await eviction.reconcile(
+            { key, lane: 'priority', reasons: [] },
+            { ...w.context(batch), count: (m, n = 1) => counted.push(...Array(n).fill(m)) },
+          ),
+        );
+      }
+      return out.length === 1 ? out[0] : out;
+    } finally {
+      await batch.close?.();
+    }
+  }
+  const read = async (b: ResourceBinding) => (await w.store.get(refOf(b))) as ResourceBinding;
+  return { ...w, eviction, reconcile, read, counted };
+}
+
+describe('eviction controller: taint-based eviction (NoExecuteTaintManager)', () => {
+  it('within the default toleration (the seeds: 300 s) the binding stays, and a timer is set for the rest', async () => {
+    const t = setup();
+    await t.seed(member('a', { ready: false, taints: notReady(at(t, -100)) }));
+    await t.seed(member('b'));
+    const b = await t.seed(placed('web', [{ name: 'a', replicas: 2 }]));
+    t.store.reset();
+    const result = await t.reconcile(keyOf(b));
+    assert.deepEqual(t.store.writes, [], 'nothing written');
+    assert.deepEqual(result, { requeueAfterMs: 200_000 });
+  });
+
+  it('when the toleration ends: evicted in one write, re-placed by the scheduler, explained in events and a metric', async () => {
+    const t = setup();
+    await t.seed(member('a', { ready: false, taints: notReady(at(t, -300)) }));
+    await t.seed(member('b'));
+    const b = await t.seed(placed('web', [{ name: 'a', replicas: 2 }]));
+    t.store.reset();
+    await t.reconcile(keyOf(b));
+    const writes = t.store.writesTo(keyOf(b));
+    assert.equal(writes.length, 1, 'one write per evicted binding');
+    assert.equal(writes[0]!.op, 'updateWithStatus');
+    const after = await t.read(b);
+    assert.deepEqual(after.spec.clusters, []);
+    const task = after.spec.gracefulEvictionTasks![0]!;
+    assert.deepEqual(
+      [task.fromCluster, task.reason, task.producer, task.purgeMode, task.replicas],
+      ['a', 'TaintUntolerated', 'TaintManager', 'Gracefully', 2],
+    );
+    assert.equal(task.creationTimestamp, at(t, 0));
+    assert.match(task.message!, /cluster a has had taint\(s\) \{cluster.karmada.io\/not-ready:NoExecute\}/);
+    assert.deepEqual(
+      t.queue.items.map((i) => [i.controller, i.reason]),
+      [
+        ['scheduler', 'evicted'],
+        ['binder', 'evicted'],
+      ],
+    );
+    const reasons = t.events.events.map((e) => [e.involved.kind, e.reason]);
+    assert.deepEqual(reasons, [
+      ['ResourceBinding', 'EvictWorkloadFromClusterSucceed'],
+      ['Deployment', 'EvictWorkloadFromClusterSucceed'],
+    ]);
+    assert.match(t.events.events[0]!.message, /Evict from cluster a succeed: .*\(purge mode Gracefully\)/);
+    assert.deepEqual(t.counted, [METRIC.evictions]);
+  });
+
+  it('an untolerated NoExecute taint (e.g. from a ClusterTaintPolicy) evicts at once', async () => {
+    const t = setup();
+    await t.seed(member('a', { taints: [{ key: 'maintenance', effect: 'NoExecute', timeAdded: at(t, 0) }] }));
+    await t.seed(member('b'));
+    const b = await t.seed(placed('web', [{ name: 'a', replicas: 1 }]));
+    await t.reconcile(keyOf(b));
+    assert.deepEqual(
+      (await t.read(b)).spec.gracefulEvictionTasks?.map((x) => x.fromCluster),
+      ['a'],
+    );
+  });
+
+  it('failover.cluster.purgeMode Directly and the seed’s statePreservation: the job id travels in the task', async () => {
+    const t = setup();
+    await t.seed(member('a', { ready: false, taints: notReady(at(t, -301)) }));
+    await t.seed(member('b'));
+    const seeded = placed('flink', [{ name: 'a', replicas: 1 }], {
+      failover: {
+        cluster: {
+          purgeMode: 'Directly',
+          statePreservation: {
+            rules: [
+              { aliasLabelName: 'application.karmada.io/cluster-failover-jobid', jsonPath: '{ .jobStatus.jobID }' },
+            ],
+          },
+        },
+      },
+    });
+    seeded.status = {
+      ...seeded.status,
+      aggregatedStatus: [{ clusterName: 'a', status: { jobStatus: { jobID: 'job-42' } }, applied: true }],
+    } as ResourceBinding['status'];
+    const b = await t.seed(seeded);
+    await t.reconcile(keyOf(b));
+    const task = (await t.read(b)).spec.gracefulEvictionTasks![0]!;
+    assert.equal(task.purgeMode, 'Directly');
+    assert.deepEqual(task.preservedLabelState, { 'application.karmada.io/cluster-failover-jobid': 'job-42' });
+  });
+
+  it('--enable-no-execute-taint-eviction=false, or the Failover gate off: taints never evict', async () => {
+    for (const settings of [
+      { enableNoExecuteTaintEviction: false },
+      { featureGates: featureGates({ Failover: false }) },
+    ]) {
+      const t = setup(settings);
+      await t.seed(member('a', { ready: false, taints: notReady(at(t, -9999)) }));
+      await t.seed(member('b'));
+      const b = await t.seed(placed('web', [{ name: 'a', replicas: 1 }]));
+      t.store.reset();
+      await t.reconcile(keyOf(b));
+      assert.deepEqual(t.store.writes, []);
+    }
+  });
+});
+
+describe('eviction controller: safer than Karmada', () => {
+  it('never evicts the last copy when no other cluster can take it (#7455): held, with a condition and an event', async () => {
+    const t = setup();
+    await t.seed(member('a', { ready: false, taints: notReady(at(t, -300)) }));
+    await t.seed(member('small', { cpu: 1 }));
+    const b = await t.seed(placed('web', [{ name: 'a', replicas: 3 }]));
+    await t.reconcile(keyOf(b));
+    let after = await t.read(b);
+    assert.deepEqual(after.spec.clusters, [{ name: 'a', replicas: 3 }], 'still where it was');
+    assert.equal(after.spec.gracefulEvictionTasks, undefined);
+    const held = after.status?.conditions?.find((c) => c.type === 'FailoverHeld');
+    assert.equal(held?.status, 'True');
+    assert.equal(held?.reason, 'NoReplacementCluster');
+    assert.match(held!.message!, /last copy of the workload and no other cluster can take it/);
+    assert.ok(t.events.events.some((e) => e.reason === 'EvictionHeld' && e.type === 'Warning'));
+
+    // …and it moves as soon as a replacement fits; the condition goes.
+    await t.seed(member('big', { cpu: 8 }));
+    await t.reconcile(keyOf(b));
+    after = await t.read(b);
+    assert.deepEqual(
+      after.spec.gracefulEvictionTasks?.map((x) => x.fromCluster),
+      ['a'],
+    );
+    assert.equal(
+      after.status?.conditions?.find((c) => c.type === 'FailoverHeld'),
+      undefined,
+    );
+  });
+
+  it('a recovered cluster’s task ends (#5803): it is schedulable again, and the binder removes the kept copy', async () => {
+    const t = setup();
+    await t.seed(member('a'));
+    await t.seed(member('b'));
+    const b = await t.seed(
+      placed('web', [{ name: 'b', replicas: 1 }], {
+        gracefulEvictionTasks: [
+          {
+            fromCluster: 'a',
+            reason: 'TaintUntolerated',
+            producer: 'TaintManager',
+            purgeMode: 'Gracefully',
+            creationTimestamp: at(t, -30),
+          },
+        ],
+      }),
+    );
+    await t.reconcile(keyOf(b));
+    assert.equal((await t.read(b)).spec.gracefulEvictionTasks, undefined);
+    assert.ok(t.queue.items.some((i) => i.controller === 'binder' && i.reason === 'eviction-tasks'));
+    assert.match(t.events.events.find((e) => e.reason === 'EvictionTaskEnded')!.message, /cluster a recovered/);
+  });
+
+  it('Gracefully: the task ends once every new target is Healthy, not before', async () => {
+    const t = setup();
+    await t.seed(member('a', { ready: false, taints: notReady(at(t, -900)) }));
+    await t.seed(member('b'));
+    const task = {
+      fromCluster: 'a',
+      reason: 'TaintUntolerated',
+      producer: 'TaintManager',
+      purgeMode: 'Gracefully',
+      creationTimestamp: at(t, -30),
+    };
+    const pending = placed('web', [{ name: 'b', replicas: 1 }], { gracefulEvictionTasks: [task] });
+    pending.status = {
+      ...pending.status,
+      aggregatedStatus: [{ clusterName: 'b', health: 'Unknown' }],
+    } as ResourceBinding['status'];
+    const b = await t.seed(pending);
+    const first = await t.reconcile(keyOf(b));
+    assert.equal((await t.read(b)).spec.gracefulEvictionTasks?.length, 1, 'kept while b is not Healthy');
+    assert.deepEqual(first, { requeueAfterMs: 570_001 }, 'a timer at the end of the grace period');
+
+    const current = await t.read(b);
+    await t.store.updateStatus({
+      ...current,
+      status: { ...current.status, aggregatedStatus: [{ clusterName: 'b', health: 'Healthy' }] },
+    } as ResourceBinding);
+    await t.reconcile(keyOf(b));
+    assert.equal((await t.read(b)).spec.gracefulEvictionTasks, undefined);
+  });
+
+  it('the fleet’s eviction rate (--resource-eviction-rate): beyond the burst, evictions wait their turn on a stored limiter', async () => {
+    const t = setup({ resourceEvictionRate: 0.5, resourceEvictionBurst: 1 });
+    await t.seed(member('a', { ready: false, taints: notReady(at(t, -300)) }));
+    await t.seed(member('b'));
+    await t.seed(member('c'));
+    const one = await t.seed(placed('one', [{ name: 'a', replicas: 1 }]));
+    const two = await t.seed(placed('two', [{ name: 'a', replicas: 1 }]));
+    const results = (await t.reconcile([keyOf(one), keyOf(two)])) as unknown[];
+    const evicted = [await t.read(one), await t.read(two)].filter((b) => b.spec.gracefulEvictionTasks?.length);
+    assert.equal(evicted.length, 1, 'one eviction within the burst');
+    assert.deepEqual(results[1], { requeueAfterMs: 2_000 }, 'the next token comes in 1/0.5 s');
+    assert.ok(await t.store.get({ ...EVICTION_LIMITER, name: 'fleet' }), 'the limiter is stored, not in memory');
+    assert.ok(t.counted.includes(METRIC.evictionsRateLimited));
+
+    await t.clock.advance(2_000);
+    await t.reconcile(keyOf(two));
+    assert.equal((await t.read(two)).spec.gracefulEvictionTasks?.length, 1);
+  });
+
+  it('every cluster unhealthy (the control plane lost its own network, #5150): evictions halt', async () => {
+    const t = setup();
+    await t.seed(member('a', { ready: false, taints: notReady(at(t, -300)) }));
+    await t.seed(member('b', { ready: false }));
+    const b = await t.seed(
+      placed('web', [
+        { name: 'a', replicas: 1 },
+        { name: 'b', replicas: 1 },
+      ]),
+    );
+    t.store.reset();
+    const result = await t.reconcile(keyOf(b));
+    assert.deepEqual(t.store.writes, [], 'nothing evicted while the whole fleet looks down');
+    assert.deepEqual(result, { requeueAfterMs: 10_000 }, 'looked at again later');
+    assert.ok(t.counted.includes(METRIC.evictionsRateLimited));
+  });
+
+  it('more than 0.55 of the fleet unhealthy: the secondary rate (0.1/s) applies', async () => {
+    const t = setup({ resourceEvictionBurst: 1 });
+    await t.seed(member('a', { ready: false, taints: notReady(at(t, -300)) }));
+    await t.seed(member('b', { ready: false }));
+    await t.seed(member('c'));
+    const one = await t.seed(placed('one', [{ name: 'a', replicas: 1 }]));
+    const two = await t.seed(placed('two', [{ name: 'a', replicas: 1 }]));
+    const results = (await t.reconcile([keyOf(one), keyOf(two)])) as unknown[];
+    assert.deepEqual(results[1], { requeueAfterMs: 10_000 }, 'one token every 10 s');
+  });
+});
+
+describe('eviction controller: cluster keys and the sweep', () => {
+  it('a tainted cluster fans out to the bindings with a Work there', async () => {
+    const t = setup();
+    await t.seed(member('a', { ready: false, taints: notReady(at(t, -10)) }));
+    await t.store.create({
+      apiVersion: 'work.karmada.io/v1alpha1',
+      kind: 'Work',
+      metadata: {
+        name: 'web-abc',
+        namespace: 'karmada-es-a',
+        annotations: { 'resourcebinding.karmada.io/namespace': 'default', 'resourcebinding.karmada.io/name': 'web' },
+      },
+      spec: {},
+    });
+    await t.reconcile('Cluster.cluster.karmada.io/a');
+    assert.deepEqual(
+      t.queue.items.map((i) => [i.controller, i.key, i.reason]),
+      [[EVICTION_CONTROLLER_NAME, 'ResourceBinding.work.karmada.io/default/web', 'cluster-tainted']],
+    );
+  });
+
+  it('a recovered cluster fans out to the bindings still holding a task from it', async () => {
+    const t = setup();
+    await t.seed(member('a'));
+    await t.seed(
+      placed('web', [{ name: 'b', replicas: 1 }], {
+        gracefulEvictionTasks: [
+          { fromCluster: 'a', reason: 'TaintUntolerated', producer: 'TaintManager', purgeMode: 'Directly' },
+        ],
+      }),
+    );
+    await t.seed(placed('other', [{ name: 'b', replicas: 1 }]));
+    await t.reconcile('Cluster.cluster.karmada.io/a');
+    assert.deepEqual(
+      t.queue.items.map((i) => [i.key, i.reason]),
+      [['ResourceBinding.work.karmada.io/default/web', 'cluster-recovered']],
+    );
+  });
+
+  it('the sweep re-examines every NoExecute-tainted cluster (a lost message delays an eviction by one sweep at most)', async () => {
+    const t = setup();
+    await t.seed(member('a', { ready: false, taints: notReady(at(t, -10)) }));
+    await t.seed(member('b'));
+    await t.seed(member('c', { taints: [{ key: UNREACHABLE_TAINT_KEY, effect: 'NoSchedule', timeAdded: at(t, 0) }] }));
+    await t.reconcile(SWEEP_KEY);
+    assert.deepEqual(
+      t.queue.items.map((i) => i.key),
+      ['Cluster.cluster.karmada.io/a'],
+    );
+  });
+
+  it('decisions come from stored times only: a fresh controller (a restart) evicts on time', async () => {
+    const t = setup();
+    await t.seed(member('a', { ready: false, taints: notReady(at(t, -100)) }));
+    await t.seed(member('b'));
+    const b = await t.seed(placed('web', [{ name: 'a', replicas: 1 }]));
+    await t.reconcile(keyOf(b));
+    await t.clock.advance(200_000);
+    const restarted = createEvictionController({
+      store: t.store,
+      workQueue: t.queue,
+      settings: DEFAULT_FAILOVER_SETTINGS,
+      now: () => t.clock.now(),
+    });
+    const batch = await restarted.openBatch!({ logger: t.context().logger, now: t.clock.now(), keys: [keyOf(b)] });
+    await restarted.reconcile({ key: keyOf(b), lane: 'standard', reasons: ['requeue'] }, t.context(batch));
+    await batch.close?.();
+    assert.deepEqual(
+      (await t.read(b)).spec.gracefulEvictionTasks?.map((x) => x.fromCluster),
+      ['a'],
+    );
+  });
+});
