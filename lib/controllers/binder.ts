@@ -50,11 +50,12 @@ import {
   fullyAppliedCondition,
 } from '../core/status/index.ts';
 import type { Cluster, ResourceBinding } from '../core/model/types.ts';
-import { directlyPurgedClusters, labelsToInject } from '../core/eviction/index.ts';
+import { directlyPurgedClusters, preservedLabelsFor } from '../core/eviction/index.ts';
 import {
   bindingFinalizerOf,
   generateBindingName,
   generateWorkName,
+  manifestsOf,
   planWork,
   renderWork,
   type RenderedWork,
@@ -196,7 +197,12 @@ export function createBinderController(options: BinderOptions): Controller & { s
         const existing = await store.get(ref);
         const workPermanentId = existing?.metadata.labels?.[WORK_PERMANENT_ID_LABEL] ?? newUid();
         const preservedLabels = statefulFailoverInjection
-          ? labelsToInject(binding!.spec, target.name, targets.length)
+          ? preservedLabelsFor(
+              binding!.spec,
+              target.name,
+              targets.length,
+              existing ? manifestsOf(existing)[0]?.metadata.labels : undefined,
+            )
           : {};
         const result = renderWork({
           template,

@@ -183,9 +183,15 @@ export function createEvictionController(options: EvictionControllerOptions): Co
       }
       why = 'cluster-tainted';
     } else if (cluster.ready) {
+      // Bindings still holding a task from it (the task ends), and bindings whose eviction was held
+      // (the hold is lifted now that there is nothing to evict).
       keys = new Set(
         (await allBindings())
-          .filter((b) => b.spec.gracefulEvictionTasks?.some((t) => t.fromCluster === name))
+          .filter(
+            (b) =>
+              b.spec.gracefulEvictionTasks?.some((t) => t.fromCluster === name) ||
+              b.status?.conditions?.some((c) => c.type === FAILOVER_HELD_CONDITION && c.status === 'True'),
+          )
           .map((b) => formatKey(refOf(b))),
       );
       why = 'cluster-recovered';

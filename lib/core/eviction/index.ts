@@ -35,6 +35,7 @@ export {
 export {
   buildPreservedLabelState,
   labelsToInject,
+  preservedLabelsFor,
   type StateExtraction,
   stateForEviction,
   type StatePreservationRule,

@@ -99,3 +99,29 @@ export function labelsToInject(
   if (last.clustersBeforeFailover?.includes(targetCluster)) return {};
   return { ...(last.preservedLabelState ?? {}) };
 }
+
+/**
+ * The preserved labels of the manifest for `targetCluster`: {@link labelsToInject} while the failover
+ * that carried them is under way, and afterwards the ones the cluster's copy already carries (keys
+ * named by the binding's statePreservation rules). Karmada drops them from the manifest once the
+ * eviction task ends, which rewrites the running workload on the new cluster and loses the state a
+ * later failover would carry on (#6232); here they stay with that copy.
+ */
+export function preservedLabelsFor(
+  spec: Pick<ResourceBindingSpec, 'gracefulEvictionTasks' | 'failover'>,
+  targetCluster: string,
+  targetCount: number,
+  existingLabels: Readonly<Record<string, string>> | undefined,
+): Record<string, string> {
+  const injected = labelsToInject(spec, targetCluster, targetCount);
+  if (Object.keys(injected).length > 0) return injected;
+  const failover = spec.failover as { cluster?: unknown; application?: unknown } | undefined;
+  const aliases = new Set(
+    [...statePreservationRules(failover?.cluster), ...statePreservationRules(failover?.application)].map(
+      (r) => r.aliasLabelName,
+    ),
+  );
+  const kept: Record<string, string> = {};
+  for (const [key, value] of Object.entries(existingLabels ?? {})) if (aliases.has(key)) kept[key] = value;
+  return kept;
+}

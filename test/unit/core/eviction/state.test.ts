@@ -8,6 +8,7 @@ import { executeJsonPath, JsonPathError } from '../../../../lib/core/eviction/js
 import {
   buildPreservedLabelState,
   labelsToInject,
+  preservedLabelsFor,
   stateForEviction,
   statePreservationRules,
 } from '../../../../lib/core/eviction/state.ts';
@@ -175,4 +176,26 @@ describe('labelsToInject (injectReservedLabelState)', () => {
     );
   });
   it('no task: nothing', () => assert.deepEqual(labelsToInject({}, 'b', 1), {}));
+});
+
+describe('preservedLabelsFor (the preserved state stays with the copy it was injected into)', () => {
+  const rules = { cluster: { statePreservation: { rules: [{ aliasLabelName: 'jobid', jsonPath: '{.x}' }] } } };
+  const task: GracefulEvictionTask = {
+    fromCluster: 'a',
+    reason: 'TaintUntolerated',
+    producer: 'TaintManager',
+    purgeMode: 'Directly',
+    preservedLabelState: { jobid: 'j-1' },
+  };
+  it('while the failover is under way: the task’s state (injectReservedLabelState)', () => {
+    assert.deepEqual(preservedLabelsFor({ failover: rules, gracefulEvictionTasks: [task] }, 'b', 1, undefined), {
+      jobid: 'j-1',
+    });
+  });
+  it('after the task ended: the labels the copy carries stay (Karmada would strip them and rewrite the workload)', () => {
+    assert.deepEqual(preservedLabelsFor({ failover: rules }, 'b', 1, { jobid: 'j-1', app: 'x' }), { jobid: 'j-1' });
+  });
+  it('labels a rule does not name are not the preserved state', () => {
+    assert.deepEqual(preservedLabelsFor({}, 'b', 1, { jobid: 'j-1' }), {});
+  });
 });
