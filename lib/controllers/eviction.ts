@@ -290,7 +290,10 @@ export function createEvictionController(options: EvictionControllerOptions): Co
         ]);
       }
     }
-    return retryAtMs === undefined ? undefined : { requeueAfterMs: Math.max(0, retryAtMs - nowMs) };
+    // The end of a toleration or a grace period is a timer a user waits on: the priority lane.
+    return retryAtMs === undefined
+      ? undefined
+      : { requeueAfterMs: Math.max(0, retryAtMs - nowMs), requeueLane: 'priority' };
   }
 
   /** Whether the binding can be placed with `excluded` unavailable: the scheduler's decision, dry. */

@@ -247,6 +247,15 @@ export function createExecutorController(options: ExecutorOptions): Controller &
       {},
     );
     await releaseFinalizer(work);
+    // Deleted before the member was Ready again: a copy that kept running while it was away.
+    const readySince = Date.parse(
+      (
+        (cluster.status as { conditions?: { type: string; lastTransitionTime?: string }[] } | undefined)?.conditions ??
+        []
+      ).find((c) => c.type === 'Ready')?.lastTransitionTime ?? '',
+    );
+    const deletedAt = Date.parse(work.metadata.deletionTimestamp ?? '');
+    if (readySince > deletedAt) await reportStaleCopyRemoved(work, cluster.metadata.name!);
     await tellBinder(work, lane);
     return undefined;
   }
@@ -287,8 +296,7 @@ export function createExecutorController(options: ExecutorOptions): Controller &
     // still run them) go before anything else is applied there: no two copies of a workload keep running.
     for (const work of all.filter((w) => w.metadata.deletionTimestamp)) {
       if (!(work.metadata.finalizers ?? []).includes(EXECUTION_CONTROLLER_FINALIZER)) continue;
-      const result = await deleteWork(work, cluster, batch, 'standard', context);
-      if (result === undefined) await reportStaleCopyRemoved(work, clusterName);
+      await deleteWork(work, cluster, batch, 'standard', context);
     }
     const works = all.filter((w) => !w.metadata.deletionTimestamp && !suspended(w));
     if (works.length === 0) return undefined;

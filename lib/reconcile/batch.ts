@@ -224,7 +224,7 @@ async function reconcileKey(
       await workQueue.enqueue([
         {
           controller: controller.name,
-          lane: 'standard',
+          lane: result.requeueLane ?? 'standard',
           key: group.key,
           delayMs: result.requeueAfterMs,
           reason: 'requeue',

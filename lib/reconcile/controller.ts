@@ -42,6 +42,11 @@ export interface BatchScope {
  */
 export interface ReconcileResult {
   requeueAfterMs?: number;
+  /**
+   * The lane of the requeue (default `standard`). A timer whose firing a user waits on (an eviction at
+   * the end of a toleration) takes the priority lane, so a backlog cannot delay it.
+   */
+  requeueLane?: Lane;
 }
 
 export interface Controller {
