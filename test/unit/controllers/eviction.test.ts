@@ -100,7 +100,7 @@ describe('eviction controller: taint-based eviction (NoExecuteTaintManager)', ()
     t.store.reset();
     const result = await t.reconcile(keyOf(b));
     assert.deepEqual(t.store.writes, [], 'nothing written');
-    assert.deepEqual(result, { requeueAfterMs: 200_000 });
+    assert.deepEqual(result, { requeueAfterMs: 200_000, requeueLane: 'priority' });
   });
 
   it('when the toleration ends: evicted in one write, re-placed by the scheduler, explained in events and a metric', async () => {
@@ -265,7 +265,11 @@ describe('eviction controller: safer than Karmada', () => {
     const b = await t.seed(pending);
     const first = await t.reconcile(keyOf(b));
     assert.equal((await t.read(b)).spec.gracefulEvictionTasks?.length, 1, 'kept while b is not Healthy');
-    assert.deepEqual(first, { requeueAfterMs: 570_001 }, 'a timer at the end of the grace period');
+    assert.deepEqual(
+      first,
+      { requeueAfterMs: 570_001, requeueLane: 'priority' },
+      'a timer at the end of the grace period',
+    );
 
     const current = await t.read(b);
     await t.store.updateStatus({
@@ -286,7 +290,7 @@ describe('eviction controller: safer than Karmada', () => {
     const results = (await t.reconcile([keyOf(one), keyOf(two)])) as unknown[];
     const evicted = [await t.read(one), await t.read(two)].filter((b) => b.spec.gracefulEvictionTasks?.length);
     assert.equal(evicted.length, 1, 'one eviction within the burst');
-    assert.deepEqual(results[1], { requeueAfterMs: 2_000 }, 'the next token comes in 1/0.5 s');
+    assert.deepEqual(results[1], { requeueAfterMs: 2_000, requeueLane: 'priority' }, 'the next token comes in 1/0.5 s');
     assert.ok(await t.store.get({ ...EVICTION_LIMITER, name: 'fleet' }), 'the limiter is stored, not in memory');
     assert.ok(t.counted.includes(METRIC.evictionsRateLimited));
 
@@ -308,7 +312,7 @@ describe('eviction controller: safer than Karmada', () => {
     t.store.reset();
     const result = await t.reconcile(keyOf(b));
     assert.deepEqual(t.store.writes, [], 'nothing evicted while the whole fleet looks down');
-    assert.deepEqual(result, { requeueAfterMs: 10_000 }, 'looked at again later');
+    assert.deepEqual(result, { requeueAfterMs: 10_000, requeueLane: 'priority' }, 'looked at again later');
     assert.ok(t.counted.includes(METRIC.evictionsRateLimited));
   });
 
@@ -320,7 +324,7 @@ describe('eviction controller: safer than Karmada', () => {
     const one = await t.seed(placed('one', [{ name: 'a', replicas: 1 }]));
     const two = await t.seed(placed('two', [{ name: 'a', replicas: 1 }]));
     const results = (await t.reconcile([keyOf(one), keyOf(two)])) as unknown[];
-    assert.deepEqual(results[1], { requeueAfterMs: 10_000 }, 'one token every 10 s');
+    assert.deepEqual(results[1], { requeueAfterMs: 10_000, requeueLane: 'priority' }, 'one token every 10 s');
   });
 });
 
