@@ -274,18 +274,20 @@ describe('A Pull member', () => {
     });
     assert.equal(config.cluster, 'edge1');
     const member = new MemberClient({ server: edge.url, caPem: edgeCa(edge), token: edge.token });
-    const agent = new PullAgent({
-      config,
-      member,
-      clock: systemClock,
-      logger: createLogger({ format: 'json', level: 'SILENT', service: 'agent', write: () => {} }),
-      timings: {
-        statusUpdateFrequencyMs: 500,
-        leaseRenewMs: 500,
-        successThresholdMs: 1_000,
-        failureThresholdMs: 1_000,
-      },
-    });
+    const newAgent = () =>
+      new PullAgent({
+        config,
+        member,
+        clock: systemClock,
+        logger: createLogger({ format: 'json', level: 'SILENT', service: 'agent', write: () => {} }),
+        timings: {
+          statusUpdateFrequencyMs: 500,
+          leaseRenewMs: 500,
+          successThresholdMs: 1_000,
+          failureThresholdMs: 1_000,
+        },
+      });
+    let agent = newAgent();
     await agent.start();
     try {
       const c = await eventually('edge1 Ready', async () => {
@@ -339,6 +341,27 @@ describe('A Pull member', () => {
         const cm = (await edge.store.get(cmRef)) as (KubeObject & { data?: { mode?: string } }) | undefined;
         return cm?.data?.mode === 'edge';
       });
+
+      // An agent restart neither deletes nor re-creates what it applied (Karmada #5406): the member's
+      // ConfigMap keeps its uid and is not written again.
+      const before = (await edge.store.get(cmRef))!;
+      await agent.stop();
+      agent = newAgent();
+      await agent.start();
+      const renewed = Date.now();
+      await eventually('the restarted agent renews the lease', async () => {
+        const lease = await rt.runtime.store.get({
+          group: 'coordination.k8s.io',
+          kind: 'Lease',
+          namespace: 'karmada-cluster',
+          name: 'edge1',
+        });
+        return Date.parse((lease?.spec as { renewTime?: string } | undefined)?.renewTime ?? '') > renewed;
+      });
+      await new Promise((r) => setTimeout(r, 1_500)); // a few of the restarted agent's rounds
+      const afterRestart = (await edge.store.get(cmRef))!;
+      assert.equal(afterRestart.metadata.uid, before.metadata.uid, 'not deleted and re-created');
+      assert.equal(afterRestart.metadata.resourceVersion, before.metadata.resourceVersion, 'not written again');
 
       // Deleting the Work deletes what it applied, then the agent lets the Work go (its finalizer).
       const workRef = { group: 'work.karmada.io', kind: 'Work', namespace: 'karmada-es-edge1', name: 'settings' };
