@@ -8,6 +8,7 @@ import { startDynalite, startSqsServer } from '../lib/local/servers.ts';
 import { startDynamoDbLocal } from '../test/support/dynamodb-local.ts';
 import { describeSetup, type Measurement } from './harness.ts';
 import { benchApi } from './api.bench.ts';
+import { benchEviction } from './eviction.bench.ts';
 import { benchPropagation } from './propagation.bench.ts';
 import { benchQueues } from './queue.bench.ts';
 import { benchSchedulerCore, benchSchedulerPipeline } from './scheduler.bench.ts';
@@ -79,6 +80,15 @@ async function main(): Promise<void> {
       latencySamples: quick ? 5 : 40,
       loadSamples: quick ? 3 : 12,
       backlog: 5000,
+    })),
+  );
+
+  console.log('… failover: eviction storm and single-workload failover (local control plane)');
+  measurements.push(
+    ...(await benchEviction({
+      bindings: quick ? 300 : 5000,
+      clusters: quick ? 4 : 10,
+      singles: quick ? 2 : 5,
     })),
   );
 

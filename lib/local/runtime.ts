@@ -84,6 +84,8 @@ export interface LocalRuntimeStats {
   messages: number;
   retried: number;
   failedInvocations: number;
+  /** Messages handled, by event source (the queue a controller polls). */
+  messagesBySource: Record<string, number>;
 }
 
 export interface LocalRuntime {
@@ -95,6 +97,8 @@ export interface LocalRuntime {
   kubeconfig: string;
   /** Simulated member clusters, by name. */
   members: ReadonlyMap<string, SimulatedMember>;
+  /** Every write of this process (API and controllers), as watches see them. */
+  changes: ChangeFeed;
   /** Unix socket of the control channel (`skctl sim`). */
   controlSocket: string;
   queues: readonly ProvisionedQueue[];
@@ -265,7 +269,13 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     const control = await startControlServer(controlSocket, members);
     cleanups.push(() => new Promise<void>((resolve) => control.close(() => resolve())));
 
-    const stats: LocalRuntimeStats = { invocations: 0, messages: 0, retried: 0, failedInvocations: 0 };
+    const stats: LocalRuntimeStats = {
+      invocations: 0,
+      messages: 0,
+      retried: 0,
+      failedInvocations: 0,
+      messagesBySource: {},
+    };
     const sources: EventSourceSpec[] = CONTROLLER_SPECS.flatMap((spec) => {
       const factory = CONTROLLER_FACTORIES[spec.name];
       if (!factory) throw new Error(`controller ${spec.name} has a spec but no factory`);
@@ -281,6 +291,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       onInvocation: (r) => {
         stats.invocations++;
         stats.messages += r.messages;
+        stats.messagesBySource[r.source] = (stats.messagesBySource[r.source] ?? 0) + r.messages;
         stats.retried += r.retried;
         if (r.error !== undefined) {
           stats.failedInvocations++;
@@ -382,6 +393,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       endpoints: { dynamodb: dynamo.endpoint, sqs: sqs.endpoint, api: apiServer.url },
       kubeconfig,
       members,
+      changes,
       controlSocket,
       queues,
       schedules: [
@@ -393,7 +405,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
         ...controllerSchedules.map(({ name, expression, target }) => ({ name, expression, target })),
       ],
       restoredMessages,
-      stats: () => ({ ...stats }),
+      stats: () => ({ ...stats, messagesBySource: { ...stats.messagesBySource } }),
       stop() {
         stopping ??= (async () => {
           await timer.stop();

@@ -1,0 +1,363 @@
+/**
+ * Issue 13: failover. Everything runs as `npm start` runs it — the local control plane on dynalite and
+ * fauxqs with every controller, and simulated members serving the Kubernetes API over HTTPS.
+ * - Eviction storm: N bindings placed on one of the members, which then fails. From the end of the
+ *   toleration: bindings evicted and re-placed per second, binding writes per evicted binding before
+ *   it is re-placed (the eviction's and the scheduler's), and the time until the last new Work is
+ *   applied on a healthy member. Karmada: ~1.2 bindings/s with default workers, ~82/s with 50 (#7483).
+ * - Single workload: how long after its eviction was due (taint added + toleration) a workload's new
+ *   copy is applied on another member — the failover overhead beyond the configured timeouts.
+ * The eviction rate is raised (`--resource-eviction-rate`) so the storm measures the pipeline, not the
+ * default safety limit of 0.5/s.
+ */
+import { Buffer } from 'node:buffer';
+import { KubeConfig } from '@kubernetes/client-node';
+import type { KubeObject } from '../lib/api/object.ts';
+import { formatKey, refOf } from '../lib/api/object.ts';
+import { RESOURCE_BINDING, WORK } from '../lib/api/karmada-names.ts';
+import { startLocalRuntime, type LocalRuntime } from '../lib/local/runtime.ts';
+import { MemberClient } from '../lib/members/client.ts';
+import type { SimulationConfig } from '../lib/sim/config.ts';
+import { listAll } from '../lib/store/list-all.ts';
+import { median, percentile, runConcurrent, type Measurement } from './harness.ts';
+
+const GROUP = 'Failover (issue 13)';
+const NODE = { cpu: '64', memory: '256Gi', pods: '100000', 'ephemeral-storage': '100Gi' };
+const TIMINGS = {
+  statusUpdateFrequencyMs: 1_000,
+  successThresholdMs: 1_000,
+  failureThresholdMs: 1_000,
+  monitorGracePeriodMs: 40_000,
+  startupGracePeriodMs: 60_000,
+};
+const TOLERATION_SECONDS = 2;
+const FAILOVER = {
+  failoverEvictionTimeoutMs: 1_000,
+  defaultNotReadyTolerationSeconds: TOLERATION_SECONDS,
+  defaultUnreachableTolerationSeconds: TOLERATION_SECONDS,
+  resourceEvictionRate: 100_000,
+  resourceEvictionBurst: 100_000,
+};
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+async function until(what: string, probe: () => Promise<boolean>, timeoutMs = 600_000, everyMs = 100): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await probe())) {
+    if (Date.now() > deadline) throw new Error(`benchmark timed out waiting for ${what}`);
+    await sleep(everyMs);
+  }
+}
+
+function apiClient(rt: LocalRuntime): MemberClient {
+  const kc = new KubeConfig();
+  kc.loadFromFile(rt.kubeconfig);
+  const cluster = kc.getCurrentCluster()!;
+  return new MemberClient({
+    server: cluster.server,
+    caPem: Buffer.from(cluster.caData!, 'base64').toString('utf8'),
+    token: kc.getCurrentUser()!.token!,
+    timeoutMs: 60_000,
+  });
+}
+
+type Binding = KubeObject & { spec: { clusters?: { name: string }[] } };
+
+const conditionTrue = (o: KubeObject, type: string) =>
+  ((o.status as { conditions?: { type: string; status: string }[] } | undefined)?.conditions ?? []).some(
+    (x) => x.type === type && x.status === 'True',
+  );
+const ready = (cluster: KubeObject) => conditionTrue(cluster, 'Ready');
+const applied = (work: KubeObject) => conditionTrue(work, 'Applied');
+
+/** When the cluster's NoExecute taint was added (ms), once it has one. */
+async function noExecuteSince(rt: LocalRuntime, cluster: string): Promise<number | undefined> {
+  const c = await rt.runtime.store.get({ group: 'cluster.karmada.io', kind: 'Cluster', name: cluster });
+  const taint = ((c?.spec as { taints?: { effect: string; timeAdded?: string }[] })?.taints ?? []).find(
+    (t) => t.effect === 'NoExecute',
+  );
+  return taint?.timeAdded ? Date.parse(taint.timeAdded) : undefined;
+}
+
+export async function benchEviction(options: {
+  bindings: number;
+  clusters: number;
+  singles: number;
+}): Promise<Measurement[]> {
+  const names = Array.from({ length: options.clusters }, (_, i) => `m${String(i + 1).padStart(2, '0')}`);
+  const simulation: SimulationConfig = {
+    podStartupMs: 50,
+    jobDurationMs: 200,
+    members: names.map((name) => ({
+      name,
+      provider: 'sim',
+      region: 'local',
+      zones: ['local-a'],
+      kubernetesVersion: 'v1.31.0',
+      nodes: 1,
+      node: NODE,
+    })),
+  };
+  const rt = await startLocalRuntime({
+    inMemory: true,
+    apiPort: 0,
+    simulation,
+    clusterTimings: TIMINGS,
+    failover: FAILOVER,
+    logLevel: (process.env.BENCH_LOG_LEVEL as 'ERROR' | undefined) ?? 'ERROR',
+  });
+  const api = apiClient(rt);
+  const store = rt.runtime.store;
+  // Long waits scale with the storm (about 10 bindings/s end to end on this machine).
+  const patience = Math.max(600_000, options.bindings * 300);
+  const measurements: Measurement[] = [];
+  try {
+    await until('members Ready', async () => {
+      const clusters = await listAll(store, { group: 'cluster.karmada.io', kind: 'Cluster' });
+      return clusters.length === names.length && clusters.every(ready);
+    });
+    await api.send('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'storm' } });
+    // Every binding on the first member while it is healthy (a placement pinned there), then free to
+    // move anywhere: the policy is widened before the failure, which does not move what is placed.
+    await api.send('POST', '/apis/policy.karmada.io/v1alpha1/namespaces/storm/propagationpolicies', {
+      apiVersion: 'policy.karmada.io/v1alpha1',
+      kind: 'PropagationPolicy',
+      metadata: { name: 'storm', namespace: 'storm' },
+      spec: {
+        resourceSelectors: [{ apiVersion: 'v1', kind: 'ConfigMap' }],
+        placement: {
+          clusterAffinity: { clusterNames: names },
+          spreadConstraints: [{ spreadByField: 'cluster', maxGroups: 1, minGroups: 1 }],
+        },
+      },
+    });
+    await until('namespace storm on every member', async () => {
+      for (const m of rt.members.values())
+        if (!(await m.store.get({ group: '', kind: 'Namespace', name: 'storm' }))) return false;
+      return true;
+    });
+    const target = names[0]!;
+    await runConcurrent(options.bindings, 16, (i) =>
+      api.send('POST', '/api/v1/namespaces/storm/configmaps', {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: `c${i}` },
+        data: { value: String(i) },
+      }),
+    );
+    await until(
+      `${options.bindings} bindings applied`,
+      async () => (await listAll(store, { ...WORK, cluster: target })).filter(applied).length >= options.bindings,
+      patience,
+      1000,
+    );
+    const placed = (await listAll(store, { ...RESOURCE_BINDING, namespace: 'storm' })) as Binding[];
+    const onTarget = placed.filter((b) => b.spec.clusters?.[0]?.name === target).length;
+    if (onTarget !== options.bindings) throw new Error(`only ${onTarget} of ${options.bindings} bindings on ${target}`);
+
+    // Writes, observed on the store's change feed: each binding's own writes until it is re-placed,
+    // and every write of the control plane (Events included) from the failure to the last re-placement.
+    const writesUntilPlaced = new Map<string, number>();
+    const placedAt = new Map<string, number>();
+    const writesByKind = new Map<string, number>();
+    let allPlaced: () => void = () => {};
+    const watching = new Promise<void>((resolve) => (allPlaced = resolve));
+    const messagesBefore = rt.stats().messagesBySource;
+    const stopWatching = rt.changes.onChange((e) => {
+      writesByKind.set(e.object.kind, (writesByKind.get(e.object.kind) ?? 0) + 1);
+      if (e.type === 'DELETED' || e.object.kind !== RESOURCE_BINDING.kind || e.object.metadata.namespace !== 'storm')
+        return;
+      const key = formatKey(refOf(e.object));
+      if (placedAt.has(key)) return;
+      writesUntilPlaced.set(key, (writesUntilPlaced.get(key) ?? 0) + 1);
+      const clusters = (e.object as Binding).spec.clusters ?? [];
+      if (clusters.length > 0 && !clusters.some((c) => c.name === target)) placedAt.set(key, Date.now());
+      if (placedAt.size >= options.bindings) allPlaced();
+    });
+
+    rt.members.get(target)!.setFault({ mode: 'unreachable' });
+    let tainted: number | undefined;
+    await until('the NoExecute taint', async () => (tainted = await noExecuteSince(rt, target)) !== undefined);
+    const due = tainted! + TOLERATION_SECONDS * 1000;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      await Promise.race([
+        watching,
+        new Promise((_, reject) => {
+          timer = setTimeout(() => reject(new Error('benchmark timed out waiting for re-placement')), patience);
+        }),
+      ]);
+    } finally {
+      clearTimeout(timer);
+      stopWatching();
+    }
+    const lastPlaced = Math.max(...placedAt.values());
+    const messagesAfter = rt.stats().messagesBySource;
+    const messagesByController = new Map<string, number>();
+    for (const [source, n] of Object.entries(messagesAfter)) {
+      const controller = source.split('/')[0]!; // `<controller>/<lane>`
+      const delta = n - (messagesBefore[source] ?? 0);
+      if (delta > 0) messagesByController.set(controller, (messagesByController.get(controller) ?? 0) + delta);
+    }
+    await until(
+      'every new Work applied',
+      async () => {
+        let count = 0;
+        for (const name of names.slice(1))
+          count += (await listAll(store, { ...WORK, cluster: name })).filter(applied).length;
+        return count >= options.bindings;
+      },
+      patience,
+      500,
+    );
+    const lastApplied = Date.now();
+    const rate = options.bindings / Math.max(0.001, (lastPlaced - due) / 1000);
+    const writes = median([...writesUntilPlaced.values()]);
+    const perBinding = (n: number) => n / options.bindings;
+    const allWrites = [...writesByKind.values()].reduce((a, b) => a + b, 0);
+    const allMessages = [...messagesByController.values()].reduce((a, b) => a + b, 0);
+    const breakdown = (m: Map<string, number>) =>
+      [...m]
+        .sort((x, y) => y[1] - x[1])
+        .slice(0, 5)
+        .map(([k, n]) => `${k} ${perBinding(n).toFixed(1)}`)
+        .join(', ');
+    measurements.push(
+      {
+        id: 'eviction-storm-rate',
+        group: GROUP,
+        what: `eviction storm: ${options.bindings.toLocaleString('en-US')} bindings on 1 of ${options.clusters} members, evicted and re-placed (from the end of the toleration)`,
+        unit: 'bindings/s',
+        median: rate,
+        trials: [rate],
+        higherIsBetter: true,
+        note: `×${(rate / 1.2).toFixed(1)} Karmada's ~1.2/s with default workers, ×${(rate / 82).toFixed(2)} its ~82/s with 50 (#7483); target ≥ 250/s`,
+      },
+      {
+        id: 'eviction-storm-writes',
+        group: GROUP,
+        what: 'writes of an evicted binding until it is re-placed (median)',
+        unit: 'writes',
+        median: writes,
+        trials: [writes],
+        higherIsBetter: false,
+        note: 'the eviction’s and the scheduler’s; target ≤ 2',
+      },
+      {
+        id: 'eviction-storm-store-writes',
+        group: GROUP,
+        what: 'all store writes from the failure to the last re-placement, per evicted binding (Events included)',
+        unit: 'writes',
+        median: perBinding(allWrites),
+        trials: [perBinding(allWrites)],
+        higherIsBetter: false,
+        note: breakdown(writesByKind),
+      },
+      {
+        id: 'eviction-storm-messages',
+        group: GROUP,
+        what: 'queue messages handled in the same window, per evicted binding',
+        unit: 'messages',
+        median: perBinding(allMessages),
+        trials: [perBinding(allMessages)],
+        higherIsBetter: false,
+        note: breakdown(messagesByController),
+      },
+      {
+        id: 'eviction-storm-applied',
+        group: GROUP,
+        what: 'end of the toleration → last new Work applied on a healthy member',
+        unit: 's',
+        median: (lastApplied - due) / 1000,
+        trials: [(lastApplied - due) / 1000],
+        higherIsBetter: false,
+        note: 'every controller, dynalite, fauxqs and the simulated members share this one Node thread',
+      },
+    );
+    rt.members.get(target)!.recover();
+    await until(`${target} Ready again`, async () =>
+      ready((await store.get({ group: 'cluster.karmada.io', kind: 'Cluster', name: target }))!),
+    );
+    // The stale copies go once the member is back; the single-workload runs start on a quiet plane.
+    const staleGoneFrom = Date.now();
+    await until(
+      `the stale copies removed from ${target}`,
+      async () =>
+        // The namespace's own Work stays: it is not a copy of a workload.
+        (await listAll(store, { ...WORK, cluster: target })).every((w) =>
+          (w.metadata.ownerReferences ?? []).some((o) => o.kind === 'Namespace'),
+        ),
+      patience,
+      1000,
+    );
+    measurements.push({
+      id: 'eviction-storm-stale-removed',
+      group: GROUP,
+      what: `member back Ready → its ${options.bindings.toLocaleString('en-US')} stale copies removed`,
+      unit: 's',
+      median: (Date.now() - staleGoneFrom) / 1000,
+      trials: [(Date.now() - staleGoneFrom) / 1000],
+      higherIsBetter: false,
+      note: 'graceful eviction tasks end when the new copies are healthy; their Works are deleted on the returning member',
+    });
+
+    // ---- A single workload: overhead beyond the configured timeouts ---------------------------
+    const overheads: number[] = [];
+    for (let i = 0; i < options.singles; i++) {
+      const name = `single-${i}`;
+      await api.send('POST', '/api/v1/namespaces/storm/configmaps', {
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name },
+        data: { value: 'x' },
+      });
+      const bindingRef = { ...RESOURCE_BINDING, namespace: 'storm', name: `${name}-configmap` };
+      let from = '';
+      await until('the single workload applied', async () => {
+        const b = (await store.get(bindingRef)) as Binding | undefined;
+        from = b?.spec.clusters?.[0]?.name ?? '';
+        if (!from) return false;
+        return Boolean(
+          await rt.members.get(from)!.store.get({ group: '', kind: 'ConfigMap', namespace: 'storm', name }),
+        );
+      });
+      rt.members.get(from)!.setFault({ mode: 'unreachable' });
+      let since: number | undefined;
+      await until('the NoExecute taint', async () => (since = await noExecuteSince(rt, from)) !== undefined);
+      const dueAt = since! + TOLERATION_SECONDS * 1000;
+      let to = '';
+      await until(
+        'the new copy applied',
+        async () => {
+          const b = (await store.get(bindingRef)) as Binding | undefined;
+          to = b?.spec.clusters?.[0]?.name ?? '';
+          if (!to || to === from) return false;
+          return Boolean(
+            await rt.members.get(to)!.store.get({ group: '', kind: 'ConfigMap', namespace: 'storm', name }),
+          );
+        },
+        120_000,
+        20,
+      );
+      overheads.push(Date.now() - dueAt);
+      rt.members.get(from)!.recover();
+      await until(`${from} Ready again`, async () =>
+        ready((await store.get({ group: 'cluster.karmada.io', kind: 'Cluster', name: from }))!),
+      );
+    }
+    if (overheads.length > 0)
+      measurements.push({
+        id: 'eviction-single-overhead',
+        group: GROUP,
+        what: 'single workload: eviction due (taint + toleration) → new copy on another member (p50)',
+        unit: 'ms',
+        median: median(overheads),
+        trials: overheads,
+        higherIsBetter: false,
+        note: `p95 ${Math.round(percentile(overheads, 95))} ms; target < 2,000 ms (SQS delays are whole seconds)`,
+      });
+  } finally {
+    api.close();
+    await rt.stop();
+  }
+  return measurements;
+}
