@@ -78,7 +78,7 @@ export function describeRuntime(rt: LocalRuntime): string[] {
       : []),
     `  API          ${rt.endpoints.api}  (Kubernetes-compatible; kubeconfig ${relativePath(rt.kubeconfig)}, context karmada-local)`,
     ...(rt.members.size === 0
-      ? ['  members      none (--members 0); joining real clusters is not built yet']
+      ? ['  members      none (--members 0); join real clusters with skctl join (docs/clusters.md)']
       : [...rt.members.values()].map(
           (m, i) =>
             `  ${i === 0 ? 'members     ' : '            '} ${m.name}  ${m.url}  ${m.config.provider}/${m.config.region} (${m.config.zones.join(', ')})  kubeconfig ${relativePath(m.kubeconfig)}`,
