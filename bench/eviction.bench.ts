@@ -24,7 +24,7 @@ import { median, percentile, runConcurrent, type Measurement } from './harness.t
 const GROUP = 'Failover (issue 13)';
 const NODE = { cpu: '64', memory: '256Gi', pods: '100000', 'ephemeral-storage': '100Gi' };
 const TIMINGS = {
-  statusUpdateFrequencyMs: 1_000,
+  statusUpdateFrequencyMs: 10_000,
   successThresholdMs: 1_000,
   failureThresholdMs: 1_000,
   monitorGracePeriodMs: 40_000,

@@ -35,6 +35,8 @@ import {
   isDeleting,
   planBinding,
   policyImplicitPriority,
+  priorityClassValue,
+  schedulePriorityNeed,
   type PolicyClaim,
   type PolicyKind,
   preemptingPolicy,
@@ -66,6 +68,8 @@ import {
 const PP: GroupKind = PROPAGATION_POLICY;
 const CPP: GroupKind = CLUSTER_PROPAGATION_POLICY;
 const RB = RESOURCE_BINDING;
+/** Kubernetes' PriorityClass (cluster-scoped), which `spec.schedulePriority` names. */
+const PRIORITY_CLASS: GroupKind = { group: 'scheduling.k8s.io', kind: 'PriorityClass' };
 const CRB = CLUSTER_RESOURCE_BINDING;
 
 export interface DetectorOptions {
@@ -76,6 +80,8 @@ export interface DetectorOptions {
   multiplePodTemplatesScheduling?: boolean;
   /** Feature gate `PropagationPolicyPreemption` (Karmada: default off; here on, as `preemption` is opt-in per policy). */
   policyPreemption?: boolean;
+  /** Feature gate `PriorityBasedScheduling` (Karmada ≥ 1.19: Beta, on): bindings get the PriorityClass's value. */
+  priorityBasedScheduling?: boolean;
   /** Permanent ids for new bindings (default: random UUIDs; tests pass a deterministic one). */
   newUid?: () => string;
 }
@@ -149,12 +155,29 @@ export function createDetectorController(options: DetectorOptions): Controller {
       // The policy's own reconcile unclaims its templates; look again then.
       return { requeueAfterMs: 5_000 };
     }
-    if (choice.outcome === 'none' || choice.outcome === 'claimed-mismatch') return undefined;
+    if (choice.outcome === 'none' || choice.outcome === 'claimed-mismatch') {
+      await refreshAttachedBinding(template, lane);
+      return undefined;
+    }
     let policy = choice.policy;
     if (choice.outcome === 'claimed' && options.policyPreemption !== false) {
       policy = preemptingPolicy(template, policy, [...pps, ...cpps]) ?? policy;
     }
     return applyPolicy(template, policy, lane, context);
+  }
+
+  /**
+   * A template no policy claims may still be a dependency another workload brought along (propagateDeps):
+   * its attached binding's Works are rendered from it, so an edit goes to the binder (Karmada's
+   * dependencies distributor re-syncs the attached binding on every update of the dependency).
+   */
+  async function refreshAttachedBinding(template: KubeObject, lane: Lane): Promise<void> {
+    const ref = bindingRefOf(template);
+    const binding = (await store.get(ref)) as ResourceBinding | undefined;
+    if (!binding?.spec.requiredBy?.length || isDeleting(binding)) return;
+    await options.workQueue.enqueue([
+      { controller: BINDER_CONTROLLER_NAME, lane, key: formatKey(ref), reason: 'dependency-changed' },
+    ]);
   }
 
   async function applyPolicy(
@@ -203,10 +226,31 @@ export function createDetectorController(options: DetectorOptions): Controller {
       );
       return undefined;
     }
+    // The PriorityClass the policy names must exist: without it no binding is built (Karmada retries).
+    let schedulePriority: number | undefined;
+    const need = schedulePriorityNeed(policy, options.priorityBasedScheduling ?? true);
+    if (need.kind !== 'none') {
+      const priorityClass =
+        need.kind === 'kube-priority-class' ? await store.get({ ...PRIORITY_CLASS, name: need.name }) : undefined;
+      if (!priorityClass) {
+        const why = need.kind === 'unsupported' ? need.message : `PriorityClass ${JSON.stringify(need.name)} not found`;
+        await events.record(current, 'Warning', 'ApplyPolicyFailed', `Apply ${policyName} failed: ${why}`);
+        return { requeueAfterMs: 30_000 };
+      }
+      schedulePriority = priorityClassValue(priorityClass);
+    }
     const bindingRef = bindingRefOf(current);
     const existing = (await store.get(bindingRef)) as ResourceBinding | undefined;
     if (existing && isDeleting(existing)) return { requeueAfterMs: 2_000 };
-    const plan = planBinding({ ref: bindingRef, template: current, policy, workload, existing, newUid });
+    const plan = planBinding({
+      ref: bindingRef,
+      template: current,
+      policy,
+      workload,
+      existing,
+      newUid,
+      ...(schedulePriority !== undefined ? { schedulePriority } : {}),
+    });
     try {
       if (plan.write) {
         const written = await tryWrite(() =>
@@ -322,11 +366,14 @@ export function createDetectorController(options: DetectorOptions): Controller {
       if (!isResourceTemplate(gk)) continue;
       const ns = namespace ?? selector.namespace;
       let candidates: KubeObject[];
-      if (selector.name) {
-        const direct =
-          (await store.get({ ...gk, ...(ns ? { namespace: ns } : {}), name: selector.name })) ??
-          (ns ? undefined : await store.get({ ...gk, name: selector.name }));
+      if (selector.name && ns) {
+        const direct = await store.get({ ...gk, namespace: ns, name: selector.name });
         candidates = direct ? [direct] : [];
+      } else if (selector.name) {
+        // A ClusterPropagationPolicy naming a namespaced kind without a namespace selects that name in
+        // every namespace (Karmada matches the name only); cluster-scoped kinds list the same way.
+        const name = selector.name;
+        candidates = (await listAll(store, gk)).filter((t) => t.metadata.name === name);
       } else {
         candidates = await listAll(store, { ...gk, ...(ns ? { namespace: ns } : {}) });
       }

@@ -27,6 +27,7 @@ import {
   schedulingFailed,
   templateStubOf,
 } from '../core/scheduler/result.ts';
+import { schedulingOrder, schedulingPriority } from '../core/scheduler/priority.ts';
 import { scheduleBinding, type ScheduleResult } from '../core/scheduler/schedule.ts';
 import { applyDelta, buildSnapshot, type ReservationDelta, type Snapshot } from '../core/scheduler/snapshot.ts';
 import type { Cluster, ResourceBinding } from '../core/model/types.ts';
@@ -41,6 +42,7 @@ import type {
   ReconcileResult,
 } from '../reconcile/controller.ts';
 import { listAll } from '../store/list-all.ts';
+import { PriorityGate } from '../util/priority-gate.ts';
 import type { ObjectStore } from '../store/port.ts';
 import { tryWrite } from '../store/write.ts';
 import { BatchLedger, DEFAULT_RESERVATION_TTL_MS, ledgerReservations, loadLedger } from './reservations.ts';
@@ -75,6 +77,10 @@ export interface SchedulerOptions {
 export interface SchedulerBatch extends BatchScope {
   readonly snapshot: Snapshot;
   readonly ledger: BatchLedger;
+  /** The batch's bindings as read when it opened (used by each key's first attempt). */
+  readonly prefetched?: Map<string, ResourceBinding | undefined>;
+  /** Higher `schedulePriority` decides (and takes capacity) before lower, within the batch. */
+  readonly gate?: PriorityGate;
 }
 
 /** Counters a benchmark or test can read. */
@@ -102,10 +108,17 @@ export function createSchedulerController(options: SchedulerOptions): Controller
     batches: 0,
   };
 
-  async function openBatch(): Promise<SchedulerBatch> {
+  async function openBatch(batch?: { keys: readonly string[] }): Promise<SchedulerBatch> {
     const at = now();
     const ttlMs = options.reservationTtlMs ?? DEFAULT_RESERVATION_TTL_MS;
-    const [clusters, item] = await Promise.all([listAll(store, CLUSTER), loadLedger(store)]);
+    const bindingKeys = (batch?.keys ?? []).filter((k) => parseKey(k).group === RESOURCE_BINDING.group);
+    const [clusters, item, bindings] = await Promise.all([
+      listAll(store, CLUSTER),
+      loadLedger(store),
+      Promise.all(bindingKeys.map(async (k) => (await store.get(parseKey(k))) as ResourceBinding | undefined)),
+    ]);
+    const prefetched = new Map(bindingKeys.map((k, i) => [k, bindings[i]]));
+    const priorityOf = (key: string) => schedulingPriority(prefetched.get(key));
     const snapshot = buildSnapshot(clusters as Cluster[], {
       reservations: ledgerReservations(item, at, ttlMs),
       ...(options.estimator ? { estimator: options.estimator } : {}),
@@ -118,9 +131,14 @@ export function createSchedulerController(options: SchedulerOptions): Controller
       now,
     });
     stats.batches++;
+    const mixed = new Set(bindingKeys.map(priorityOf)).size > 1;
     return {
       snapshot,
       ledger,
+      prefetched,
+      ...(mixed
+        ? { order: schedulingOrder(batch!.keys, priorityOf), gate: new PriorityGate(bindingKeys.map(priorityOf)) }
+        : {}),
       async close() {
         stats.ledgerWrites += ledger.writes;
         stats.ledgerConflicts += ledger.conflicts;
@@ -148,7 +166,14 @@ export function createSchedulerController(options: SchedulerOptions): Controller
       if (ref.group !== RESOURCE_BINDING.group) return undefined;
       const scope = (context.batch as SchedulerBatch | undefined) ?? (await openBatch());
       const written = { binding: false };
-      const result = await scheduleKey(ref, scope, request, context, written);
+      const priority = schedulingPriority(scope.prefetched?.get(request.key));
+      let result: ReconcileResult | undefined;
+      await scope.gate?.wait(priority);
+      try {
+        result = await scheduleKey(ref, scope, request, context, written);
+      } finally {
+        scope.gate?.release(priority);
+      }
       // A new result (placed, or the reason it could not be) is the binder's to render. Nothing to hand
       // on otherwise: a template edit reaches the binder from the detector, a resync by its own resync.
       if (written.binding)
@@ -169,7 +194,10 @@ export function createSchedulerController(options: SchedulerOptions): Controller
     // What earlier attempts of this key put in the ledger before their binding write conflicted.
     let held: ReservationDelta[] = [];
     for (let attempt = 1; attempt <= LEDGER_ATTEMPTS; attempt++) {
-      const binding = (await store.get(ref)) as ResourceBinding | undefined;
+      const first = attempt === 1 && scope.prefetched?.has(request.key);
+      const binding = first
+        ? scope.prefetched!.get(request.key)
+        : ((await store.get(ref)) as ResourceBinding | undefined);
       if (!binding || !isSchedulable(binding, schedulerName)) return undefined;
       const trigger = scheduleTrigger(binding, scope.snapshot);
       if (!trigger) {
@@ -265,15 +293,22 @@ async function retryFailed(options: SchedulerOptions, key: string, context: Reco
   await requeue(options.workQueue, failed, 'retry-unschedulable');
 }
 
-/** Sends bindings back to the scheduler's standard queue. */
+/**
+ * Sends bindings back to the scheduler's standard queue, highest `schedulePriority` first (Karmada #7814:
+ * bindings whose backoff expired re-enter the queue in priority order).
+ */
 function requeue(workQueue: WorkQueue, bindings: readonly ResourceBinding[], reason: string): Promise<void> {
+  const byKey = new Map(bindings.map((b) => [formatKey(refOf(b)), b]));
+  const order = schedulingOrder([...byKey.keys()], (k) => schedulingPriority(byKey.get(k)));
   return workQueue.enqueue(
-    bindings.map((b) => ({
-      controller: SCHEDULER_CONTROLLER_NAME,
-      lane: 'standard' as const,
-      key: formatKey(refOf(b)),
-      reason,
-    })),
+    order
+      .map((k) => byKey.get(k)!)
+      .map((b) => ({
+        controller: SCHEDULER_CONTROLLER_NAME,
+        lane: 'standard' as const,
+        key: formatKey(refOf(b)),
+        reason,
+      })),
   );
 }
 

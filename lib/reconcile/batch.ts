@@ -149,31 +149,33 @@ export async function processBatch(
       return { batchItemFailures: failures };
     }
   }
-  await forEachLimited(
-    [...groups.values()],
-    controller.reconcileConcurrency ?? deps.concurrency ?? 8,
-    async (group) => {
-      const outcome = await reconcileKey(controller, group, deps, scope);
-      counts.reconciles++;
-      if (outcome === 'requeued') counts.requeues++;
-      if (outcome !== 'failed') return;
-      counts.errors++;
-      // Retry the key through one of its messages: the most-received one, so a poison key reaches the
-      // DLQ after maxReceiveCount attempts. Its siblings are deleted; the retry covers them.
-      const retry = group.records.reduce((a, b) => (receiveCount(b) > receiveCount(a) ? b : a));
-      failures.push({ itemIdentifier: retry.messageId });
-      if (deps.changeVisibility) {
-        const seconds = backoffSeconds(receiveCount(retry), deps.backoff ?? DEFAULT_BACKOFF);
-        await deps.changeVisibility(retry.eventSourceARN, retry.receiptHandle, seconds).catch((err: unknown) => {
-          logger.warn('could not set retry backoff; the queue visibility timeout applies', {
-            controller: controller.name,
-            key: group.key,
-            error: err as Error,
-          });
+  // Keys start in the order the batch asks for (the scheduler: higher priorities first).
+  const ordered = [...groups.values()];
+  if (scope?.order) {
+    const rank = new Map(scope.order.map((key, i) => [key, i]));
+    ordered.sort((a, b) => (rank.get(a.key) ?? rank.size) - (rank.get(b.key) ?? rank.size));
+  }
+  await forEachLimited(ordered, controller.reconcileConcurrency ?? deps.concurrency ?? 8, async (group) => {
+    const outcome = await reconcileKey(controller, group, deps, scope);
+    counts.reconciles++;
+    if (outcome === 'requeued') counts.requeues++;
+    if (outcome !== 'failed') return;
+    counts.errors++;
+    // Retry the key through one of its messages: the most-received one, so a poison key reaches the
+    // DLQ after maxReceiveCount attempts. Its siblings are deleted; the retry covers them.
+    const retry = group.records.reduce((a, b) => (receiveCount(b) > receiveCount(a) ? b : a));
+    failures.push({ itemIdentifier: retry.messageId });
+    if (deps.changeVisibility) {
+      const seconds = backoffSeconds(receiveCount(retry), deps.backoff ?? DEFAULT_BACKOFF);
+      await deps.changeVisibility(retry.eventSourceARN, retry.receiptHandle, seconds).catch((err: unknown) => {
+        logger.warn('could not set retry backoff; the queue visibility timeout applies', {
+          controller: controller.name,
+          key: group.key,
+          error: err as Error,
         });
-      }
-    },
-  );
+      });
+    }
+  });
 
   if (scope?.close) {
     await scope.close().catch((err: unknown) => {

@@ -33,6 +33,8 @@ export interface ReconcileContext {
  */
 export interface BatchScope {
   close?(): Promise<void>;
+  /** The batch's keys in the order their reconciles should start (default: arrival order). */
+  readonly order?: readonly string[];
 }
 
 /**

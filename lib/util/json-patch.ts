@@ -36,11 +36,20 @@ interface Operation {
  *
  * @example applyJsonPatch({ spec: { replicas: 1 } }, [{ op: 'replace', path: '/spec/replicas', value: 3 }])
  */
-export function applyJsonPatch(doc: unknown, patch: unknown): unknown {
+export function applyJsonPatch(doc: unknown, patch: unknown, options: JsonPatchOptions = {}): unknown {
   const operations = parseJsonPatch(patch);
   let current = cloneJson(doc);
-  for (const operation of operations) current = applyOperation(current, operation);
+  for (const operation of operations) current = applyOperation(current, operation, options);
   return current;
+}
+
+/** How lenient `replace` is: the two JSON patch libraries Karmada's behaviour rests on differ. */
+export interface JsonPatchOptions {
+  /**
+   * `replace` of a member an existing object lacks adds it, as kube-apiserver's `PATCH` does
+   * (evanphx/json-patch v4). Off (RFC 6902, json-patch v5 as Karmada's overriders use it): a 422.
+   */
+  replaceAddsMissingMember?: boolean;
 }
 
 function parseJsonPatch(patch: unknown): Operation[] {
@@ -111,7 +120,7 @@ type Location =
 
 const ARRAY_INDEX = /^(0|[1-9][0-9]*)$/;
 
-function applyOperation(doc: unknown, operation: Operation): unknown {
+function applyOperation(doc: unknown, operation: Operation, options: JsonPatchOptions): unknown {
   const fail = (why: string): PatchError =>
     new PatchError(422, `json patch operation ${operation.index} (${describeOperation(operation)}): ${why}`);
   const { op, tokens } = operation;
@@ -124,7 +133,16 @@ function applyOperation(doc: unknown, operation: Operation): unknown {
       return doc;
     case 'replace': {
       if (tokens.length === 0) return cloneJson(operation.value);
-      const at = existing(doc, tokens, fail);
+      // kube-apiserver's JSON patch (evanphx/json-patch v4) replaces a missing member of an existing
+      // object as if it were there (an add); array elements and every parent must exist.
+      let at: Extract<Location, { found: true }>;
+      if (options.replaceAddsMissingMember) {
+        const located = locate(doc, tokens, false);
+        if (!located.found) throw fail(`the path does not exist (${located.why})`);
+        at = located;
+      } else {
+        at = existing(doc, tokens, fail);
+      }
       setAt(at, cloneJson(operation.value));
       return doc;
     }

@@ -67,6 +67,7 @@ export const detectorFactory: ControllerFactory = (runtime) =>
     store: runtime.store,
     workQueue: runtime.workQueue,
     events: eventRecorder(runtime, 'resource-detector'),
+    priorityBasedScheduling: failoverSettings(runtime.config.failover).featureGates.PriorityBasedScheduling,
   });
 
 export const schedulerFactory: ControllerFactory = (runtime) =>

@@ -57,6 +57,47 @@ export interface BindingInput {
   existing: ResourceBinding | undefined;
   /** A new permanent id, for a binding that has none yet. */
   newUid: () => string;
+  /**
+   * The binding's `spec.schedulePriority.priority` ({@link schedulePriorityOf}); absent when the policy
+   * sets none or the `PriorityBasedScheduling` gate is off (then the binding carries none).
+   */
+  schedulePriority?: number;
+}
+
+/** The PriorityClass a policy's `spec.schedulePriority` names, or why none applies. */
+export type SchedulePriorityNeed =
+  { kind: 'none' } | { kind: 'kube-priority-class'; name: string } | { kind: 'unsupported'; message: string };
+
+/**
+ * What a policy's `spec.schedulePriority` asks for (Karmada ≥ 1.15 `BuildResourceBinding`, gate
+ * `PriorityBasedScheduling`): the named Kubernetes PriorityClass for `KubePriorityClass`; the other
+ * sources are Karmada's "not supported yet" errors (the CRD schema already refuses them at admission).
+ */
+export function schedulePriorityNeed(policy: PropagationPolicy, gateEnabled: boolean): SchedulePriorityNeed {
+  const wanted = policy.spec.schedulePriority;
+  if (!gateEnabled || !wanted) return { kind: 'none' };
+  switch (wanted.priorityClassSource) {
+    case 'KubePriorityClass':
+      return { kind: 'kube-priority-class', name: wanted.priorityClassName ?? '' };
+    case 'PodPriorityClass':
+      return {
+        kind: 'unsupported',
+        message: 'priority class source is PodPriorityClass, but PodPriorityClass is not supported yet',
+      };
+    case 'FederatedPriorityClass':
+      return {
+        kind: 'unsupported',
+        message: 'priority class source is FederatedPriorityClass, but FederatedPriorityClass is not supported yet',
+      };
+    default:
+      return { kind: 'unsupported', message: 'unsupported priority class source' };
+  }
+}
+
+/** A PriorityClass's `value` (an int32; a stored object without one counts as 0, as Go's zero value). */
+export function priorityClassValue(priorityClass: KubeObject): number {
+  const value = (priorityClass as { value?: unknown }).value;
+  return typeof value === 'number' && Number.isInteger(value) ? value : 0;
 }
 
 /**
@@ -64,7 +105,15 @@ export interface BindingInput {
  * update's mutate function): policy fields copied, replicas/requirements or components from the
  * interpreter, owner reference to the template, claim metadata and the binding's permanent id.
  */
-export function desiredBinding({ ref, template, policy, workload, existing, newUid }: BindingInput): ResourceBinding {
+export function desiredBinding({
+  ref,
+  template,
+  policy,
+  workload,
+  existing,
+  newUid,
+  schedulePriority,
+}: BindingInput): ResourceBinding {
   const namespaced = Boolean(template.metadata.namespace);
   const idLabel = namespaced ? RESOURCE_BINDING_PERMANENT_ID_LABEL : CLUSTER_RESOURCE_BINDING_PERMANENT_ID_LABEL;
   const base = (existing ?? {
@@ -90,6 +139,8 @@ export function desiredBinding({ ref, template, policy, workload, existing, newU
     if (value === undefined) delete spec[field];
     else (spec as Record<string, unknown>)[field] = structuredClone(value);
   }
+  if (schedulePriority !== undefined) spec.schedulePriority = { priority: schedulePriority };
+  else delete spec.schedulePriority;
   // Suspension: the policy's, keeping the binding-only `scheduling` a third party may have set.
   const scheduling = base.spec.suspension?.scheduling;
   const suspension = { ...(policy.spec.suspension ?? {}), ...(scheduling !== undefined ? { scheduling } : {}) };

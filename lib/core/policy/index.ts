@@ -41,4 +41,7 @@ export {
   inSkippedNamespace,
   planBinding,
   POLICY_FIELDS,
+  priorityClassValue,
+  type SchedulePriorityNeed,
+  schedulePriorityNeed,
 } from './binding.ts';

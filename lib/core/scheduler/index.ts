@@ -21,6 +21,7 @@ export {
   PluginConfigError,
   type PluginFactory,
 } from './plugins/registry.ts';
+export { schedulingOrder, schedulingPriority } from './priority.ts';
 export {
   applyDelta,
   buildSnapshot,

@@ -39,7 +39,7 @@ export function applyPatch(
   const mediaType = (contentType.split(';')[0] ?? '').trim().toLowerCase();
   switch (mediaType) {
     case 'application/json-patch+json':
-      return applyJsonPatch(doc, patch);
+      return applyJsonPatch(doc, patch, { replaceAddsMissingMember: true });
     case 'application/merge-patch+json':
       return applyMergePatch(doc, patch);
     case 'application/strategic-merge-patch+json':

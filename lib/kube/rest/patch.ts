@@ -104,7 +104,7 @@ export async function patchObject(ctx: Context): Promise<KubeResponse> {
           strategicAllowed: def.strategicMergePatch,
         });
       } catch (err) {
-        throw patchError(err, def);
+        throw patchError(err, def, ctx.name);
       }
       if (!isObject(patched)) throw apiErrors.badRequest('the patch did not produce an object');
       // A JSON patch may put a deep value at a deep path: the result meets the same limit as a body.
@@ -147,13 +147,22 @@ function applyConflict(def: ResourceDef, name: string, conflicts: FieldConflict[
 }
 
 /** A patch engine's failure as the API's answer (415, 422 or 400); anything else is rethrown. */
-export function patchError(err: unknown, def: ResourceDef): ApiError {
+export function patchError(err: unknown, def: ResourceDef, name?: string): ApiError {
   const e = err as { code?: number; message?: string };
   const message = e?.message ?? String(err);
   if (e?.code === 415) {
     return new ApiError(415, 'UnsupportedMediaType', message);
   }
-  if (e?.code === 422) return new ApiError(422, 'Invalid', message, { group: def.group, kind: def.kind });
+  // The object's name and the reason as a cause: kubectl prints `The <Kind> "<name>" is invalid: ...`
+  // from these and drops the message, so without them a user sees neither what nor why.
+  if (e?.code === 422) {
+    return new ApiError(422, 'Invalid', message, {
+      group: def.group,
+      kind: def.kind,
+      ...(name ? { name } : {}),
+      causes: [{ reason: 'FieldValueInvalid', message, field: 'patch' }],
+    });
+  }
   if (e?.code === 400) return apiErrors.badRequest(message);
   throw err;
 }

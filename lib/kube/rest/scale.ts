@@ -61,7 +61,7 @@ export async function scale(ctx: Context, verb: RequestAttributes['verb']): Prom
       }
     } catch (err) {
       if (err instanceof ApiError) throw err;
-      throw patchError(err, def);
+      throw patchError(err, def, ctx.name);
     }
     const replicas = (desired as { spec?: { replicas?: unknown } }).spec?.replicas;
     if (typeof replicas !== 'number' || !Number.isInteger(replicas) || replicas < 0) {

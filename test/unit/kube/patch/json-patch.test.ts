@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { applyJsonPatch, PatchError } from '../../../../lib/kube/patch/index.ts';
+import { applyJsonPatch, applyPatch, PatchError } from '../../../../lib/kube/patch/index.ts';
 import { deepFreeze } from './deployment-fixture.ts';
 
 const deployment = () => ({
@@ -196,14 +196,21 @@ describe('json patch failures', () => {
       message: 'json patch operation 1: must be a JSON object, got "add"',
     },
     {
-      name: 'replace of a path that does not exist is a 422 naming the operation',
+      name: 'replace below a missing parent is a 422 naming the operation',
       patch: [
         { op: 'test', path: '/metadata/name', value: 'web' },
         { op: 'add', path: '/metadata/labels/tier', value: 'front' },
-        { op: 'replace', path: '/spec/paused', value: true },
+        { op: 'replace', path: '/spec/strategy/type', value: 'Recreate' },
       ],
       code: 422,
-      message: 'json patch operation 2 (replace /spec/paused): the path does not exist',
+      message:
+        'json patch operation 2 (replace /spec/strategy/type): the path does not exist (/spec/strategy is missing)',
+    },
+    {
+      name: 'replace of an absent member is a 422 under RFC 6902 (json-patch v5, as Karmada overriders apply it)',
+      patch: [{ op: 'replace', path: '/spec/paused', value: true }],
+      code: 422,
+      message: 'json patch operation 0 (replace /spec/paused): the path does not exist',
     },
     {
       name: 'remove below a missing parent says which part is missing',
@@ -289,6 +296,32 @@ describe('json patch failures', () => {
     assert.throws(
       () => applyJsonPatch({}, 'nope'),
       (e: unknown) => e instanceof PatchError && e.reason === 'BadRequest',
+    );
+  });
+});
+
+describe('json patch as kube-apiserver applies it (PATCH application/json-patch+json)', () => {
+  const patch = (doc: unknown, ops: unknown) =>
+    applyPatch('application/json-patch+json', doc, ops, undefined, { strategicAllowed: false });
+
+  it('replace of an absent member of an existing object adds it (json-patch v4; Karmada e2e replaces /spec/propagateDeps)', () => {
+    assert.deepEqual(
+      patch({ spec: { resourceSelectors: [] } }, [{ op: 'replace', path: '/spec/propagateDeps', value: true }]),
+      {
+        spec: { resourceSelectors: [], propagateDeps: true },
+      },
+    );
+  });
+
+  it('still refuses a replace below a missing parent or past the end of an array', () => {
+    assert.throws(
+      () => patch({ spec: {} }, [{ op: 'replace', path: '/spec/placement/clusterAffinity', value: {} }]),
+      (err: unknown) =>
+        err instanceof PatchError && err.code === 422 && /\/spec\/placement is missing/.test(err.message),
+    );
+    assert.throws(
+      () => patch({ a: [1] }, [{ op: 'replace', path: '/a/1', value: 2 }]),
+      (err: unknown) => err instanceof PatchError && err.code === 422 && /out of bounds/.test(err.message),
     );
   });
 });
