@@ -183,8 +183,9 @@ export function createExecutorController(options: ExecutorOptions): Controller &
     }
     const outcome = called.value;
     let next = workStatusAfter(work, outcome, rfc3339(context.now));
-    // Dispatching again after a suspension.
-    if (findCondition(next.conditions, 'Dispatching')?.status === 'False') {
+    // Dispatching starts (or starts again after a suspension): Karmada's execution controller sets
+    // Dispatching=True and records WorkDispatching whenever the condition is not already True.
+    if (findCondition(next.conditions, 'Dispatching')?.status !== 'True') {
       next = {
         ...next,
         conditions: setCondition(

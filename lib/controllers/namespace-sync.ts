@@ -4,20 +4,15 @@
  * (`karmada-system`, `karmada-cluster`, `karmada-es-*`), `default`, `kube-*`, and those labelled
  * `namespace.karmada.io/skip-auto-propagation: "true"`. One Work per namespace per cluster, owned by
  * the Namespace; deleting the namespace deletes the Works, and the executor the member namespaces.
- * A new cluster gets every namespace.
+ * A new cluster gets every namespace. ClusterOverridePolicies that select a namespace apply to it per
+ * cluster (lib/core/work/namespace.ts), and a change of one re-renders the namespaces it selects.
  */
-import {
-  CONFLICT_RESOLUTION_ANNOTATION,
-  CONFLICT_RESOLUTION_OVERWRITE,
-  EXECUTION_CONTROLLER_FINALIZER,
-  MANAGED_BY_KARMADA_LABEL,
-  MANAGED_BY_KARMADA_LABEL_VALUE,
-  SKIP_AUTO_PROPAGATION_LABEL,
-} from '../api/well-known.ts';
-import { CLUSTER, EXECUTION_NAMESPACE_PREFIX, executionNamespace, WORK, WORK_GROUP } from '../api/karmada-names.ts';
-import type { KubeObject, ObjectRef } from '../api/object.ts';
+import { CLUSTER, CLUSTER_OVERRIDE_POLICY, executionNamespace, WORK } from '../api/karmada-names.ts';
+import type { ObjectRef } from '../api/object.ts';
 import { formatKey, parseKey } from '../api/object.ts';
-import { generateWorkName } from '../core/work/index.ts';
+import type { Cluster } from '../core/model/types.ts';
+import type { OverridePolicy } from '../core/overrides/index.ts';
+import { generateWorkName, namespacesSelectedBy, namespaceShouldBeSynced, namespaceWork } from '../core/work/index.ts';
 import type { Lane, WorkQueue } from '../queue/port.ts';
 import type { Controller, ReconcileContext, ReconcileRequest, ReconcileResult } from '../reconcile/controller.ts';
 import { listAll } from '../store/list-all.ts';
@@ -31,57 +26,6 @@ const NAMESPACE = { group: '', kind: 'Namespace' } as const;
 export interface NamespaceSyncOptions {
   store: ObjectStore;
   workQueue: WorkQueue;
-}
-
-/** True when Karmada propagates this namespace to members (`namespaceShouldBeSynced`). */
-export function namespaceShouldBeSynced(ns: KubeObject): boolean {
-  const name = ns.metadata.name ?? '';
-  if (name === 'default' || name === 'karmada-system' || name === 'karmada-cluster') return false;
-  if (name.startsWith(EXECUTION_NAMESPACE_PREFIX) || /^kube-.*$/.test(name)) return false;
-  return ns.metadata.labels?.[SKIP_AUTO_PROPAGATION_LABEL] !== 'true';
-}
-
-/** The Work that carries namespace `ns` to `cluster`. */
-function namespaceWork(ns: KubeObject, cluster: string, existing?: KubeObject): KubeObject {
-  const name = ns.metadata.name!;
-  const manifest: KubeObject = {
-    apiVersion: 'v1',
-    kind: 'Namespace',
-    metadata: {
-      name,
-      labels: { ...(ns.metadata.labels ?? {}), [MANAGED_BY_KARMADA_LABEL]: MANAGED_BY_KARMADA_LABEL_VALUE },
-      // A namespace often exists on a member already: it is adopted.
-      annotations: {
-        ...(ns.metadata.annotations ?? {}),
-        [CONFLICT_RESOLUTION_ANNOTATION]: CONFLICT_RESOLUTION_OVERWRITE,
-      },
-    },
-  };
-  delete manifest.metadata.annotations!['kubectl.kubernetes.io/last-applied-configuration'];
-  const finalizers = [...(existing?.metadata.finalizers ?? [])];
-  if (!finalizers.includes(EXECUTION_CONTROLLER_FINALIZER)) finalizers.push(EXECUTION_CONTROLLER_FINALIZER);
-  return {
-    apiVersion: `${WORK_GROUP}/v1alpha1`,
-    kind: 'Work',
-    metadata: {
-      ...(existing?.metadata ?? {}),
-      name: generateWorkName('Namespace', name),
-      namespace: executionNamespace(cluster),
-      finalizers,
-      ownerReferences: [
-        {
-          apiVersion: 'v1',
-          kind: 'Namespace',
-          name,
-          uid: ns.metadata.uid!,
-          controller: true,
-          blockOwnerDeletion: true,
-        },
-      ],
-    },
-    spec: { workload: { manifests: [manifest] } },
-    ...(existing?.status ? { status: existing.status } : {}),
-  };
 }
 
 export function createNamespaceSyncController(options: NamespaceSyncOptions): Controller {
@@ -103,6 +47,24 @@ export function createNamespaceSyncController(options: NamespaceSyncOptions): Co
         );
         return undefined;
       }
+      if (ref.group === CLUSTER_OVERRIDE_POLICY.group && ref.kind === CLUSTER_OVERRIDE_POLICY.kind) {
+        // Overrides of namespaces changed: the namespaces it selects (all of them when it is gone).
+        const cop = (await store.get(ref)) as OverridePolicy | undefined;
+        const selected = cop ? namespacesSelectedBy(cop) : 'all';
+        const names =
+          selected === 'all'
+            ? (await listAll(store, NAMESPACE)).filter(namespaceShouldBeSynced).map((ns) => ns.metadata.name!)
+            : selected;
+        await options.workQueue.enqueue(
+          names.map((name) => ({
+            controller: NAMESPACE_SYNC_CONTROLLER_NAME,
+            lane: request.lane,
+            key: formatKey({ ...NAMESPACE, name }),
+            reason: 'cluster-override-policy',
+          })),
+        );
+        return undefined;
+      }
       if (ref.group !== '' || ref.kind !== 'Namespace') return undefined;
       return syncNamespace(ref.name, request.lane, context);
     },
@@ -114,7 +76,10 @@ export function createNamespaceSyncController(options: NamespaceSyncOptions): Co
     context: ReconcileContext,
   ): Promise<ReconcileResult | undefined> {
     const ns = await store.get({ ...NAMESPACE, name });
-    const clusters = await listAll(store, CLUSTER);
+    const [clusters, clusterOverridePolicies] = await Promise.all([
+      listAll(store, CLUSTER) as Promise<Cluster[]>,
+      listAll(store, CLUSTER_OVERRIDE_POLICY) as Promise<OverridePolicy[]>,
+    ]);
     const wanted = ns && !ns.metadata.deletionTimestamp && namespaceShouldBeSynced(ns);
     const touched: ObjectRef[] = [];
     let retry = false;
@@ -138,7 +103,16 @@ export function createNamespaceSyncController(options: NamespaceSyncOptions): Co
         retry = true;
         continue;
       }
-      const desired = namespaceWork(ns, clusterName, existing);
+      const built = namespaceWork({ namespace: ns, cluster, existing, clusterOverridePolicies });
+      if (!built.ok) {
+        context.logger.warn('overrides of the namespace could not apply; retried', {
+          cluster: clusterName,
+          detail: built.error,
+        });
+        retry = true;
+        continue;
+      }
+      const desired = built.work;
       if (existing && deepEqual(existing.spec, desired.spec) && deepEqual(existing.metadata, desired.metadata))
         continue;
       // A lost race is retried; a Work (or its execution namespace) gone meanwhile is the cluster's deletion.

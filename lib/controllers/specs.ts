@@ -249,7 +249,8 @@ export const CONTROLLER_SPECS: readonly ControllerSpec[] = [
       'Namespace auto-propagation: every control-plane namespace (but reserved or skipped ones) on every member cluster',
     watches: [{ group: '', kind: 'Namespace' }],
     sendsTo: [EXECUTOR_CONTROLLER_NAME],
-    triggers: { kinds: [{ group: '', kind: 'Namespace' }, CLUSTER] },
+    // ClusterOverridePolicies apply to namespaces as well (Karmada's namespace sync controller).
+    triggers: { kinds: [{ group: '', kind: 'Namespace' }, CLUSTER, CLUSTER_OVERRIDE_POLICY] },
     timeoutSeconds: 60,
     memoryMB: 512,
     maxReceiveCount: 8,

@@ -7,7 +7,7 @@
  * module only talks to the member.
  */
 import type { KubeObject } from '../api/object.ts';
-import { manifestStatusOf, type ManifestStatus } from '../core/status/index.ts';
+import { appliedFailureMessage, manifestStatusOf, type ManifestStatus } from '../core/status/index.ts';
 import { MANAGED_BY_KARMADA_LABEL } from '../api/well-known.ts';
 import {
   adoptionRefusedMessage,
@@ -58,7 +58,9 @@ export async function applyWork(
       failures.push(`Failed to apply ${describeManifest(manifest)}: ${err.message}`);
     }
   }
-  return failures.length > 0 ? { failure: failures.join('; '), manifestStatuses } : { manifestStatuses };
+  if (failures.length === 0) return { manifestStatuses };
+  const total = manifestsOf(work).length;
+  return { failure: appliedFailureMessage(total - failures.length, total, failures), manifestStatuses };
 }
 
 /**

@@ -47,9 +47,9 @@ function patchError(err: unknown): string {
 }
 
 /**
- * Applies `ops` to the JSON document `text` (Karmada `applyRawJSONPatch`). A compact document stays
- * compact, as Karmada writes it; a pretty-printed one keeps its indentation and trailing newline. An
- * empty string is returned unchanged, as evanphx/json-patch does.
+ * Applies `ops` to the JSON document `text` (Karmada `applyRawJSONPatch`) and writes the result as
+ * Karmada does: compact Go JSON, whatever the layout of the original (key order is kept). An empty
+ * string is returned unchanged, as evanphx/json-patch does.
  *
  * @example patchJsonText('{"key":{"key1":"value"}}', [{ subPath: '/key/key1', operator: 'replace', value: 'updated_value' }])
  * // { ok: true, text: '{"key":{"key1":"updated_value"}}' }
@@ -68,11 +68,18 @@ export function patchJsonText(text: string, ops: readonly SubPatchOperation[]): 
   } catch (err) {
     return { ok: false, error: patchError(err) };
   }
-  const trimmed = text.trim();
-  if (!trimmed.includes('\n')) return { ok: true, text: JSON.stringify(patched) };
-  const indent = /\n([ \t]+)\S/.exec(trimmed)?.[1] ?? '  ';
-  const trailing = /\s*$/.exec(text)?.[0] ?? '';
-  return { ok: true, text: JSON.stringify(patched, null, indent) + trailing };
+  return { ok: true, text: goJsonMarshal(patched) };
+}
+
+/**
+ * JSON as Go's `json.Marshal` writes it (what Karmada stores after a JSON FieldOverrider): compact, with
+ * `<`, `>`, `&`, U+2028 and U+2029 escaped as `\u003c`… (those characters only occur inside strings).
+ */
+function goJsonMarshal(value: unknown): string {
+  return JSON.stringify(value).replace(
+    /[<>&\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 /** Layout of the source YAML, so rewritten and added nodes match it. */

@@ -73,3 +73,14 @@ export function workStatusAfter(
 export function workStatusChanged(work: KubeObject, next: WorkStatus): boolean {
   return !deepEqual(work.status ?? {}, next);
 }
+
+/**
+ * The Applied=False message of a Work whose manifests did not all apply, as Karmada's execution
+ * controller words it: `Failed to apply all manifests (1/2): <error>` (several errors as Go's
+ * `errors.NewAggregate` prints them, `[a, b]`).
+ */
+export function appliedFailureMessage(succeeded: number, total: number, errors: readonly string[]): string {
+  const unique = [...new Set(errors)];
+  const aggregate = unique.length === 1 ? unique[0]! : `[${unique.join(', ')}]`;
+  return `Failed to apply all manifests (${succeeded}/${total}): ${aggregate}`;
+}

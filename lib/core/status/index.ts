@@ -16,6 +16,7 @@
  */
 export { aggregateStatus, hasAggregateStatusHook, jobFinishedType } from './aggregate.ts';
 export {
+  appliedFailureMessage,
   APPLIED_CONDITION,
   appliedCurrent,
   failedCurrent,

@@ -27,6 +27,13 @@ export {
 } from './binder.ts';
 export { describeManifest, manifestsOf, observeWork, withManifestType } from './manifests.ts';
 export { bindingRefOf, generateBindingName, generateWorkName } from './names.ts';
+export {
+  namespacesSelectedBy,
+  namespaceShouldBeSynced,
+  namespaceWork,
+  type NamespaceWorkInput,
+  type NamespaceWorkResult,
+} from './namespace.ts';
 export { PRUNED_METADATA_FIELDS, pruneIrrelevantFields } from './prune.ts';
 export {
   conflictResolution,

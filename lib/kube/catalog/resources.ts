@@ -120,6 +120,7 @@ export class Catalog {
   /** Groups with their versions (the core group is `''`). */
   groups(): GroupInfo[] {
     const byGroup = new Map<string, GroupInfo>();
+    const preferredSeen = new Set<string>();
     for (const d of this.defs) {
       let g = byGroup.get(d.group);
       if (!g) {
@@ -127,7 +128,13 @@ export class Catalog {
         byGroup.set(d.group, g);
       }
       if (!g.versions.includes(d.version)) g.versions.push(d.version);
-      if (d.preferred) g.preferredVersion = d.version;
+      // The group's preferred version is the highest-priority version any of its kinds prefers, as
+      // kube-apiserver's CRD discovery sorts them (work.karmada.io: v1alpha2 for bindings beats the
+      // v1alpha1 of Works, so kubectl reads bindings at v1alpha2 and Works at v1alpha1).
+      if (d.preferred && (!preferredSeen.has(d.group) || compareVersions(d.version, g.preferredVersion) < 0)) {
+        g.preferredVersion = d.version;
+        preferredSeen.add(d.group);
+      }
     }
     for (const g of byGroup.values()) g.versions.sort(compareVersions);
     return [...byGroup.values()];

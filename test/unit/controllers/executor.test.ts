@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { KubeObject } from '../../../lib/api/object.ts';
 import { Backoff, createExecutorController } from '../../../lib/controllers/executor.ts';
-import { namespaceShouldBeSynced } from '../../../lib/controllers/namespace-sync.ts';
+import { namespaceShouldBeSynced } from '../../../lib/core/work/index.ts';
 import type { CredentialCipher } from '../../../lib/crypto/cipher.ts';
 import { type MemberClient, MemberUnreachableError } from '../../../lib/members/client.ts';
 import { keyOf, world } from './placement-harness.ts';

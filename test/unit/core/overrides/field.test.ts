@@ -183,10 +183,16 @@ describe('fieldOverrider: JSON sub-documents (applyRawJSONPatch)', () => {
       '{"b":2,"c":[1]}',
     ],
     [
-      'pretty-printed in, same indentation and trailing newline out',
-      '{\n    "a": 1\n}\n',
+      'pretty-printed in, compact Go JSON out, as Karmada stores it (json.Marshal)',
+      '{\n    "b": 1,\n    "a": 1\n}\n',
       [{ subPath: '/a', operator: 'replace', value: 2 }],
-      '{\n    "a": 2\n}\n',
+      '{"b":1,"a":2}',
+    ],
+    [
+      'HTML characters are escaped as Go json.Marshal escapes them',
+      '{"url":"http://x"}',
+      [{ subPath: '/url', operator: 'replace', value: 'http://x/?a=1&b=<2>' }],
+      '{"url":"http://x/?a=1\\u0026b=\\u003c2\\u003e"}',
     ],
     [
       'JSON keeps Karmada types exactly: a string value stays a string',
