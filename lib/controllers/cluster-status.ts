@@ -48,7 +48,7 @@ import { type EventRecorder, NO_EVENTS } from '../events/recorder.ts';
 import type { MemberClient, MemberConnection } from '../members/client.ts';
 import { cachedClient, cachedConnection } from '../members/connections.ts';
 import { CREDENTIALS_NAMESPACE, CredentialsError } from '../members/credentials.ts';
-import { collectStatus, resourceModelsOf } from '../members/status.ts';
+import { collectApiEnablements, collectStatus, resourceModelsOf } from '../members/status.ts';
 import type { WorkQueue } from '../queue/port.ts';
 import type {
   BatchScope,
@@ -74,8 +74,9 @@ import {
 /** Internal bookkeeping per cluster (not served by the API). */
 export const CLUSTER_HEALTH = { group: 'cluster.serverless-karmada.io', kind: 'ClusterHealth' };
 /**
- * Summaries are collected at most every six status updates, and at least every minute (probes stay at
- * the update frequency): Karmada collects at every update; summaries are the expensive part.
+ * Node and resource summaries are collected at most every six status updates, and at least every minute
+ * (probes and API enablements stay at the update frequency): Karmada collects everything at every
+ * update; listing nodes and pods is the expensive part.
  */
 const collectEveryMs = (timings: ClusterTimings) => Math.min(60_000, 6 * timings.statusUpdateFrequencyMs);
 
@@ -201,6 +202,17 @@ export function createClusterStatusController(options: ClusterStatusOptions): Co
           } catch (err) {
             // Whatever the member answered (errors, malformed discovery): keep the last summaries.
             context.logger.warn('could not collect the cluster status; keeping the last one', {
+              error: (err as Error).message,
+            });
+          }
+        } else if (client && ready.status === 'True' && observed.status === 'True') {
+          // Between full collections the API enablements are still refreshed at every status update.
+          try {
+            const c = await collectApiEnablements(client);
+            nextConditions = setCondition(nextConditions, c.apiEnablementsCondition, nowText);
+            collected = { apiEnablements: c.apiEnablements };
+          } catch (err) {
+            context.logger.warn('could not collect the API enablements; keeping the last ones', {
               error: (err as Error).message,
             });
           }

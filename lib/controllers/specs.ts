@@ -311,6 +311,7 @@ export const KARMADA_GROUPS = new Set([
   'apps.karmada.io',
   'networking.karmada.io',
   'autoscaling.karmada.io',
+  'remedy.karmada.io',
 ]);
 
 /** Kinds that are bookkeeping, not workload to propagate. */
@@ -318,7 +319,6 @@ const NOT_TEMPLATES = new Set([
   '/Event',
   'events.k8s.io/Event',
   'coordination.k8s.io/Lease',
-  'apiextensions.k8s.io/CustomResourceDefinition',
 ]);
 
 /** True when objects of this kind are resource templates (what propagation policies select). */

@@ -24,17 +24,28 @@ export interface CollectedStatus {
 
 /** Collects the status of a member; `models` from `Cluster.spec.resourceModels` (empty: no modelings). */
 export async function collectStatus(client: MemberClient, models: readonly ResourceModel[]): Promise<CollectedStatus> {
-  const [kubernetesVersion, { enablements: apiEnablements, partial }, nodes, pods] = await Promise.all([
+  const [kubernetesVersion, apis, nodes, pods] = await Promise.all([
     client.kubernetesVersion(),
-    client.apiEnablements(),
+    collectApiEnablements(client),
     client.listAll('/api/v1/nodes'),
     // Finished pods hold no resources: not worth transferring.
     client.listAll(`/api/v1/pods?fieldSelector=${encodeURIComponent('status.phase!=Succeeded,status.phase!=Failed')}`),
   ]);
   const summary: CollectedStatus['resourceSummary'] = resourceSummary(nodes, pods);
   if (models.length > 0) summary.allocatableModelings = allocatableModelings(models, nodes, pods);
+  return { kubernetesVersion, ...apis, nodeSummary: nodeSummary(nodes), resourceSummary: summary };
+}
+
+/**
+ * The member's API enablements and Karmada's `CompleteAPIEnablements` condition: discovery only (two
+ * requests against an aggregated-discovery server), cheap enough for every status update, as Karmada
+ * refreshes them — so a CRD installed on a member is schedulable within one status period.
+ */
+export async function collectApiEnablements(
+  client: MemberClient,
+): Promise<Pick<CollectedStatus, 'apiEnablements' | 'apiEnablementsCondition'>> {
+  const { enablements: apiEnablements, partial } = await client.apiEnablements();
   return {
-    kubernetesVersion,
     apiEnablements,
     apiEnablementsCondition: partial
       ? {
@@ -56,8 +67,6 @@ export async function collectStatus(client: MemberClient, models: readonly Resou
             reason: 'Empty',
             message: 'collected empty APIs from member cluster',
           },
-    nodeSummary: nodeSummary(nodes),
-    resourceSummary: summary,
   };
 }
 
