@@ -111,7 +111,10 @@ export function createSchedulerController(options: SchedulerOptions): Controller
   async function openBatch(batch?: { keys: readonly string[] }): Promise<SchedulerBatch> {
     const at = now();
     const ttlMs = options.reservationTtlMs ?? DEFAULT_RESERVATION_TTL_MS;
-    const bindingKeys = (batch?.keys ?? []).filter((k) => parseKey(k).group === RESOURCE_BINDING.group);
+    // Binding keys only: the batch may also hold the sweep and unschedulable keys, and cluster keys.
+    const bindingKeys = (batch?.keys ?? []).filter(
+      (k) => k !== SWEEP_KEY && k !== UNSCHEDULABLE_KEY && isBindingKey(k),
+    );
     const [clusters, item, bindings] = await Promise.all([
       listAll(store, CLUSTER),
       loadLedger(store),
@@ -318,4 +321,17 @@ async function fanOutForCluster(options: SchedulerOptions, cluster: string, cont
   if (affected.length === 0) return;
   context.logger.info('cluster changed; re-examining bindings', { cluster, bindings: affected.length });
   await requeue(options.workQueue, affected, `cluster:${cluster}`);
+}
+
+/** True for a ResourceBinding or ClusterResourceBinding key; false for anything else, malformed included. */
+function isBindingKey(key: string): boolean {
+  try {
+    const ref = parseKey(key);
+    return (
+      ref.group === RESOURCE_BINDING.group &&
+      (ref.kind === RESOURCE_BINDING.kind || ref.kind === CLUSTER_RESOURCE_BINDING.kind)
+    );
+  } catch {
+    return false;
+  }
 }

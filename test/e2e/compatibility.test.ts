@@ -1,0 +1,442 @@
+/**
+ * Karmada compatibility (issue 12): what a Karmada user's workflow tripped on, each driven by kubectl
+ * against the whole local control plane and named after the Karmada behaviour it pins.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { KubeObject } from '../../lib/api/object.ts';
+import { type LocalRuntime, startLocalRuntime } from '../../lib/local/runtime.ts';
+import type { SimulationConfig } from '../../lib/sim/config.ts';
+import { eventually } from '../support/eventually.ts';
+import { kubectlRunner } from '../support/kubectl.ts';
+
+const TIMINGS = {
+  statusUpdateFrequencyMs: 500,
+  successThresholdMs: 1_000,
+  failureThresholdMs: 1_000,
+  monitorGracePeriodMs: 3_000,
+  startupGracePeriodMs: 4_000,
+};
+const NODE = { cpu: '8', memory: '32Gi', pods: '110', 'ephemeral-storage': '100Gi' };
+const MEMBERS = ['member1', 'member2', 'member3'];
+const SIMULATION: SimulationConfig = {
+  podStartupMs: 50,
+  jobDurationMs: 200,
+  members: MEMBERS.map((name, i) => ({
+    name,
+    provider: 'aws',
+    region: 'us-east-1',
+    zones: [`us-east-1${'abc'[i]}`],
+    kubernetesVersion: 'v1.31.0',
+    nodes: 2,
+    node: NODE,
+  })),
+};
+
+type Kubectl = ReturnType<typeof kubectlRunner>;
+let rt: LocalRuntime;
+let kubectl: Kubectl;
+const onMember = new Map<string, Kubectl>();
+const member = (name: string) => onMember.get(name)!;
+
+before(async () => {
+  rt = await startLocalRuntime({ inMemory: true, apiPort: 0, simulation: SIMULATION, clusterTimings: TIMINGS });
+  kubectl = kubectlRunner(rt.kubeconfig);
+  for (const name of MEMBERS) {
+    onMember.set(name, kubectlRunner(rt.members.get(name)!.kubeconfig));
+    await eventually(`${name} Ready`, async () => {
+      const c = await rt.runtime.store.get({ group: 'cluster.karmada.io', kind: 'Cluster', name });
+      const status = c?.status as { conditions?: { type: string; status: string }[] } | undefined;
+      return status?.conditions?.some((x) => x.type === 'Ready' && x.status === 'True');
+    });
+  }
+  await kubectl.ok(['create', 'namespace', 'compat']);
+});
+after(async () => {
+  kubectl?.cleanup();
+  for (const k of onMember.values()) k.cleanup();
+  await rt?.stop();
+});
+
+async function getJson(k: Kubectl, args: string[]): Promise<KubeObject | undefined> {
+  const r = await k.run(['get', ...args, '-o', 'json']);
+  return r.code === 0 ? (JSON.parse(r.stdout) as KubeObject) : undefined;
+}
+
+const apply = (object: unknown) => kubectl.ok(['apply', '-f', '-'], JSON.stringify(object));
+
+function deployment(name: string, replicas: number, extra: Record<string, unknown> = {}): KubeObject {
+  return {
+    apiVersion: 'apps/v1',
+    kind: 'Deployment',
+    metadata: { name, namespace: 'compat', labels: { app: name } },
+    spec: {
+      replicas,
+      selector: { matchLabels: { app: name } },
+      template: {
+        metadata: { labels: { app: name } },
+        spec: { containers: [{ name: 'main', image: 'nginx:1.27' }], ...extra },
+      },
+    },
+  };
+}
+
+const onMemberDeploy = (cluster: string, name: string) =>
+  getJson(member(cluster), ['deployment', name, '-n', 'compat']);
+const labelsOf = (o: KubeObject | undefined) => o?.metadata.labels ?? {};
+
+describe('Karmada compatibility through kubectl', () => {
+  it('a ClusterPropagationPolicy naming a namespaced Deployment without a namespace claims it, and a replaced selector lets it go', async () => {
+    await apply(deployment('cpp-web', 1));
+    await apply({
+      apiVersion: 'policy.karmada.io/v1alpha1',
+      kind: 'ClusterPropagationPolicy',
+      metadata: { name: 'cpp-web' },
+      spec: {
+        resourceSelectors: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'cpp-web' }],
+        placement: { clusterAffinity: { clusterNames: ['member1', 'member2'] } },
+      },
+    });
+    await eventually('cpp-web on member1 and member2', async () =>
+      Boolean((await onMemberDeploy('member1', 'cpp-web')) && (await onMemberDeploy('member2', 'cpp-web'))),
+    );
+    const rb = await getJson(kubectl, ['rb', 'cpp-web-deployment', '-n', 'compat']);
+    assert.ok(labelsOf(rb)['clusterpropagationpolicy.karmada.io/permanent-id'], 'the binding carries the CPP claim');
+
+    // Replacing the selector: the template is no longer claimed, and a scale no longer reaches members.
+    await kubectl.ok([
+      'patch',
+      'cpp',
+      'cpp-web',
+      '--type=json',
+      '-p',
+      JSON.stringify([
+        {
+          op: 'replace',
+          path: '/spec/resourceSelectors',
+          value: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'other' }],
+        },
+      ]),
+    ]);
+    await eventually('the template unclaimed', async () => {
+      const t = await getJson(kubectl, ['deployment', 'cpp-web', '-n', 'compat']);
+      return t && !labelsOf(t)['clusterpropagationpolicy.karmada.io/permanent-id'];
+    });
+    // A selector with the namespace claims it again.
+    await kubectl.ok([
+      'patch',
+      'cpp',
+      'cpp-web',
+      '--type=merge',
+      '-p',
+      JSON.stringify({
+        spec: {
+          resourceSelectors: [{ apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'compat', name: 'cpp-web' }],
+        },
+      }),
+    ]);
+    await kubectl.ok(['scale', 'deployment', 'cpp-web', '-n', 'compat', '--replicas=2']);
+    await eventually('the scale on member1', async () => {
+      const d = (await onMemberDeploy('member1', 'cpp-web')) as
+        (KubeObject & { spec: { replicas: number } }) | undefined;
+      return d?.spec.replicas === 2;
+    });
+  });
+
+  it('a CustomResourceDefinition selected by a CPP gets a ClusterResourceBinding with the policy id, honours spreadConstraints, and loses the markers with the CPP', async () => {
+    await apply({
+      apiVersion: 'apiextensions.k8s.io/v1',
+      kind: 'CustomResourceDefinition',
+      metadata: { name: 'widgets.example.com' },
+      spec: {
+        group: 'example.com',
+        names: { kind: 'Widget', plural: 'widgets', singular: 'widget', listKind: 'WidgetList' },
+        scope: 'Cluster',
+        versions: [
+          {
+            name: 'v1',
+            served: true,
+            storage: true,
+            schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+          },
+        ],
+      },
+    });
+    await apply({
+      apiVersion: 'policy.karmada.io/v1alpha1',
+      kind: 'ClusterPropagationPolicy',
+      metadata: { name: 'widgets-crd' },
+      spec: {
+        resourceSelectors: [
+          { apiVersion: 'apiextensions.k8s.io/v1', kind: 'CustomResourceDefinition', name: 'widgets.example.com' },
+        ],
+        placement: {
+          clusterAffinity: { clusterNames: MEMBERS },
+          spreadConstraints: [{ spreadByField: 'cluster', maxGroups: 2, minGroups: 2 }],
+        },
+      },
+    });
+    const crbName = 'widgets.example.com-customresourcedefinition';
+    const crb = await eventually('the CRB scheduled', async () => {
+      const b = (await getJson(kubectl, ['crb', crbName])) as
+        (KubeObject & { spec: { clusters?: { name: string }[] } }) | undefined;
+      return b?.spec.clusters?.length ? b : undefined;
+    });
+    assert.equal(crb.spec.clusters!.length, 2, 'maxGroups 2 places it on exactly two members');
+    assert.ok(labelsOf(crb)['clusterpropagationpolicy.karmada.io/permanent-id']);
+    for (const { name } of crb.spec.clusters!) {
+      await eventually(`the CRD on ${name}`, () => getJson(member(name), ['crd', 'widgets.example.com']));
+    }
+    // The members' new API shows up in Cluster.status.apiEnablements within a few status periods.
+    const placed = crb.spec.clusters![0]!.name;
+    await eventually(
+      'example.com/v1 in apiEnablements',
+      async () => {
+        const c = (await getJson(kubectl, ['cluster', placed])) as
+          (KubeObject & { status?: { apiEnablements?: { groupVersion: string }[] } }) | undefined;
+        return c?.status?.apiEnablements?.some((a) => a.groupVersion === 'example.com/v1');
+      },
+      10_000,
+    );
+
+    await kubectl.ok(['delete', 'cpp', 'widgets-crd']);
+    await eventually('the claim removed from the CRD and its binding', async () => {
+      const crd = await getJson(kubectl, ['crd', 'widgets.example.com']);
+      const b = await getJson(kubectl, ['crb', crbName]);
+      return (
+        crd &&
+        b &&
+        !labelsOf(crd)['clusterpropagationpolicy.karmada.io/permanent-id'] &&
+        !labelsOf(b)['clusterpropagationpolicy.karmada.io/permanent-id']
+      );
+    });
+  });
+
+  it('a JSON patch of clusterNames moves a workload and its ConfigMap (propagateDeps), and a later ConfigMap edit follows', async () => {
+    await apply({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'mover-config', namespace: 'compat' },
+      data: { k: 'v1' },
+    });
+    await apply(deployment('mover', 1, { volumes: [{ name: 'cfg', configMap: { name: 'mover-config' } }] }));
+    await apply({
+      apiVersion: 'policy.karmada.io/v1alpha1',
+      kind: 'PropagationPolicy',
+      metadata: { name: 'mover', namespace: 'compat' },
+      spec: {
+        resourceSelectors: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'mover' }],
+        placement: { clusterAffinity: { clusterNames: ['member1'] } },
+      },
+    });
+    await eventually('mover on member1', () => onMemberDeploy('member1', 'mover'));
+    // `replace` of the unset propagateDeps is an add, as kube-apiserver applies JSON patches.
+    await kubectl.ok([
+      'patch',
+      'pp',
+      'mover',
+      '-n',
+      'compat',
+      '--type=json',
+      '-p',
+      JSON.stringify([
+        { op: 'replace', path: '/spec/propagateDeps', value: true },
+        { op: 'replace', path: '/spec/placement/clusterAffinity/clusterNames', value: ['member2'] },
+      ]),
+    ]);
+    await eventually('mover and its ConfigMap on member2, gone from member1', async () => {
+      const cm = await getJson(member('member2'), ['configmap', 'mover-config', '-n', 'compat']);
+      return Boolean((await onMemberDeploy('member2', 'mover')) && cm && !(await onMemberDeploy('member1', 'mover')));
+    });
+    await kubectl.ok([
+      'patch',
+      'configmap',
+      'mover-config',
+      '-n',
+      'compat',
+      '--type=merge',
+      '-p',
+      '{"data":{"k":"v2"}}',
+    ]);
+    await eventually('the ConfigMap edit on member2', async () => {
+      const cm = (await getJson(member('member2'), ['configmap', 'mover-config', '-n', 'compat'])) as
+        (KubeObject & { data?: Record<string, string> }) | undefined;
+      return cm?.data?.k === 'v2';
+    });
+  });
+
+  it('a JSON patch that cannot apply names the policy in kubectl output (The PropagationPolicy "x" is invalid: ...)', async () => {
+    await apply({
+      apiVersion: 'policy.karmada.io/v1alpha1',
+      kind: 'PropagationPolicy',
+      metadata: { name: 'named', namespace: 'compat' },
+      spec: {
+        resourceSelectors: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'nothing' }],
+        placement: {},
+      },
+    });
+    const r = await kubectl.run([
+      'patch',
+      'pp',
+      'named',
+      '-n',
+      'compat',
+      '--type=json',
+      '-p',
+      JSON.stringify([{ op: 'replace', path: '/spec/placement/clusterAffinity/clusterNames', value: ['member1'] }]),
+    ]);
+    assert.notEqual(r.code, 0);
+    assert.match(r.stderr, /The PropagationPolicy "named" is invalid: .*\/spec\/placement\/clusterAffinity is missing/);
+  });
+
+  it('schedulePriority with a KubePriorityClass sets the binding priority; a missing PriorityClass builds no binding and says why (PriorityBasedScheduling)', async () => {
+    await kubectl.ok(['create', 'priorityclass', 'compat-high', '--value=1000']);
+    const prioritized = (name: string, priorityClassName: string) =>
+      apply({
+        apiVersion: 'policy.karmada.io/v1alpha1',
+        kind: 'PropagationPolicy',
+        metadata: { name, namespace: 'compat' },
+        spec: {
+          schedulePriority: { priorityClassSource: 'KubePriorityClass', priorityClassName },
+          resourceSelectors: [{ apiVersion: 'apps/v1', kind: 'Deployment', name }],
+          placement: { clusterAffinity: { clusterNames: ['member1'] } },
+        },
+      });
+    await apply(deployment('urgent', 1));
+    await prioritized('urgent', 'compat-high');
+    const rb = await eventually('the urgent binding', async () => {
+      const b = (await getJson(kubectl, ['rb', 'urgent-deployment', '-n', 'compat'])) as
+        (KubeObject & { spec: { schedulePriority?: { priority?: number } } }) | undefined;
+      return b?.spec.schedulePriority ? b : undefined;
+    });
+    assert.deepEqual(rb.spec.schedulePriority, { priority: 1000 });
+
+    await apply(deployment('orphaned', 1));
+    await prioritized('orphaned', 'does-not-exist');
+    await eventually('an ApplyPolicyFailed event naming the PriorityClass', async () => {
+      const out = await kubectl.ok(['get', 'events', '-n', 'compat', '--field-selector', 'reason=ApplyPolicyFailed']);
+      return /PriorityClass "does-not-exist" not found/.test(out);
+    });
+    assert.equal(await getJson(kubectl, ['rb', 'orphaned-deployment', '-n', 'compat']), undefined);
+  });
+
+  it('a JSON fieldOverrider leaves compact JSON in the field, as Karmada writes it', async () => {
+    await apply({
+      apiVersion: 'v1',
+      kind: 'ConfigMap',
+      metadata: { name: 'settings', namespace: 'compat' },
+      data: { 'config.json': '{\n  "db": {\n    "host": "localhost",\n    "port": 5432\n  }\n}\n' },
+    });
+    await apply({
+      apiVersion: 'policy.karmada.io/v1alpha1',
+      kind: 'OverridePolicy',
+      metadata: { name: 'settings', namespace: 'compat' },
+      spec: {
+        resourceSelectors: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'settings' }],
+        overrideRules: [
+          {
+            overriders: {
+              fieldOverrider: [
+                {
+                  fieldPath: '/data/config.json',
+                  json: [{ subPath: '/db/host', operator: 'replace', value: 'db.member.svc' }],
+                },
+              ],
+            },
+          },
+        ],
+      },
+    });
+    await apply({
+      apiVersion: 'policy.karmada.io/v1alpha1',
+      kind: 'PropagationPolicy',
+      metadata: { name: 'settings', namespace: 'compat' },
+      spec: {
+        resourceSelectors: [{ apiVersion: 'v1', kind: 'ConfigMap', name: 'settings' }],
+        placement: { clusterAffinity: { clusterNames: ['member1'] } },
+      },
+    });
+    const cm = (await eventually('settings on member1', () =>
+      getJson(member('member1'), ['configmap', 'settings', '-n', 'compat']),
+    )) as KubeObject & { data: Record<string, string> };
+    assert.equal(cm.data['config.json'], '{"db":{"host":"db.member.svc","port":5432}}');
+  });
+
+  it('a ClusterOverridePolicy selecting a Namespace changes the namespace sent to the clusters it targets', async () => {
+    await apply({
+      apiVersion: 'policy.karmada.io/v1alpha1',
+      kind: 'ClusterOverridePolicy',
+      metadata: { name: 'team-ns' },
+      spec: {
+        resourceSelectors: [{ apiVersion: 'v1', kind: 'Namespace', name: 'team-b' }],
+        overrideRules: [
+          {
+            targetCluster: { clusterNames: ['member1'] },
+            overriders: { labelsOverrider: [{ operator: 'add', value: { env: 'prod' } }] },
+          },
+        ],
+      },
+    });
+    await kubectl.ok(['create', 'namespace', 'team-b']);
+    await eventually('team-b labelled env=prod on member1 only', async () => {
+      const m1 = await getJson(member('member1'), ['namespace', 'team-b']);
+      const m2 = await getJson(member('member2'), ['namespace', 'team-b']);
+      return m1 && m2 && labelsOf(m1).env === 'prod' && labelsOf(m2).env === undefined;
+    });
+  });
+
+  it('status sums the applied members when one member holds an unmanaged copy (Abort), whose item carries the apply failure', async () => {
+    await member('member3')
+      .ok(['create', 'namespace', 'compat'])
+      .catch(() => '');
+    await member('member3').ok(['apply', '-f', '-'], JSON.stringify(deployment('shared', 3)));
+    await apply(deployment('shared', 3));
+    await apply({
+      apiVersion: 'policy.karmada.io/v1alpha1',
+      kind: 'PropagationPolicy',
+      metadata: { name: 'shared', namespace: 'compat' },
+      spec: {
+        resourceSelectors: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'shared' }],
+        placement: {
+          clusterAffinity: { clusterNames: MEMBERS },
+          replicaScheduling: { replicaSchedulingType: 'Duplicated' },
+        },
+      },
+    });
+    const template = (await eventually('6 ready replicas on the template (2 members × 3)', async () => {
+      const t = (await getJson(kubectl, ['deployment', 'shared', '-n', 'compat'])) as
+        (KubeObject & { status?: { readyReplicas?: number } }) | undefined;
+      return t?.status?.readyReplicas === 6 ? t : undefined;
+    })) as KubeObject & { status: { replicas?: number } };
+    assert.equal(template.status.replicas, 6);
+    const rb = (await getJson(kubectl, ['rb', 'shared-deployment', '-n', 'compat'])) as KubeObject & {
+      status: { aggregatedStatus: { clusterName: string; applied?: boolean; appliedMessage?: string }[] };
+    };
+    const conflicting = rb.status.aggregatedStatus.find((i) => i.clusterName === 'member3');
+    assert.ok(conflicting && !conflicting.applied);
+    assert.match(
+      conflicting.appliedMessage ?? '',
+      /^Failed to apply all manifests \(0\/1\): resource\(kind=Deployment, compat\/shared\) already exists in the cluster member3 and the work.karmada.io\/conflict-resolution strategy value is empty, Karmada will not manage this resource$/,
+    );
+  });
+
+  it('records WorkDispatching on a Work when dispatching starts', async () => {
+    const out = await eventually('a WorkDispatching event', async () => {
+      const text = await kubectl.ok(['get', 'events', '-A', '--field-selector', 'reason=WorkDispatching']);
+      return /Work is being dispatched to member clusters\./.test(text) ? text : undefined;
+    });
+    assert.match(out, /work\//);
+  });
+
+  it('kubectl get rb / crb print SCHEDULED and FULLYAPPLIED, as Karmada CRDs declare', async () => {
+    const rb = await kubectl.ok(['get', 'rb', '-n', 'compat']);
+    assert.match(rb.split('\n')[0]!, /^NAME\s+SCHEDULED\s+FULLYAPPLIED\s+AGE$/);
+    assert.match(rb, /urgent-deployment\s+True\s+/);
+    const crb = await kubectl.ok(['get', 'crb']);
+    assert.match(crb.split('\n')[0]!, /^NAME\s+SCHEDULED\s+FULLYAPPLIED\s+AGE$/);
+    const works = await kubectl.ok(['get', 'works', '-A']);
+    assert.match(works.split('\n')[0]!, /^NAMESPACE\s+NAME\s+WORKLOAD-KIND\s+APPLIED\s+AGE$/);
+    const pp = await kubectl.ok(['get', 'pp', '-n', 'compat']);
+    assert.match(pp.split('\n')[0]!, /^NAME\s+CONFLICT-RESOLUTION\s+PRIORITY\s+AGE$/);
+  });
+});
