@@ -315,11 +315,7 @@ export const KARMADA_GROUPS = new Set([
 ]);
 
 /** Kinds that are bookkeeping, not workload to propagate. */
-const NOT_TEMPLATES = new Set([
-  '/Event',
-  'events.k8s.io/Event',
-  'coordination.k8s.io/Lease',
-]);
+const NOT_TEMPLATES = new Set(['/Event', 'events.k8s.io/Event', 'coordination.k8s.io/Lease']);
 
 /** True when objects of this kind are resource templates (what propagation policies select). */
 export function isResourceTemplate(gk: GroupKind): boolean {

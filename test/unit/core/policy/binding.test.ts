@@ -12,6 +12,9 @@ import {
   desiredBinding,
   inSkippedNamespace,
   planBinding,
+  priorityClassValue,
+  type SchedulePriorityNeed,
+  schedulePriorityNeed,
 } from '../../../../lib/core/policy/index.ts';
 import type { KubeObject, ResourceBinding } from '../../../../lib/core/model/types.ts';
 import { bindingRefOf } from '../../../../lib/core/work/index.ts';
@@ -209,4 +212,48 @@ describe('planBinding (create or update, then hand on to the scheduler and the b
       assert.deepEqual(plan.binding, desiredBinding(input(overrides)));
     });
   }
+});
+
+describe('schedulePriority from a PriorityClass (Karmada PriorityBasedScheduling, Beta and on since v1.19)', () => {
+  const withPriority = (source: string, name = 'high') =>
+    pp('web', { schedulePriority: { priorityClassSource: source, priorityClassName: name } });
+  const rows: [string, ReturnType<typeof pp>, boolean, SchedulePriorityNeed][] = [
+    ['no schedulePriority: nothing to look up', pp('web'), true, { kind: 'none' }],
+    ['gate off: ignored, as Karmada does', withPriority('KubePriorityClass'), false, { kind: 'none' }],
+    [
+      'KubePriorityClass: the named PriorityClass',
+      withPriority('KubePriorityClass'),
+      true,
+      { kind: 'kube-priority-class', name: 'high' },
+    ],
+    [
+      'PodPriorityClass: Karmada "not supported yet"',
+      withPriority('PodPriorityClass'),
+      true,
+      {
+        kind: 'unsupported',
+        message: 'priority class source is PodPriorityClass, but PodPriorityClass is not supported yet',
+      },
+    ],
+    [
+      'FederatedPriorityClass: Karmada "not supported yet"',
+      withPriority('FederatedPriorityClass'),
+      true,
+      {
+        kind: 'unsupported',
+        message: 'priority class source is FederatedPriorityClass, but FederatedPriorityClass is not supported yet',
+      },
+    ],
+  ];
+  for (const [name, policy, gate, want] of rows) {
+    it(name, () => assert.deepEqual(schedulePriorityNeed(policy, gate), want));
+  }
+
+  it('the PriorityClass value becomes spec.schedulePriority.priority; none removes it on update', () => {
+    const pc = { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: 'high' }, value: 1000 };
+    const withIt = desiredBinding(input({ schedulePriority: priorityClassValue(pc) }));
+    assert.deepEqual(withIt.spec.schedulePriority, { priority: 1000 });
+    const without = desiredBinding(input({ existing: withIt }));
+    assert.equal(without.spec.schedulePriority, undefined);
+  });
 });

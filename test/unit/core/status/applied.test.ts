@@ -7,6 +7,7 @@ import { describe, it } from 'node:test';
 import type { Condition } from '../../../../lib/api/conditions.ts';
 import {
   appliedCurrent,
+  appliedFailureMessage,
   failedCurrent,
   type ManifestStatus,
   workStatusAfter,
@@ -91,4 +92,15 @@ describe('workStatusAfter / workStatusChanged (the status written after an apply
     assert.equal(workStatusChanged(stored, again), false);
     assert.equal(workStatusChanged(work(2), first), true);
   });
+});
+
+describe('appliedFailureMessage (Karmada execution controller: "Failed to apply all manifests (n/m): ...")', () => {
+  const rows: [string, number, number, string[], string][] = [
+    ['one error: as is', 0, 1, ['boom'], 'Failed to apply all manifests (0/1): boom'],
+    ['several: as errors.NewAggregate prints them', 1, 3, ['a', 'b'], 'Failed to apply all manifests (1/3): [a, b]'],
+    ['duplicates collapse, as the aggregate does', 0, 2, ['a', 'a'], 'Failed to apply all manifests (0/2): a'],
+  ];
+  for (const [name, ok, total, errors, want] of rows) {
+    it(name, () => assert.equal(appliedFailureMessage(ok, total, errors), want));
+  }
 });
