@@ -1,9 +1,11 @@
 #!/usr/bin/env node
 /**
- * Regenerates lib/karmada/crds.generated.json from Karmada's CRD manifests (v1.15), keeping what the
- * API needs (names, scope, versions, schemas, printer columns, subresources) and dropping the prose
- * descriptions, so function bundles stay small.
- *   node scripts/import-karmada-crds.mjs <dir with Karmada CRD YAML files>
+ * Regenerates lib/karmada/crds.generated.json from Karmada's CRD manifests, keeping what the API needs
+ * (names, scope, versions, schemas, printer columns, subresources) and dropping the prose descriptions,
+ * so function bundles stay small.
+ *   node scripts/import-karmada-crds.mjs <dir with Karmada CRD YAML files> [source label]
+ * Current source: Karmada v1.19 (charts/karmada/_crds/bases at f8fdd02). v1.19 dropped the purge modes
+ * `Immediately` and `Graciously` (#7792); they stay accepted here, so a v1.15 user's policy still applies.
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,11 +17,17 @@ if (!dir) {
   process.exit(2);
 }
 
-function strip(value) {
-  if (Array.isArray(value)) return value.map(strip);
+// Application failover and eviction task purge modes (the cluster failover enum never had them).
+const LEGACY_PURGE_MODES = ['Immediately', 'Graciously'];
+
+function strip(value, key = '') {
+  if (Array.isArray(value)) return value.map((v) => strip(v));
   if (value && typeof value === 'object') {
     const out = {};
-    for (const [k, v] of Object.entries(value)) if (k !== 'description') out[k] = strip(v);
+    for (const [k, v] of Object.entries(value)) if (k !== 'description') out[k] = strip(v, k);
+    if (key === 'purgeMode' && Array.isArray(out.enum) && out.enum.includes('Never')) {
+      for (const mode of LEGACY_PURGE_MODES) if (!out.enum.includes(mode)) out.enum.push(mode);
+    }
     return out;
   }
   return value;
@@ -33,5 +41,6 @@ const crds = readdirSync(dir)
     return { apiVersion: crd.apiVersion, kind: crd.kind, metadata: { name: crd.metadata.name }, spec: strip(crd.spec) };
   });
 const out = new URL('../lib/karmada/crds.generated.json', import.meta.url);
-writeFileSync(out, `${JSON.stringify({ source: 'Karmada v1.15 CRDs (Apache-2.0, The Karmada Authors)', crds })}\n`);
+const source = process.argv[3] ?? 'Karmada v1.19 CRDs (f8fdd02; Apache-2.0, The Karmada Authors)';
+writeFileSync(out, `${JSON.stringify({ source, crds })}\n`);
 console.log(`wrote ${crds.length} CRDs to ${out.pathname}`);

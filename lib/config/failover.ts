@@ -25,10 +25,11 @@ export const FEATURE_GATE_DEFAULTS = {
   ControllerPriorityQueue: true,
   PriorityBasedScheduling: true,
   FederatedQuotaEnforcement: true,
+  /** `placement.workloadAffinity` (Karmada ≥ 1.17: Alpha, off; here on — a policy opts in by setting it). */
+  WorkloadAffinity: true,
   /** Accepted, not implemented: no effect. */
   MultiClusterService: false,
   ResourceQuotaEstimate: false,
-  WorkloadAffinity: false,
   SchedulingOvercommitProtection: true,
 } as const;
 

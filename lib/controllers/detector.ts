@@ -82,6 +82,8 @@ export interface DetectorOptions {
   policyPreemption?: boolean;
   /** Feature gate `PriorityBasedScheduling` (Karmada ≥ 1.19: Beta, on): bindings get the PriorityClass's value. */
   priorityBasedScheduling?: boolean;
+  /** Feature gate `WorkloadAffinity` (Karmada ≥ 1.17: Alpha, off; on here): bindings get `workloadAffinityGroups`. */
+  workloadAffinity?: boolean;
   /** Permanent ids for new bindings (default: random UUIDs; tests pass a deterministic one). */
   newUid?: () => string;
 }
@@ -250,6 +252,7 @@ export function createDetectorController(options: DetectorOptions): Controller {
       existing,
       newUid,
       ...(schedulePriority !== undefined ? { schedulePriority } : {}),
+      workloadAffinity: options.workloadAffinity ?? true,
     });
     try {
       if (plan.write) {

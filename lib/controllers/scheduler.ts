@@ -28,6 +28,7 @@ import {
   templateStubOf,
 } from '../core/scheduler/result.ts';
 import { schedulingOrder, schedulingPriority } from '../core/scheduler/priority.ts';
+import { workloadPeersOf } from '../core/scheduler/workload-peers.ts';
 import { scheduleBinding, type ScheduleResult } from '../core/scheduler/schedule.ts';
 import { applyDelta, buildSnapshot, type ReservationDelta, type Snapshot } from '../core/scheduler/snapshot.ts';
 import type { Cluster, ResourceBinding } from '../core/model/types.ts';
@@ -81,6 +82,11 @@ export interface SchedulerBatch extends BatchScope {
   readonly prefetched?: Map<string, ResourceBinding | undefined>;
   /** Higher `schedulePriority` decides (and takes capacity) before lower, within the batch. */
   readonly gate?: PriorityGate;
+  /**
+   * Results decided in this batch for bindings in a workload (anti-)affinity group, by `namespace/name`:
+   * a peer decided a moment ago counts before its write is read back (Karmada's assigning bindings).
+   */
+  readonly assigning?: Map<string, ResourceBinding>;
 }
 
 /** Counters a benchmark or test can read. */
@@ -139,6 +145,7 @@ export function createSchedulerController(options: SchedulerOptions): Controller
       snapshot,
       ledger,
       prefetched,
+      assigning: new Map(),
       ...(mixed
         ? { order: schedulingOrder(batch!.keys, priorityOf), gate: new PriorityGate(bindingKeys.map(priorityOf)) }
         : {}),
@@ -196,6 +203,7 @@ export function createSchedulerController(options: SchedulerOptions): Controller
   ): Promise<ReconcileResult | undefined> {
     // What earlier attempts of this key put in the ledger before their binding write conflicted.
     let held: ReservationDelta[] = [];
+    let namespaceBindings: ResourceBinding[] | undefined;
     for (let attempt = 1; attempt <= LEDGER_ATTEMPTS; attempt++) {
       const first = attempt === 1 && scope.prefetched?.has(request.key);
       const binding = first
@@ -213,9 +221,27 @@ export function createSchedulerController(options: SchedulerOptions): Controller
         );
         return undefined;
       }
+      // Workload affinity: the namespace's bindings, read once per key, with this batch's decisions over them.
+      if (binding.spec.workloadAffinityGroups && !namespaceBindings) {
+        namespaceBindings = (await listAll(store, {
+          ...RESOURCE_BINDING,
+          namespace: binding.metadata.namespace ?? '',
+        })) as ResourceBinding[];
+      }
+      const workloadPeers = namespaceBindings
+        ? workloadPeersOf(binding, withAssigning(namespaceBindings, scope.assigning))
+        : undefined;
       const result = scheduleBinding(binding, scope.snapshot, framework, {
         enableEmptyWorkloadPropagation: options.enableEmptyWorkloadPropagation ?? false,
+        ...(workloadPeers ? { workloadPeers } : {}),
       });
+      if (result.outcome.ok && binding.spec.workloadAffinityGroups) {
+        // Recorded before any await, so a peer decided next in this batch sees it.
+        scope.assigning?.set(`${binding.metadata.namespace ?? ''}/${binding.metadata.name ?? ''}`, {
+          ...binding,
+          spec: { ...binding.spec, clusters: result.outcome.value.clusters },
+        });
+      }
       const reserved = result.outcome.ok ? result.outcome.value.reserved : [];
       if (reserved.length > 0) {
         const more = reservationBeyond(reserved, held);
@@ -334,4 +360,12 @@ function isBindingKey(key: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** The stored bindings with the ones decided in this batch in their place. */
+function withAssigning(stored: readonly ResourceBinding[], assigning: Map<string, ResourceBinding> | undefined) {
+  if (!assigning?.size) return stored;
+  const byKey = new Map(stored.map((b) => [`${b.metadata.namespace ?? ''}/${b.metadata.name ?? ''}`, b]));
+  for (const [key, b] of assigning) byKey.set(key, b);
+  return [...byKey.values()];
 }

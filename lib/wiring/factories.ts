@@ -68,6 +68,7 @@ export const detectorFactory: ControllerFactory = (runtime) =>
     workQueue: runtime.workQueue,
     events: eventRecorder(runtime, 'resource-detector'),
     priorityBasedScheduling: failoverSettings(runtime.config.failover).featureGates.PriorityBasedScheduling,
+    workloadAffinity: failoverSettings(runtime.config.failover).featureGates.WorkloadAffinity,
   });
 
 export const schedulerFactory: ControllerFactory = (runtime) =>

@@ -55,6 +55,11 @@ export interface ClusterAffinity {
 
 export interface ClusterAffinityTerm extends ClusterAffinity {
   affinityName: string;
+  /**
+   * Karmada ≥ 1.18: groups the scheduler spills into, in order, when the term's own clusters lack
+   * capacity (Divided with Aggregated or dynamic weight only); shrunk in reverse order on scale-down.
+   */
+  overflowAffinities?: (ClusterAffinity & { affinityName: string })[];
 }
 
 export type TaintEffect = 'NoSchedule' | 'PreferNoSchedule' | 'NoExecute';
@@ -103,13 +108,26 @@ export interface ReplicaSchedulingStrategy {
   weightPreference?: ClusterPreferences;
 }
 
+/** Karmada ≥ 1.17 `placement.workloadAffinity`: co-locate or separate workloads by a template label. */
+export interface WorkloadAffinity {
+  affinity?: { groupByLabelKey: string };
+  antiAffinity?: { groupByLabelKey: string };
+}
+
 export interface Placement {
   clusterAffinity?: ClusterAffinity;
   clusterAffinities?: ClusterAffinityTerm[];
   clusterTolerations?: Toleration[];
   spreadConstraints?: SpreadConstraint[];
   replicaScheduling?: ReplicaSchedulingStrategy;
+  workloadAffinity?: WorkloadAffinity;
   [field: string]: unknown;
+}
+
+/** Karmada ≥ 1.17 binding `spec.workloadAffinityGroups`: `<labelKey>=<labelValue>` of the template. */
+export interface WorkloadAffinityGroups {
+  affinityGroup?: string;
+  antiAffinityGroup?: string;
 }
 
 export interface Suspension {
@@ -172,6 +190,8 @@ export interface Component {
 export interface TargetCluster {
   name: string;
   replicas?: number;
+  /** Karmada ≥ 1.19: per-component replicas on this cluster, for workloads with several pod templates. */
+  components?: { name: string; replicas: number }[];
 }
 
 export interface ObjectReference {
@@ -219,6 +239,7 @@ export interface ResourceBindingSpec {
   suspension?: BindingSuspension;
   preserveResourcesOnDeletion?: boolean;
   schedulePriority?: { priority?: number };
+  workloadAffinityGroups?: WorkloadAffinityGroups;
   [field: string]: unknown;
 }
 

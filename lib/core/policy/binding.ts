@@ -14,7 +14,13 @@ import type { ObjectRef } from '../../api/object.ts';
 import { deepEqual } from '../../util/json.ts';
 import type { BindingWorkload } from '../interpreter/interpret.ts';
 import { SCHEDULED_CONDITION } from '../scheduler/result.ts';
-import type { KubeObject, PropagationPolicy, ResourceBinding, ResourceBindingSpec } from '../model/types.ts';
+import type {
+  KubeObject,
+  PropagationPolicy,
+  ResourceBinding,
+  ResourceBindingSpec,
+  WorkloadAffinityGroups,
+} from '../model/types.ts';
 import { applyClaim } from './claim.ts';
 
 const BINDING_API_VERSION = 'work.karmada.io/v1alpha2';
@@ -62,6 +68,32 @@ export interface BindingInput {
    * sets none or the `PriorityBasedScheduling` gate is off (then the binding carries none).
    */
   schedulePriority?: number;
+  /** Feature gate `WorkloadAffinity` (Karmada ≥ 1.17, alpha; on here): fill `spec.workloadAffinityGroups`. */
+  workloadAffinity?: boolean;
+}
+
+/**
+ * The binding's workload affinity groups (Karmada `getWorkloadAffinityGroups`): `<key>=<value>` of the
+ * template's label named by `placement.workloadAffinity.affinity|antiAffinity.groupByLabelKey`; a
+ * template without that label is in no group; no group at all gives `undefined`.
+ */
+export function workloadAffinityGroupsOf(
+  template: KubeObject,
+  policy: PropagationPolicy,
+): WorkloadAffinityGroups | undefined {
+  const wa = policy.spec.placement?.workloadAffinity;
+  if (!wa) return undefined;
+  const labels = template.metadata.labels ?? {};
+  const groups: WorkloadAffinityGroups = {};
+  const affinityKey = wa.affinity?.groupByLabelKey;
+  if (affinityKey !== undefined && Object.hasOwn(labels, affinityKey)) {
+    groups.affinityGroup = `${affinityKey}=${labels[affinityKey]}`;
+  }
+  const antiKey = wa.antiAffinity?.groupByLabelKey;
+  if (antiKey !== undefined && Object.hasOwn(labels, antiKey)) {
+    groups.antiAffinityGroup = `${antiKey}=${labels[antiKey]}`;
+  }
+  return groups.affinityGroup || groups.antiAffinityGroup ? groups : undefined;
 }
 
 /** The PriorityClass a policy's `spec.schedulePriority` names, or why none applies. */
@@ -113,6 +145,7 @@ export function desiredBinding({
   existing,
   newUid,
   schedulePriority,
+  workloadAffinity = true,
 }: BindingInput): ResourceBinding {
   const namespaced = Boolean(template.metadata.namespace);
   const idLabel = namespaced ? RESOURCE_BINDING_PERMANENT_ID_LABEL : CLUSTER_RESOURCE_BINDING_PERMANENT_ID_LABEL;
@@ -141,6 +174,10 @@ export function desiredBinding({
   }
   if (schedulePriority !== undefined) spec.schedulePriority = { priority: schedulePriority };
   else delete spec.schedulePriority;
+  // Workload affinity applies to namespaced workloads only (Karmada leaves it off ClusterResourceBindings).
+  const groups = workloadAffinity && namespaced ? workloadAffinityGroupsOf(template, policy) : undefined;
+  if (groups) spec.workloadAffinityGroups = groups;
+  else delete spec.workloadAffinityGroups;
   // Suspension: the policy's, keeping the binding-only `scheduling` a third party may have set.
   const scheduling = base.spec.suspension?.scheduling;
   const suspension = { ...(policy.spec.suspension ?? {}), ...(scheduling !== undefined ? { scheduling } : {}) };

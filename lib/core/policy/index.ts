@@ -44,4 +44,5 @@ export {
   priorityClassValue,
   type SchedulePriorityNeed,
   schedulePriorityNeed,
+  workloadAffinityGroupsOf,
 } from './binding.ts';

@@ -26,10 +26,14 @@ import {
 import { selectBestClusters, sortClusters } from './spread/index.ts';
 import { type ClusterDetail, fail, MAX_INT32, ok, type Outcome, type ScheduleFailure } from './framework/types.ts';
 import type { ClusterAffinity, Component, ResourceBinding, TargetCluster } from '../model/types.ts';
+import type { WorkloadPeers } from './framework/interface.ts';
+import { overflowEnabled, overflowOrder } from './overflow.ts';
 
 export interface ScheduleOptions {
   /** Karmada `--enable-empty-workload-propagation`: keep selected clusters that got 0 replicas. */
   enableEmptyWorkloadPropagation?: boolean;
+  /** Where the binding's workload (anti-)affinity peers are ({@link workloadPeersOf}). */
+  workloadPeers?: WorkloadPeers;
 }
 
 export interface ScheduleDecision {
@@ -112,6 +116,7 @@ function scheduleOnce(
     gvk: bindingGvk(binding),
     ...(affinity ? { affinity } : {}),
     scheduled: new Set(previous.map((t) => t.name)),
+    ...(options.workloadPeers ? { workloadPeers: options.workloadPeers } : {}),
   };
 
   // Filter.
@@ -133,6 +138,7 @@ function scheduleOnce(
   const request = components ? undefined : requestOf(binding);
   const replicas = spec.replicas ?? 0;
   const details: ClusterDetail[] = [];
+  const overflow = overflowEnabled(spec, affinity);
   for (const cluster of feasible) {
     let score = 0;
     for (const p of framework.scores) score += p.score(unit, cluster);
@@ -150,6 +156,7 @@ function scheduleOnce(
       score,
       allocatableReplicas: allocatable,
       availableReplicas: allocatable + already,
+      ...(overflow ? { overflowOrder: overflowOrder(cluster.cluster, affinity) } : {}),
     });
   }
   const sorted = sortClusters(details);
@@ -158,13 +165,15 @@ function scheduleOnce(
   const selected = selectBestClusters({ placement: spec.placement ?? {}, spec, clusters: sorted });
   // Karmada wraps selection errors: `failed to select clusters: <why>`.
   if (!selected.ok) return fail(selected.failure.reason, `failed to select clusters: ${selected.failure.message}`);
-  const assigned = assignReplicas({
+  const assignment = {
     spec,
     ...(binding.status ? { status: binding.status } : {}),
     candidates: selected.value,
     uid: binding.metadata.uid ?? `${binding.metadata.namespace ?? ''}/${binding.metadata.name ?? ''}`,
     enableEmptyWorkloadPropagation: options.enableEmptyWorkloadPropagation ?? false,
-  });
+  };
+  const assigned =
+    overflow && !components && replicas > 0 ? assignByOverflowGroups(assignment) : assignReplicas(assignment);
   // Karmada wraps assignment errors too: `failed to assign replicas: <why>`.
   if (!assigned.ok) return fail(assigned.failure.reason, `failed to assign replicas: ${assigned.failure.message}`);
 
@@ -186,6 +195,42 @@ function scheduleOnce(
   }
   for (const d of reserved) applyDelta(snapshot, d);
   return ok({ clusters: assigned.value, reserved });
+}
+
+/**
+ * Karmada ≥ 1.18 `assignWorkloadReplicas` with overflow: each group, in order, takes
+ * `min(remaining, its available replicas)` assigned by the placement's strategy among its own clusters
+ * (their previous replicas only, so a group scales on its own); what no group can take is
+ * `Clusters available replicas are not enough to schedule.` Scaling down empties the last groups first.
+ */
+function assignByOverflowGroups(input: Parameters<typeof assignReplicas>[0]): Outcome<TargetCluster[]> {
+  const groups = new Map<number, ClusterDetail[]>();
+  for (const c of input.candidates) {
+    const order = c.overflowOrder ?? 0;
+    groups.set(order, [...(groups.get(order) ?? []), c]);
+  }
+  let remaining = input.spec.replicas ?? 0;
+  const out: TargetCluster[] = [];
+  for (const order of [...groups.keys()].sort((a, b) => a - b)) {
+    const members = groups.get(order)!;
+    const take = Math.min(
+      remaining,
+      members.reduce((n, c) => n + c.availableReplicas, 0),
+    );
+    if (take <= 0) continue;
+    const names = new Set(members.map((c) => c.name));
+    const result = assignReplicas({
+      ...input,
+      spec: { ...input.spec, replicas: take, clusters: (input.spec.clusters ?? []).filter((t) => names.has(t.name)) },
+      candidates: members,
+    });
+    if (!result.ok) return result;
+    out.push(...result.value);
+    remaining -= take;
+    if (remaining <= 0) break;
+  }
+  if (remaining > 0) return fail('Unschedulable', 'Clusters available replicas are not enough to schedule.');
+  return ok(out.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)));
 }
 
 /** Runs the filter plugins in order; the reasons of the first that fails, or undefined when all pass. */

@@ -1,8 +1,8 @@
 /**
  * Placement rules shared by the propagation policies and (for cluster affinities) the override
- * policies: Karmada v1.15 `pkg/util/validation/validation.go` (`ValidatePlacement`,
- * `ValidateClusterAffinity`, `ValidateClusterAffinities`, `ValidatePolicyFieldSelector`,
- * `ValidateSpreadConstraint`).
+ * policies: Karmada `pkg/util/validation/validation.go` (`ValidatePlacement`, `ValidateClusterAffinity`,
+ * `ValidateClusterAffinities`, `ValidatePolicyFieldSelector`, `ValidateSpreadConstraint`; v1.17
+ * `ValidateWorkloadAffinity`, v1.18 `ValidateOverflowAffinities`).
  */
 import { type FieldError, childPath, fieldError } from '../../kube/base/field-errors.ts';
 import { isQualifiedName } from '../../util/validation.ts';
@@ -49,8 +49,85 @@ export function validateClusterAffinities(affinities: unknown[], path: string): 
       names.add(name);
     }
     errs.push(...validateClusterAffinity(term, childPath(path, i)));
+    errs.push(...validateOverflowAffinities(term, childPath(path, i)));
   });
   return errs;
+}
+
+/** Karmada `emptyClusterAffinity`: no label or field selector, no names, no exclusions. */
+function emptyClusterAffinity(affinity: Record<string, unknown>): boolean {
+  return (
+    !present(affinity.labelSelector) &&
+    !present(affinity.fieldSelector) &&
+    list(affinity.clusterNames).length === 0 &&
+    list(affinity.exclude).length === 0
+  );
+}
+
+/**
+ * Karmada ≥ 1.18 `ValidateOverflowAffinities`: only beside a non-empty inline affinity; each name a
+ * label key, unique and different from the term's own name; each group's field selector.
+ */
+export function validateOverflowAffinities(term: Record<string, unknown>, path: string): FieldError[] {
+  if (!present(term.overflowAffinities)) return [];
+  const overflow = list(term.overflowAffinities);
+  const at = childPath(path, 'overflowAffinities');
+  const errs: FieldError[] = [];
+  if (emptyClusterAffinity(term)) {
+    errs.push(
+      fieldError.invalid(
+        at,
+        term.overflowAffinities,
+        'overflowAffinities can only be used together with the inline ClusterAffinity',
+      ),
+    );
+  }
+  const names = new Set([text(term.affinityName)]);
+  overflow.forEach((item, i) => {
+    const group = record(item) ?? {};
+    const name = text(group.affinityName);
+    const nameAt = childPath(childPath(at, i), 'affinityName');
+    for (const msg of isQualifiedName(name)) errs.push(fieldError.invalid(nameAt, name, msg));
+    if (names.has(name)) {
+      errs.push(
+        fieldError.invalid(
+          nameAt,
+          name,
+          "overflow affinity name must be unique and must not duplicate the primary group's affinityName",
+        ),
+      );
+    } else names.add(name);
+    errs.push(...validateClusterAffinity(group, childPath(at, i)));
+  });
+  return errs;
+}
+
+/** Karmada ≥ 1.17 `ValidateWorkloadAffinity`: label keys, and not the same key for both. */
+export function validateWorkloadAffinity(value: unknown, path: string): FieldError[] {
+  const wa = record(value);
+  if (!wa) return [];
+  const errs: FieldError[] = [];
+  const keys: string[] = [];
+  for (const which of ['affinity', 'antiAffinity'] as const) {
+    const term = record(wa[which]);
+    if (!term) continue;
+    const key = text(term.groupByLabelKey);
+    keys.push(key);
+    const at = childPath(childPath(path, which), 'groupByLabelKey');
+    for (const msg of isQualifiedName(key)) errs.push(fieldError.invalid(at, key, msg));
+  }
+  if (keys.length === 2 && keys[0] === keys[1]) {
+    errs.push(fieldError.invalid(path, wa, 'affinity and antiAffinity must not use the same groupByLabelKey'));
+  }
+  return errs;
+}
+
+/** Karmada `IsOverflowSchedulingAllowed`: Divided with Aggregated, or with dynamic weights. */
+function overflowSchedulingAllowed(replicaScheduling: Record<string, unknown> | undefined): boolean {
+  if (text(replicaScheduling?.replicaSchedulingType) !== 'Divided') return false;
+  const preference = text(replicaScheduling?.replicaDivisionPreference);
+  if (preference === 'Aggregated') return true;
+  return preference === 'Weighted' && Boolean(text(record(replicaScheduling?.weightPreference)?.dynamicWeight));
 }
 
 /**
@@ -104,8 +181,22 @@ export function validatePlacement(placement: Record<string, unknown>, path: stri
   if (present(placement.clusterAffinity) && present(placement.clusterAffinities)) {
     errs.push(fieldError.invalid(path, placement, 'clusterAffinities cannot co-exist with clusterAffinity'));
   }
+  const allowOverflow = overflowSchedulingAllowed(record(placement.replicaScheduling));
+  list(placement.clusterAffinities).forEach((item, i) => {
+    const term = record(item) ?? {};
+    if (present(term.overflowAffinities) && !allowOverflow) {
+      errs.push(
+        fieldError.invalid(
+          childPath(childPath(childPath(path, 'clusterAffinities'), i), 'overflowAffinities'),
+          term.overflowAffinities,
+          'overflowAffinities can only be used together with dynamic weight or aggregated scheduling',
+        ),
+      );
+    }
+  });
   errs.push(...validateClusterAffinity(record(placement.clusterAffinity), childPath(path, 'clusterAffinity')));
   errs.push(...validateClusterAffinities(list(placement.clusterAffinities), childPath(path, 'clusterAffinities')));
   errs.push(...validateSpreadConstraints(list(placement.spreadConstraints), childPath(path, 'spreadConstraints')));
+  errs.push(...validateWorkloadAffinity(placement.workloadAffinity, childPath(path, 'workloadAffinity')));
   return errs;
 }

@@ -8,9 +8,9 @@
  * bindings skip replica assignment entirely and go to EVERY selected cluster with no `replicas`,
  * whatever the replica scheduling strategy says; a single-cluster placement happens only when the
  * policy has a `cluster` spread constraint with minGroups = maxGroups = 1, in which case selection
- * (not assignment) needs one available set. Master additionally writes `components` (name and
- * replicas of each component) into each target when the alpha gate `MultiplePodTemplatesScheduling`
- * is on; here that list would always equal `spec.components`, so it is not written.
+ * (not assignment) needs one available set. Karmada v1.19 also writes `components` (name and replicas of
+ * each component) into each target of a workload with several components, in that single-cluster mode;
+ * here every target of such a workload holds a whole set, so every target carries them.
  *
  * Here, deliberately (docs/decisions/0007-scheduler.md, "Components are scheduled"):
  * - Duplicated (or no `replicaScheduling`) ⇒ every candidate gets the whole workload, no capacity
@@ -40,16 +40,17 @@ export function isComponentBinding(spec: Pick<ResourceBindingSpec, 'components'>
  */
 export function assignComponentSets(
   candidates: readonly ClusterDetail[],
-  spec: Pick<ResourceBindingSpec, 'clusters'>,
+  spec: Pick<ResourceBindingSpec, 'clusters' | 'components'>,
   fresh: boolean,
   type: 'Duplicated' | 'Divided',
 ): Outcome<TargetCluster[]> {
-  if (type === 'Duplicated') return ok(candidates.map((c) => ({ name: c.name })));
+  const target = (name: string): TargetCluster => withComponents(name, spec.components);
+  if (type === 'Duplicated') return ok(candidates.map((c) => target(c.name)));
 
   const previous = new Set((spec.clusters ?? []).map((t) => t.name));
   if (!fresh) {
     const kept = candidates.find((c) => previous.has(c.name));
-    if (kept) return ok([{ name: kept.name }]);
+    if (kept) return ok([target(kept.name)]);
   }
   let best: ClusterDetail | undefined;
   let bestSets = 0;
@@ -63,5 +64,11 @@ export function assignComponentSets(
     }
   }
   if (!best) return fail('Unschedulable', `Clusters available replicas ${totalSets} are not enough to schedule.`);
-  return ok([{ name: best.name }]);
+  return ok([target(best.name)]);
+}
+
+/** A target holding one whole set: its per-component replicas when the workload has several (v1.19). */
+function withComponents(name: string, components: ResourceBindingSpec['components']): TargetCluster {
+  if (!components || components.length <= 1) return { name };
+  return { name, components: components.map((c) => ({ name: c.name, replicas: c.replicas })) };
 }

@@ -42,6 +42,20 @@ export interface ScheduleUnit {
   readonly affinity?: ClusterAffinity;
   /** Names in `spec.clusters` (the previous result). */
   readonly scheduled: ReadonlySet<string>;
+  /** Other bindings of the namespace in this binding's workload (anti-)affinity groups, and where they are. */
+  readonly workloadPeers?: WorkloadPeers;
+}
+
+/** Where the other bindings of a binding's workload affinity and anti-affinity groups are placed. */
+export interface WorkloadPeers {
+  readonly affinity: readonly WorkloadPeer[];
+  readonly antiAffinity: readonly WorkloadPeer[];
+}
+
+export interface WorkloadPeer {
+  /** The peer binding's name (in the same namespace). */
+  readonly name: string;
+  readonly clusters: readonly string[];
 }
 
 export interface FilterPlugin {

@@ -17,6 +17,8 @@ export interface ClusterDetail {
   score: number;
   availableReplicas: number;
   allocatableReplicas: number;
+  /** Karmada ≥ 1.18 overflow group: 0 for the term's own clusters, 1.. for successive overflow groups. */
+  overflowOrder?: number;
 }
 
 /**

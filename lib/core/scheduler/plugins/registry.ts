@@ -10,6 +10,7 @@ import * as clusterEviction from './cluster-eviction/index.ts';
 import * as clusterLocality from './cluster-locality/index.ts';
 import * as spreadConstraint from './spread-constraint/index.ts';
 import * as taintToleration from './taint-toleration/index.ts';
+import * as workloadAffinity from './workload-affinity/index.ts';
 import { type FilterPlugin, isFilter, isScore, type Plugin, type ScorePlugin } from '../framework/interface.ts';
 
 export type PluginFactory = () => Plugin;
@@ -22,6 +23,9 @@ export const IN_TREE_PLUGINS: ReadonlyMap<string, PluginFactory> = new Map<strin
   [spreadConstraint.NAME, spreadConstraint.create],
   [clusterLocality.NAME, clusterLocality.create],
   [clusterEviction.NAME, clusterEviction.create],
+  // Karmada ≥ 1.17 (gate WorkloadAffinity); no-ops for bindings without workloadAffinityGroups.
+  [workloadAffinity.ANTI_AFFINITY_NAME, workloadAffinity.createAntiAffinity],
+  [workloadAffinity.AFFINITY_NAME, workloadAffinity.createAffinity],
 ]);
 
 export class PluginConfigError extends Error {

@@ -30,10 +30,12 @@ export function notEnoughResourceMessage(count: number): string {
 }
 
 /**
- * Karmada's cluster order: score desc, then availableReplicas desc, then name asc (Go string order,
- * which equals JS `<` for the ASCII names clusters have).
+ * Karmada's cluster order: overflow group asc (≥ 1.18; 0 without overflow), score desc, then
+ * availableReplicas desc, then name asc (Go string order, which equals JS `<` for ASCII names).
  */
 export function compareClusters(a: ClusterDetail, b: ClusterDetail): number {
+  const overflow = (a.overflowOrder ?? 0) - (b.overflowOrder ?? 0);
+  if (overflow !== 0) return overflow;
   if (a.score !== b.score) return b.score - a.score;
   if (a.availableReplicas !== b.availableReplicas) return b.availableReplicas - a.availableReplicas;
   return a.name < b.name ? -1 : a.name > b.name ? 1 : 0;

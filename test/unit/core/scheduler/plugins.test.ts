@@ -504,6 +504,9 @@ describe('plugin registry and --plugins (Karmada plugins/registry.go)', () => {
     'SpreadConstraint',
     'ClusterLocality',
     'ClusterEviction',
+    // Karmada ≥ 1.17, gate WorkloadAffinity.
+    'WorkloadAntiAffinity',
+    'WorkloadAffinity',
   ];
   const names = (ps: readonly { name: string }[]) => ps.map((p) => p.name);
 
@@ -520,6 +523,8 @@ describe('plugin registry and --plugins (Karmada plugins/registry.go)', () => {
       'ClusterAffinity',
       'SpreadConstraint',
       'ClusterEviction',
+      'WorkloadAntiAffinity',
+      'WorkloadAffinity',
     ]);
     assert.deepEqual(names(fw.scores), ['ClusterAffinity', 'ClusterLocality']);
   });

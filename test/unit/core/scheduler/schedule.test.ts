@@ -611,7 +611,16 @@ describe('scheduleBinding: multi-template components placed as whole sets', () =
     ]);
     const result = scheduleBinding(flink(), snapshot, framework);
     assert.ok(result.outcome.ok, JSON.stringify(result));
-    assert.deepEqual(result.outcome.value.clusters, [{ name: 'm3' }]);
+    // Karmada v1.19 records each component's replicas on the target (TargetCluster.components).
+    assert.deepEqual(result.outcome.value.clusters, [
+      {
+        name: 'm3',
+        components: [
+          { name: 'jobmanager', replicas: 1 },
+          { name: 'taskmanager', replicas: 2 },
+        ],
+      },
+    ]);
     assert.deepEqual(result.outcome.value.reserved, [{ cluster: 'm3', pods: 3, units: new Map([['cpu', 5000]]) }]);
   });
 

@@ -40,7 +40,45 @@ interface Case {
   errors: string[];
 }
 
+const overflowTerm = {
+  affinityName: 'main',
+  clusterNames: ['member1'],
+  overflowAffinities: [{ affinityName: 'burst', clusterNames: ['member2'] }],
+};
+const aggregated = { replicaSchedulingType: 'Divided', replicaDivisionPreference: 'Aggregated' };
+
 const invalid: Case[] = [
+  {
+    rule: 'v1.18: overflowAffinities only with dynamic weight or aggregated scheduling',
+    obj: propagationPolicy({ placement: { clusterAffinities: [overflowTerm] } }),
+    errors: [
+      `spec.placement.clusterAffinities[0].overflowAffinities: Invalid value: ${JSON.stringify(overflowTerm.overflowAffinities)}: overflowAffinities can only be used together with dynamic weight or aggregated scheduling`,
+    ],
+  },
+  {
+    rule: 'v1.18: overflowAffinities need a non-empty inline affinity, and unique names',
+    obj: propagationPolicy({
+      placement: {
+        replicaScheduling: aggregated,
+        clusterAffinities: [{ affinityName: 'main', overflowAffinities: [{ affinityName: 'main' }] }],
+      },
+    }),
+    errors: [
+      'spec.placement.clusterAffinities[0].overflowAffinities: Invalid value: [{"affinityName":"main"}]: overflowAffinities can only be used together with the inline ClusterAffinity',
+      `spec.placement.clusterAffinities[0].overflowAffinities[0].affinityName: Invalid value: "main": overflow affinity name must be unique and must not duplicate the primary group's affinityName`,
+    ],
+  },
+  {
+    rule: 'v1.17: workloadAffinity affinity and antiAffinity must not use the same key',
+    obj: propagationPolicy({
+      placement: {
+        workloadAffinity: { affinity: { groupByLabelKey: 'app' }, antiAffinity: { groupByLabelKey: 'app' } },
+      },
+    }),
+    errors: [
+      'spec.placement.workloadAffinity: Invalid value: {"affinity":{"groupByLabelKey":"app"},"antiAffinity":{"groupByLabelKey":"app"}}: affinity and antiAffinity must not use the same groupByLabelKey',
+    ],
+  },
   {
     rule: 'clusterAffinity and clusterAffinities cannot co-exist',
     obj: propagationPolicy({ placement: bothAffinities }),
@@ -287,6 +325,18 @@ const invalid: Case[] = [
 ];
 
 const valid: { rule: string; obj: KubeObject; old?: KubeObject }[] = [
+  {
+    rule: 'v1.18: overflowAffinities with aggregated scheduling',
+    obj: propagationPolicy({ placement: { replicaScheduling: aggregated, clusterAffinities: [overflowTerm] } }),
+  },
+  {
+    rule: 'v1.17: workloadAffinity with two label keys',
+    obj: propagationPolicy({
+      placement: {
+        workloadAffinity: { affinity: { groupByLabelKey: 'app.group' }, antiAffinity: { groupByLabelKey: 'ha' } },
+      },
+    }),
+  },
   {
     rule: 'purgeMode Directly without gracePeriodSeconds',
     obj: propagationPolicy(application({ purgeMode: 'Directly' })),

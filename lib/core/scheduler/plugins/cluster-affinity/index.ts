@@ -4,6 +4,7 @@
  * names, exclusions — `clusterMatches`). No affinity: every cluster passes.
  */
 import { clusterMatches } from '../../../placement/affinity.ts';
+import { isWorkload, overflowTerms } from '../../overflow.ts';
 import {
   type ClusterInfo,
   type FilterPlugin,
@@ -21,6 +22,10 @@ export function create(): FilterPlugin & ScorePlugin {
     name: NAME,
     filter(unit: ScheduleUnit, cluster: ClusterInfo) {
       if (!unit.affinity || clusterMatches(cluster.cluster, unit.affinity)) return SUCCESS;
+      // Karmada ≥ 1.18: a workload may also go to the term's overflow groups (other kinds take no capacity).
+      if (isWorkload(unit.spec) && overflowTerms(unit.affinity).some((o) => clusterMatches(cluster.cluster, o))) {
+        return SUCCESS;
+      }
       return unschedulable('cluster(s) did not match the placement cluster affinity constraint');
     },
     score() {
