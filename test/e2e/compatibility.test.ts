@@ -428,6 +428,122 @@ describe('Karmada compatibility through kubectl', () => {
     assert.match(out, /work\//);
   });
 
+  it('v1.17 workloadAffinity: a workload goes where its affinity group is, and away from its anti-affinity group', async () => {
+    const grouped = (name: string, labels: Record<string, string>) => {
+      const d = deployment(name, 1);
+      d.metadata.labels = { ...d.metadata.labels, ...labels };
+      return d;
+    };
+    await apply({
+      apiVersion: 'policy.karmada.io/v1alpha1',
+      kind: 'PropagationPolicy',
+      metadata: { name: 'grouped', namespace: 'compat' },
+      spec: {
+        resourceSelectors: [
+          { apiVersion: 'apps/v1', kind: 'Deployment', labelSelector: { matchLabels: { tier: 'grouped' } } },
+        ],
+        placement: {
+          clusterAffinity: { clusterNames: MEMBERS },
+          spreadConstraints: [{ spreadByField: 'cluster', maxGroups: 1, minGroups: 1 }],
+          workloadAffinity: {
+            affinity: { groupByLabelKey: 'app.group' },
+            antiAffinity: { groupByLabelKey: 'ha.group' },
+          },
+        },
+      },
+    });
+    const placement = async (name: string) => {
+      const b = (await getJson(kubectl, ['rb', `${name}-deployment`, '-n', 'compat'])) as
+        (KubeObject & { spec: { clusters?: { name: string }[]; workloadAffinityGroups?: unknown } }) | undefined;
+      return b?.spec.clusters?.length ? b : undefined;
+    };
+    await apply(grouped('shop-api', { tier: 'grouped', 'app.group': 'shop', 'ha.group': 'db-a' }));
+    const first = await eventually('shop-api placed', () => placement('shop-api'));
+    assert.deepEqual(first.spec.workloadAffinityGroups, {
+      affinityGroup: 'app.group=shop',
+      antiAffinityGroup: 'ha.group=db-a',
+    });
+    const home = first.spec.clusters![0]!.name;
+    await apply(grouped('shop-web', { tier: 'grouped', 'app.group': 'shop' }));
+    const second = await eventually('shop-web placed', () => placement('shop-web'));
+    assert.deepEqual(
+      second.spec.clusters!.map((c) => c.name),
+      [home],
+      'co-located with its affinity group',
+    );
+    await apply(grouped('db-replica', { tier: 'grouped', 'ha.group': 'db-a' }));
+    const third = await eventually('db-replica placed', () => placement('db-replica'));
+    assert.notEqual(third.spec.clusters![0]!.name, home, 'kept apart from its anti-affinity group');
+  });
+
+  it('v1.18 overflowAffinities: replicas fill the primary group and spill into the overflow group', async () => {
+    // Each member has 2 nodes × 8 cpu; the resource models' estimate lets 2 replicas of 4 cpu fit on one.
+    const big = deployment('spill', 3);
+    (
+      big.spec as { template: { spec: { containers: Record<string, unknown>[] } } }
+    ).template.spec.containers[0]!.resources = { requests: { cpu: '4' } };
+    await apply(big);
+    await apply({
+      apiVersion: 'policy.karmada.io/v1alpha1',
+      kind: 'PropagationPolicy',
+      metadata: { name: 'spill', namespace: 'compat' },
+      spec: {
+        resourceSelectors: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'spill' }],
+        placement: {
+          replicaScheduling: { replicaSchedulingType: 'Divided', replicaDivisionPreference: 'Aggregated' },
+          clusterAffinities: [
+            {
+              affinityName: 'primary',
+              clusterNames: ['member1'],
+              overflowAffinities: [{ affinityName: 'burst', clusterNames: ['member2'] }],
+            },
+          ],
+        },
+      },
+    });
+    const rb = await eventually('spill scheduled', async () => {
+      const b = (await getJson(kubectl, ['rb', 'spill-deployment', '-n', 'compat'])) as
+        (KubeObject & { spec: { clusters?: { name: string; replicas: number }[] } }) | undefined;
+      return b?.spec.clusters?.length ? b : undefined;
+    });
+    const byCluster = Object.fromEntries(rb.spec.clusters!.map((c) => [c.name, c.replicas]));
+    assert.equal(byCluster.member3, undefined, 'never outside the primary and overflow groups');
+    assert.deepEqual(byCluster, { member1: 2, member2: 1 }, 'the primary group full, the rest in the overflow group');
+  });
+
+  it("a PodDisruptionBudget reports the members' disruption status summed on the template", async () => {
+    await apply(deployment('guarded', 2));
+    await apply({
+      apiVersion: 'policy/v1',
+      kind: 'PodDisruptionBudget',
+      metadata: { name: 'guarded', namespace: 'compat' },
+      spec: { minAvailable: 1, selector: { matchLabels: { app: 'guarded' } } },
+    });
+    await apply({
+      apiVersion: 'policy.karmada.io/v1alpha1',
+      kind: 'PropagationPolicy',
+      metadata: { name: 'guarded', namespace: 'compat' },
+      spec: {
+        resourceSelectors: [
+          { apiVersion: 'apps/v1', kind: 'Deployment', name: 'guarded' },
+          { apiVersion: 'policy/v1', kind: 'PodDisruptionBudget', name: 'guarded' },
+        ],
+        placement: {
+          clusterAffinity: { clusterNames: ['member1', 'member2'] },
+          replicaScheduling: { replicaSchedulingType: 'Duplicated' },
+        },
+      },
+    });
+    const pdb = await eventually('the PDB status aggregated from both members', async () => {
+      const p = (await getJson(kubectl, ['pdb', 'guarded', '-n', 'compat'])) as
+        (KubeObject & { status?: Record<string, number> }) | undefined;
+      return p?.status?.currentHealthy === 4 ? p : undefined;
+    });
+    assert.equal(pdb.status!.expectedPods, 4);
+    assert.equal(pdb.status!.desiredHealthy, 2);
+    assert.equal(pdb.status!.disruptionsAllowed, 2);
+  });
+
   it('kubectl get rb / crb print SCHEDULED and FULLYAPPLIED, as Karmada CRDs declare', async () => {
     const rb = await kubectl.ok(['get', 'rb', '-n', 'compat']);
     assert.match(rb.split('\n')[0]!, /^NAME\s+SCHEDULED\s+FULLYAPPLIED\s+AGE$/);

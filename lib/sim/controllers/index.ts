@@ -9,6 +9,7 @@
  * - workload status (replicas, ready, available, conditions) is computed from their Pods;
  * - custom resources of configured kinds get a status, e.g. a FlinkDeployment is RUNNING
  *   (custom-resources.ts);
+ * - PodDisruptionBudgets get the disruption controller's status (disruption.ts);
  * - Pods whose owner is gone are deleted (garbage-collector.ts).
  * One `tick()` reconciles everything; the member calls it when something changed or a timed
  * transition is due.
@@ -17,6 +18,7 @@ import type { EventRecorder } from '../../events/recorder.ts';
 import type { ObjectStore } from '../../store/port.ts';
 import { SimContext, type SimTimings } from './context.ts';
 import { reportCustomResources } from './custom-resources.ts';
+import { reportDisruptionBudgets } from './disruption.ts';
 import { collectOrphanPods } from './garbage-collector.ts';
 import { progress } from './kubelet.ts';
 import { schedule } from './scheduler.ts';
@@ -76,6 +78,7 @@ export class ClusterControllers {
       const owned = pods.filter((p) => (p.metadata.ownerReferences ?? []).some((r) => r.uid === w.metadata.uid));
       await writeStatus(ctx, w, owned, nodes, now);
     }
+    await reportDisruptionBudgets(ctx, pods, now);
     await reportCustomResources(ctx, await this.#crdKinds(), this.#crdStatus);
   }
 }
