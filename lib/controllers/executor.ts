@@ -26,7 +26,9 @@ import type { CredentialCipher } from '../crypto/cipher.ts';
 import { type EventRecorder, NO_EVENTS } from '../events/recorder.ts';
 import {
   appliedCurrent,
+  DISPATCHING_CONDITION,
   failedCurrent,
+  WORK_DISPATCHING_MESSAGE,
   type WorkStatus,
   workStatusAfter,
   workStatusChanged,
@@ -182,24 +184,11 @@ export function createExecutorController(options: ExecutorOptions): Controller &
       return retry(work);
     }
     const outcome = called.value;
-    let next = workStatusAfter(work, outcome, rfc3339(context.now));
-    // Dispatching starts (or starts again after a suspension): Karmada's execution controller sets
-    // Dispatching=True and records WorkDispatching whenever the condition is not already True.
-    if (findCondition(next.conditions, 'Dispatching')?.status !== 'True') {
-      next = {
-        ...next,
-        conditions: setCondition(
-          next.conditions,
-          {
-            type: 'Dispatching',
-            status: 'True',
-            reason: 'Dispatching',
-            message: 'Work is being dispatched to member clusters.',
-          },
-          rfc3339(context.now),
-        ),
-      };
-      await events.record(work, 'Normal', 'WorkDispatching', 'Work is being dispatched to member clusters.');
+    const next = workStatusAfter(work, outcome, rfc3339(context.now));
+    // Dispatching starts (or starts again after a suspension): workStatusAfter set Dispatching=True, and
+    // Karmada's execution controller records WorkDispatching with it.
+    if (findCondition((work.status as WorkStatus | undefined)?.conditions, DISPATCHING_CONDITION)?.status !== 'True') {
+      await events.record(work, 'Normal', 'WorkDispatching', WORK_DISPATCHING_MESSAGE);
     }
     const wasApplied = findCondition((work.status as WorkStatus | undefined)?.conditions, 'Applied');
     if (outcome.failure) {

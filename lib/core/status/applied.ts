@@ -10,6 +10,11 @@ import type { KubeObject } from '../model/types.ts';
 import type { ManifestStatus } from './types.ts';
 
 /** `workv1alpha1.WorkApplied`: the Work condition type. */
+
+/** The Work condition type Karmada sets when dispatching starts (`WorkDispatching`). */
+export const DISPATCHING_CONDITION = 'Dispatching';
+/** Karmada `WorkDispatchingConditionMessage`, also the message of the `WorkDispatching` event. */
+export const WORK_DISPATCHING_MESSAGE = 'Work is being dispatched to member clusters.';
 export const APPLIED_CONDITION = 'Applied';
 
 /** A Work's status: its conditions and one status per manifest applied. */
@@ -62,11 +67,27 @@ export function workStatusAfter(
         },
     now,
   );
+  // Karmada's execution controller: Dispatching=True whenever a Work is dispatched and it is not already
+  // (the first dispatch, or the first after a suspension).
+  const dispatching = conditions.find((c) => c.type === DISPATCHING_CONDITION);
+  const withDispatching =
+    dispatching?.status === 'True'
+      ? conditions
+      : setCondition(
+          conditions,
+          {
+            type: DISPATCHING_CONDITION,
+            status: 'True',
+            reason: 'Dispatching',
+            message: WORK_DISPATCHING_MESSAGE,
+          },
+          now,
+        );
   const manifestStatuses =
     outcome.failure && outcome.manifestStatuses.length === 0
       ? (previous.manifestStatuses ?? [])
       : outcome.manifestStatuses;
-  return { ...previous, conditions, manifestStatuses };
+  return { ...previous, conditions: withDispatching, manifestStatuses };
 }
 
 /** True when `next` says something `work.status` does not (so the status is worth writing). */

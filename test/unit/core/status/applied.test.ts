@@ -66,6 +66,14 @@ describe('workStatusAfter / workStatusChanged (the status written after an apply
           observedGeneration: 2,
           lastTransitionTime: NOW,
         },
+        // Karmada's execution controller: Dispatching=True on the first dispatch (agent and executor alike).
+        {
+          type: 'Dispatching',
+          status: 'True',
+          reason: 'Dispatching',
+          message: 'Work is being dispatched to member clusters.',
+          lastTransitionTime: NOW,
+        },
       ],
       manifestStatuses: [ms('a')],
     });
@@ -74,7 +82,10 @@ describe('workStatusAfter / workStatusChanged (the status written after an apply
     const next = workStatusAfter(work(2), { failure: 'forbidden', manifestStatuses: [] }, NOW);
     assert.deepEqual(
       next.conditions?.map((c) => [c.status, c.reason, c.message, c.observedGeneration]),
-      [['False', 'AppliedFailed', 'forbidden', 2]],
+      [
+        ['False', 'AppliedFailed', 'forbidden', 2],
+        ['True', 'Dispatching', 'Work is being dispatched to member clusters.', undefined],
+      ],
     );
   });
   it('a failure with no manifest status keeps the last reported ones', () => {
