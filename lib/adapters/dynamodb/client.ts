@@ -1,4 +1,5 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { localRequestHandler } from '../local-endpoint.ts';
 
 /** Where and how to reach DynamoDB. `endpoint` is set for local servers (dynalite, DynamoDB Local). */
 export interface DynamoConnection {
@@ -15,7 +16,11 @@ export function createDynamoClient(connection: DynamoConnection): DynamoDBClient
     region: connection.region,
     maxAttempts: 5,
     ...(connection.endpoint
-      ? { endpoint: connection.endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
+      ? {
+          endpoint: connection.endpoint,
+          credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+          requestHandler: localRequestHandler(),
+        }
       : {}),
   });
 }

@@ -2,6 +2,7 @@
  * The SQS {@link QueueTransport}: batches sends and deletes ten at a time, retries the entries SQS
  * reports as failed, and maps messages to and from the port's shape. Queues are identified by URL.
  */
+import { localRequestHandler } from '../local-endpoint.ts';
 import {
   ChangeMessageVisibilityCommand,
   DeleteMessageBatchCommand,
@@ -30,7 +31,13 @@ export function createSqsClient(connection: SqsConnection): SQSClient {
     region: connection.region,
     maxAttempts: 5,
     ...(connection.endpoint
-      ? { endpoint: connection.endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
+      ? {
+          endpoint: connection.endpoint,
+          credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+          // Local mode long-polls every queue from this one client: past the SDK's 50 sockets, polls and
+          // the sends behind them waited for a long poll to end (up to 20 s on a user's change).
+          requestHandler: localRequestHandler(),
+        }
       : {}),
   });
 }
