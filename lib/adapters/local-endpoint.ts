@@ -1,8 +1,9 @@
 /**
- * HTTP to the local DynamoDB- and SQS-compatible servers (local mode, tests, benchmarks). The SDK's
- * default agent allows 50 sockets per client: one process running every controller has more long polls
- * (58 pollers) and store calls in flight than that, and the excess would wait for a socket — up to a
- * long poll's 20 s — with the CPU idle. In AWS the defaults stand: Lambda does the polling.
+ * HTTP to the local SQS-compatible server (local mode, tests, benchmarks). The SDK's default agent
+ * allows 50 sockets per client: one process running every controller long-polls 58 queues' pollers from
+ * one client, and the excess polls — and every send behind them — waited for a long poll to end (up to
+ * 20 s) with the CPU idle. In AWS the defaults stand: Lambda does the polling. (DynamoDB keeps the
+ * default: measured, more concurrent calls only slow the in-process server down.)
  */
 import { Agent } from 'node:http';
 
