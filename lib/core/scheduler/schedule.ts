@@ -27,7 +27,7 @@ import { selectBestClusters, sortClusters } from './spread/index.ts';
 import { type ClusterDetail, fail, MAX_INT32, ok, type Outcome, type ScheduleFailure } from './framework/types.ts';
 import type { ClusterAffinity, Component, ResourceBinding, TargetCluster } from '../model/types.ts';
 import type { WorkloadPeers } from './framework/interface.ts';
-import { overflowEnabled, overflowOrder } from './overflow.ts';
+import { overflowEnabled, overflowOrder } from './framework/overflow.ts';
 
 export interface ScheduleOptions {
   /** Karmada `--enable-empty-workload-propagation`: keep selected clusters that got 0 replicas. */

@@ -4,7 +4,7 @@
  * names, exclusions — `clusterMatches`). No affinity: every cluster passes.
  */
 import { clusterMatches } from '../../../placement/affinity.ts';
-import { isWorkload, overflowTerms } from '../../overflow.ts';
+import { isWorkload, overflowTerms } from '../../framework/overflow.ts';
 import {
   type ClusterInfo,
   type FilterPlugin,

@@ -4,14 +4,14 @@
  * on scale-down the last groups shrink first (`assignWorkloadReplicas`, `getClusterOverflowOrder`,
  * `IsOverflowSchedulingAllowed`).
  */
-import { clusterMatches } from '../placement/affinity.ts';
+import { clusterMatches } from '../../placement/affinity.ts';
 import type {
   Cluster,
   ClusterAffinity,
   ClusterAffinityTerm,
   ReplicaSchedulingStrategy,
   ResourceBindingSpec,
-} from '../model/types.ts';
+} from '../../model/types.ts';
 
 /** Karmada's order for a cluster that matches no group (never reached: the filter removed it). */
 const UNMATCHED_ORDER = 1000;
