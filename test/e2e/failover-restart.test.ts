@@ -99,7 +99,9 @@ spec:
       return b?.spec.clusters?.length === 1 ? b : undefined;
     });
     const from = placed.spec.clusters![0]!.name;
-    // An administrator taints the cluster; the workload tolerates it for a few seconds.
+    // An administrator taints the cluster; the workload tolerates it for a few seconds. The clock is read
+    // before the patch: the server stamps the taint while the patch is in flight, never earlier.
+    const tainted = Date.now();
     await kubectl.ok([
       'patch',
       'cluster',
@@ -108,7 +110,6 @@ spec:
       '-p',
       JSON.stringify({ spec: { taints: [{ key: 'example.com/maintenance', effect: 'NoExecute' }] } }),
     ]);
-    const tainted = Date.now();
     await new Promise((r) => setTimeout(r, 2_000));
     kubectl.cleanup();
     const { savedMessages } = await rt.stop();
