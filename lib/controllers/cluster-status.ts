@@ -188,31 +188,19 @@ export function createClusterStatusController(options: ClusterStatusOptions): Co
         const becameReady = ready.status === 'True' && current?.status !== 'True';
         const due = health.lastCollectedMs === undefined || now - health.lastCollectedMs >= collectEveryMs(timings);
         let collected: Record<string, unknown> = {};
-        if (client && ready.status === 'True' && observed.status === 'True' && (becameReady || due)) {
+        if (client && ready.status === 'True' && observed.status === 'True') {
+          // Summaries when due; between them the API enablements alone, at every status update.
+          const full = becameReady || due;
           try {
-            const c = await collectStatus(client, resourceModelsOf(cluster));
-            nextConditions = setCondition(nextConditions, c.apiEnablementsCondition, nowText);
-            collected = {
-              kubernetesVersion: c.kubernetesVersion,
-              apiEnablements: c.apiEnablements,
-              nodeSummary: c.nodeSummary,
-              resourceSummary: c.resourceSummary,
-            };
-            nextHealth.lastCollectedMs = now;
+            const { apiEnablementsCondition, ...c } = full
+              ? await collectStatus(client, resourceModelsOf(cluster))
+              : await collectApiEnablements(client);
+            nextConditions = setCondition(nextConditions, apiEnablementsCondition, nowText);
+            collected = c;
+            if (full) nextHealth.lastCollectedMs = now;
           } catch (err) {
             // Whatever the member answered (errors, malformed discovery): keep the last summaries.
             context.logger.warn('could not collect the cluster status; keeping the last one', {
-              error: (err as Error).message,
-            });
-          }
-        } else if (client && ready.status === 'True' && observed.status === 'True') {
-          // Between full collections the API enablements are still refreshed at every status update.
-          try {
-            const c = await collectApiEnablements(client);
-            nextConditions = setCondition(nextConditions, c.apiEnablementsCondition, nowText);
-            collected = { apiEnablements: c.apiEnablements };
-          } catch (err) {
-            context.logger.warn('could not collect the API enablements; keeping the last ones', {
               error: (err as Error).message,
             });
           }

@@ -35,8 +35,8 @@ import {
   isDeleting,
   planBinding,
   policyImplicitPriority,
-  priorityClassValue,
   schedulePriorityNeed,
+  schedulePriorityOf,
   type PolicyClaim,
   type PolicyKind,
   preemptingPolicy,
@@ -229,17 +229,14 @@ export function createDetectorController(options: DetectorOptions): Controller {
       return undefined;
     }
     // The PriorityClass the policy names must exist: without it no binding is built (Karmada retries).
-    let schedulePriority: number | undefined;
     const need = schedulePriorityNeed(policy, options.priorityBasedScheduling ?? true);
-    if (need.kind !== 'none') {
-      const priorityClass =
-        need.kind === 'kube-priority-class' ? await store.get({ ...PRIORITY_CLASS, name: need.name }) : undefined;
-      if (!priorityClass) {
-        const why = need.kind === 'unsupported' ? need.message : `PriorityClass ${JSON.stringify(need.name)} not found`;
-        await events.record(current, 'Warning', 'ApplyPolicyFailed', `Apply ${policyName} failed: ${why}`);
-        return { requeueAfterMs: 30_000 };
-      }
-      schedulePriority = priorityClassValue(priorityClass);
+    const priority = schedulePriorityOf(
+      need,
+      need.kind === 'kube-priority-class' ? await store.get({ ...PRIORITY_CLASS, name: need.name }) : undefined,
+    );
+    if (!priority.ok) {
+      await events.record(current, 'Warning', 'ApplyPolicyFailed', `Apply ${policyName} failed: ${priority.message}`);
+      return { requeueAfterMs: 30_000 };
     }
     const bindingRef = bindingRefOf(current);
     const existing = (await store.get(bindingRef)) as ResourceBinding | undefined;
@@ -251,7 +248,7 @@ export function createDetectorController(options: DetectorOptions): Controller {
       workload,
       existing,
       newUid,
-      ...(schedulePriority !== undefined ? { schedulePriority } : {}),
+      ...(priority.priority !== undefined ? { schedulePriority: priority.priority } : {}),
       workloadAffinity: options.workloadAffinity ?? true,
     });
     try {

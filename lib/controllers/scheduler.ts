@@ -43,6 +43,7 @@ import type {
   ReconcileResult,
 } from '../reconcile/controller.ts';
 import { listAll } from '../store/list-all.ts';
+import { memoize } from '../util/memo.ts';
 import { PriorityGate } from '../util/priority-gate.ts';
 import type { ObjectStore } from '../store/port.ts';
 import { tryWrite } from '../store/write.ts';
@@ -86,7 +87,9 @@ export interface SchedulerBatch extends BatchScope {
    * Results decided in this batch for bindings in a workload (anti-)affinity group, by `namespace/name`:
    * a peer decided a moment ago counts before its write is read back (Karmada's assigning bindings).
    */
-  readonly assigning?: Map<string, ResourceBinding>;
+  readonly assigning: Map<string, ResourceBinding>;
+  /** The ResourceBindings of a namespace, listed once per batch for the workload affinity filters. */
+  readonly namespaceBindings: (namespace: string) => Promise<ResourceBinding[]>;
 }
 
 /** Counters a benchmark or test can read. */
@@ -146,6 +149,9 @@ export function createSchedulerController(options: SchedulerOptions): Controller
       ledger,
       prefetched,
       assigning: new Map(),
+      namespaceBindings: memoize(
+        (namespace) => listAll(store, { ...RESOURCE_BINDING, namespace }) as Promise<ResourceBinding[]>,
+      ),
       ...(mixed
         ? { order: schedulingOrder(batch!.keys, priorityOf), gate: new PriorityGate(bindingKeys.map(priorityOf)) }
         : {}),
@@ -203,7 +209,6 @@ export function createSchedulerController(options: SchedulerOptions): Controller
   ): Promise<ReconcileResult | undefined> {
     // What earlier attempts of this key put in the ledger before their binding write conflicted.
     let held: ReservationDelta[] = [];
-    let namespaceBindings: ResourceBinding[] | undefined;
     for (let attempt = 1; attempt <= LEDGER_ATTEMPTS; attempt++) {
       const first = attempt === 1 && scope.prefetched?.has(request.key);
       const binding = first
@@ -221,15 +226,9 @@ export function createSchedulerController(options: SchedulerOptions): Controller
         );
         return undefined;
       }
-      // Workload affinity: the namespace's bindings, read once per key, with this batch's decisions over them.
-      if (binding.spec.workloadAffinityGroups && !namespaceBindings) {
-        namespaceBindings = (await listAll(store, {
-          ...RESOURCE_BINDING,
-          namespace: binding.metadata.namespace ?? '',
-        })) as ResourceBinding[];
-      }
-      const workloadPeers = namespaceBindings
-        ? workloadPeersOf(binding, withAssigning(namespaceBindings, scope.assigning))
+      // Workload affinity: the namespace's bindings (listed once per batch), this batch's decisions over them.
+      const workloadPeers = binding.spec.workloadAffinityGroups
+        ? workloadPeersOf(binding, await scope.namespaceBindings(binding.metadata.namespace ?? ''), scope.assigning)
         : undefined;
       const result = scheduleBinding(binding, scope.snapshot, framework, {
         enableEmptyWorkloadPropagation: options.enableEmptyWorkloadPropagation ?? false,
@@ -237,7 +236,7 @@ export function createSchedulerController(options: SchedulerOptions): Controller
       });
       if (result.outcome.ok && binding.spec.workloadAffinityGroups) {
         // Recorded before any await, so a peer decided next in this batch sees it.
-        scope.assigning?.set(`${binding.metadata.namespace ?? ''}/${binding.metadata.name ?? ''}`, {
+        scope.assigning.set(`${binding.metadata.namespace ?? ''}/${binding.metadata.name ?? ''}`, {
           ...binding,
           spec: { ...binding.spec, clusters: result.outcome.value.clusters },
         });
@@ -360,12 +359,4 @@ function isBindingKey(key: string): boolean {
   } catch {
     return false;
   }
-}
-
-/** The stored bindings with the ones decided in this batch in their place. */
-function withAssigning(stored: readonly ResourceBinding[], assigning: Map<string, ResourceBinding> | undefined) {
-  if (!assigning?.size) return stored;
-  const byKey = new Map(stored.map((b) => [`${b.metadata.namespace ?? ''}/${b.metadata.name ?? ''}`, b]));
-  for (const [key, b] of assigning) byKey.set(key, b);
-  return [...byKey.values()];
 }

@@ -133,6 +133,27 @@ export function priorityClassValue(priorityClass: KubeObject): number {
 }
 
 /**
+ * The binding's `spec.schedulePriority.priority` for `need` once the PriorityClass it names was looked up
+ * (`priorityClass`, undefined when absent): no priority when nothing is asked for; otherwise the class's
+ * value, or why no binding can be built (Karmada's `BuildResourceBinding` errors).
+ */
+export function schedulePriorityOf(
+  need: SchedulePriorityNeed,
+  priorityClass: KubeObject | undefined,
+): { ok: true; priority?: number } | { ok: false; message: string } {
+  switch (need.kind) {
+    case 'none':
+      return { ok: true };
+    case 'unsupported':
+      return { ok: false, message: need.message };
+    case 'kube-priority-class':
+      return priorityClass
+        ? { ok: true, priority: priorityClassValue(priorityClass) }
+        : { ok: false, message: `PriorityClass ${JSON.stringify(need.name)} not found` };
+  }
+}
+
+/**
  * The binding the detector wants for `template` under `policy` (Karmada `BuildResourceBinding` and the
  * update's mutate function): policy fields copied, replicas/requirements or components from the
  * interpreter, owner reference to the template, claim metadata and the binding's permanent id.

@@ -44,5 +44,6 @@ export {
   priorityClassValue,
   type SchedulePriorityNeed,
   schedulePriorityNeed,
+  schedulePriorityOf,
   workloadAffinityGroupsOf,
 } from './binding.ts';

@@ -22,6 +22,7 @@ export {
   type PluginFactory,
 } from './plugins/registry.ts';
 export { schedulingOrder, schedulingPriority } from './priority.ts';
+export { isOverflowSchedulingAllowed, isWorkload } from './framework/overflow.ts';
 export { workloadPeersOf } from './workload-peers.ts';
 export {
   applyDelta,

@@ -8,18 +8,23 @@ import type { ResourceBinding } from '../model/types.ts';
 import type { WorkloadPeer, WorkloadPeers } from './framework/interface.ts';
 
 /**
- * `others`: bindings of the namespace as last known (the scheduler puts the results it has just decided
- * in this batch over the stored ones, as Karmada prefers its assigning bindings when newer).
+ * `stored`: the bindings of the namespace as read; `assigning`: results the scheduler decided a moment
+ * ago, by `namespace/name`, which count in place of the stored ones (Karmada prefers its assigning
+ * bindings when newer).
  */
 export function workloadPeersOf(
   binding: ResourceBinding,
-  others: Iterable<ResourceBinding>,
+  stored: Iterable<ResourceBinding>,
+  assigning: ReadonlyMap<string, ResourceBinding> = new Map(),
 ): WorkloadPeers | undefined {
   const groups = binding.spec.workloadAffinityGroups;
   if (!groups?.affinityGroup && !groups?.antiAffinityGroup) return undefined;
+  const others = new Map<string, ResourceBinding>();
+  for (const b of stored) others.set(`${b.metadata.namespace ?? ''}/${b.metadata.name ?? ''}`, b);
+  for (const [key, b] of assigning) others.set(key, b);
   const affinity: WorkloadPeer[] = [];
   const antiAffinity: WorkloadPeer[] = [];
-  for (const other of others) {
+  for (const other of others.values()) {
     if (other.metadata.name === binding.metadata.name) continue;
     if ((other.metadata.namespace ?? '') !== (binding.metadata.namespace ?? '')) continue;
     const theirs = other.spec.workloadAffinityGroups;

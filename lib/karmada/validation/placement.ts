@@ -5,6 +5,7 @@
  * `ValidateWorkloadAffinity`, v1.18 `ValidateOverflowAffinities`).
  */
 import { type FieldError, childPath, fieldError } from '../../kube/base/field-errors.ts';
+import { isOverflowSchedulingAllowed, type ReplicaSchedulingStrategy } from '../../core/index.ts';
 import { isQualifiedName } from '../../util/validation.ts';
 import { list, num, present, record, text } from './shape.ts';
 
@@ -122,13 +123,6 @@ export function validateWorkloadAffinity(value: unknown, path: string): FieldErr
   return errs;
 }
 
-/** Karmada `IsOverflowSchedulingAllowed`: Divided with Aggregated, or with dynamic weights. */
-function overflowSchedulingAllowed(replicaScheduling: Record<string, unknown> | undefined): boolean {
-  if (text(replicaScheduling?.replicaSchedulingType) !== 'Divided') return false;
-  const preference = text(replicaScheduling?.replicaDivisionPreference);
-  if (preference === 'Aggregated') return true;
-  return preference === 'Weighted' && Boolean(text(record(replicaScheduling?.weightPreference)?.dynamicWeight));
-}
 
 /**
  * `ValidateSpreadConstraint`: field and label spreading exclusive, group bounds non-negative and
@@ -181,7 +175,7 @@ export function validatePlacement(placement: Record<string, unknown>, path: stri
   if (present(placement.clusterAffinity) && present(placement.clusterAffinities)) {
     errs.push(fieldError.invalid(path, placement, 'clusterAffinities cannot co-exist with clusterAffinity'));
   }
-  const allowOverflow = overflowSchedulingAllowed(record(placement.replicaScheduling));
+  const allowOverflow = isOverflowSchedulingAllowed(record(placement.replicaScheduling) as ReplicaSchedulingStrategy);
   list(placement.clusterAffinities).forEach((item, i) => {
     const term = record(item) ?? {};
     if (present(term.overflowAffinities) && !allowOverflow) {

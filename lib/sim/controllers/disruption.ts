@@ -4,9 +4,11 @@
  * asks their scalable controllers), healthy ones are Ready and not terminating; `minAvailable` and
  * `maxUnavailable` (integers or percentages, rounded up) give `desiredHealthy`.
  */
+import { type Condition, rfc3339, setCondition } from '../../api/conditions.ts';
 import type { KubeObject } from '../../api/object.ts';
 import { matchesRequirements } from '../../api/labels.ts';
 import { compileLabelSelector } from '../../core/placement/affinity.ts';
+import { deepEqual } from '../../util/json.ts';
 import type { Obj, SimContext } from './context.ts';
 
 const PDB = { group: 'policy', kind: 'PodDisruptionBudget' } as const;
@@ -28,8 +30,11 @@ const isReady = (pod: KubeObject) =>
     (c) => c.type === 'Ready' && c.status === 'True',
   );
 
-/** The status the disruption controller would write for `pdb` over `pods` (all pods of the cluster). */
-export function disruptionStatus(pdb: KubeObject, pods: readonly KubeObject[]): Obj {
+/**
+ * The status the disruption controller would write for `pdb` over `pods` (all pods of the cluster); the
+ * `DisruptionAllowed` condition keeps its transition time while its status stands.
+ */
+export function disruptionStatus(pdb: KubeObject, pods: readonly KubeObject[], now: string): Obj {
   const spec = (pdb.spec ?? {}) as { selector?: unknown; minAvailable?: unknown; maxUnavailable?: unknown };
   const requirements = spec.selector ? compileLabelSelector(spec.selector as never) : [];
   const matched =
@@ -50,21 +55,24 @@ export function disruptionStatus(pdb: KubeObject, pods: readonly KubeObject[]): 
     desiredHealthy = scaled(spec.minAvailable, expectedPods) ?? expectedPods;
   }
   const disruptionsAllowed = Math.max(0, currentHealthy - desiredHealthy);
+  const previous = (pdb.status as { conditions?: Condition[] } | undefined)?.conditions;
   return {
     observedGeneration: pdb.metadata.generation,
     disruptionsAllowed,
     currentHealthy,
     desiredHealthy,
     expectedPods,
-    conditions: [
+    conditions: setCondition(
+      previous,
       disruptionsAllowed > 0
         ? { type: 'DisruptionAllowed', status: 'True', reason: 'SufficientPods', message: '' }
         : { type: 'DisruptionAllowed', status: 'False', reason: 'InsufficientPods', message: '' },
-    ],
+      now,
+    ),
   };
 }
 
-/** Writes every PodDisruptionBudget's status when it changed (conditions keep their transition time). */
+/** Writes every PodDisruptionBudget's status when it changed. */
 export async function reportDisruptionBudgets(
   ctx: SimContext,
   pods: readonly KubeObject[],
@@ -72,14 +80,8 @@ export async function reportDisruptionBudgets(
 ): Promise<void> {
   for (const pdb of await ctx.all(PDB)) {
     if (pdb.metadata.deletionTimestamp) continue;
-    const current = (pdb.status ?? {}) as Obj & { conditions?: { status: string; lastTransitionTime?: string }[] };
-    const next = disruptionStatus(pdb, pods) as Obj & { conditions: { status: string; lastTransitionTime?: string }[] };
-    const was = current.conditions?.[0];
-    next.conditions[0]!.lastTransitionTime =
-      was && was.status === next.conditions[0]!.status && was.lastTransitionTime
-        ? was.lastTransitionTime
-        : new Date(now).toISOString().replace(/\.\d{3}Z$/, 'Z');
-    if (JSON.stringify({ ...current, conditions: current.conditions }) === JSON.stringify(next)) continue;
+    const next = disruptionStatus(pdb, pods, rfc3339(now));
+    if (deepEqual(pdb.status ?? {}, next)) continue;
     await ctx.status(pdb, next, true);
   }
 }

@@ -10,27 +10,13 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { parseAllDocuments } from 'yaml';
 import type { KubeObject } from '../../../lib/api/object.ts';
+import { karmadaResourceDefs } from '../../../lib/karmada/kinds.ts';
 import { apiHarness } from '../../support/api.ts';
 
 const DOCS = new URL('../../fixtures/karmada/docs/', import.meta.url).pathname;
 
-const PLURALS: Record<string, string> = {
-  PropagationPolicy: 'propagationpolicies',
-  ClusterPropagationPolicy: 'clusterpropagationpolicies',
-  OverridePolicy: 'overridepolicies',
-  ClusterOverridePolicy: 'clusteroverridepolicies',
-  ClusterTaintPolicy: 'clustertaintpolicies',
-  FederatedResourceQuota: 'federatedresourcequotas',
-  WorkloadRebalancer: 'workloadrebalancers',
-  ResourceInterpreterCustomization: 'resourceinterpretercustomizations',
-};
-const CLUSTER_SCOPED = new Set([
-  'ClusterPropagationPolicy',
-  'ClusterOverridePolicy',
-  'ClusterTaintPolicy',
-  'WorkloadRebalancer',
-  'ResourceInterpreterCustomization',
-]);
+/** Where each Karmada kind is served (plural and scope), from the catalog the API serves. */
+const DEFS = new Map(karmadaResourceDefs().map((d) => [`${d.group}/${d.version}/${d.kind}`, d]));
 
 /**
  * Documents the docs do not show whole (`#...` in place of the rest of the spec) or show broken, by
@@ -110,17 +96,17 @@ describe("Karmada's documentation examples through the API (kubectl's strict fie
   for (const { id, obj } of examples) {
     it(`${id}: ${obj.kind} ${obj.metadata?.name}`, async () => {
       const { call } = await apiHarness();
-      const plural = PLURALS[obj.kind];
-      assert.ok(plural, `no plural for ${obj.kind}`);
       const [group, version] = String(obj.apiVersion).split('/');
+      const def = DEFS.get(`${group}/${version}/${obj.kind}`);
+      assert.ok(def, `no served kind ${obj.apiVersion} ${obj.kind}`);
       const namespace = obj.metadata?.namespace ?? 'default';
-      if (!CLUSTER_SCOPED.has(obj.kind) && namespace !== 'default') {
+      if (def.namespaced && namespace !== 'default') {
         await call('POST', '/api/v1/namespaces', {
           body: { apiVersion: 'v1', kind: 'Namespace', metadata: { name: namespace } },
         });
       }
       const base = `/apis/${group}/${version}`;
-      const path = CLUSTER_SCOPED.has(obj.kind) ? `${base}/${plural}` : `${base}/namespaces/${namespace}/${plural}`;
+      const path = def.namespaced ? `${base}/namespaces/${namespace}/${def.plural}` : `${base}/${def.plural}`;
       const res = await call('POST', `${path}?fieldValidation=Strict`, { body: obj });
       const erratum = ERRATA[id];
       if (erratum) {

@@ -15,6 +15,7 @@ import {
   priorityClassValue,
   type SchedulePriorityNeed,
   schedulePriorityNeed,
+  schedulePriorityOf,
 } from '../../../../lib/core/policy/index.ts';
 import type { KubeObject, ResourceBinding } from '../../../../lib/core/model/types.ts';
 import { bindingRefOf } from '../../../../lib/core/work/index.ts';
@@ -248,6 +249,20 @@ describe('schedulePriority from a PriorityClass (Karmada PriorityBasedScheduling
   for (const [name, policy, gate, want] of rows) {
     it(name, () => assert.deepEqual(schedulePriorityNeed(policy, gate), want));
   }
+
+  it('schedulePriorityOf: the class value, or why no binding is built', () => {
+    const pc = { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: 'high' }, value: 7 };
+    assert.deepEqual(schedulePriorityOf({ kind: 'none' }, undefined), { ok: true });
+    assert.deepEqual(schedulePriorityOf({ kind: 'kube-priority-class', name: 'high' }, pc), { ok: true, priority: 7 });
+    assert.deepEqual(schedulePriorityOf({ kind: 'kube-priority-class', name: 'high' }, undefined), {
+      ok: false,
+      message: 'PriorityClass "high" not found',
+    });
+    assert.deepEqual(schedulePriorityOf({ kind: 'unsupported', message: 'no' }, undefined), {
+      ok: false,
+      message: 'no',
+    });
+  });
 
   it('the PriorityClass value becomes spec.schedulePriority.priority; none removes it on update', () => {
     const pc = { apiVersion: 'scheduling.k8s.io/v1', kind: 'PriorityClass', metadata: { name: 'high' }, value: 1000 };

@@ -81,6 +81,13 @@ describe('WorkloadAffinity / WorkloadAntiAffinity filters', () => {
     const placed = grouped('replica-b', { antiAffinityGroup: 'ha=db' }, ['m1']);
     assert.deepEqual(run(placed, [peer]), { m1: 1, m2: 1, m3: 1 });
   });
+  it("a peer decided a moment ago in this batch counts over its stored copy (Karmada's assigning bindings)", () => {
+    const stored = grouped('backend', { affinityGroup: 'g=shop' });
+    const decided = grouped('backend', { affinityGroup: 'g=shop' }, ['m3']);
+    const b = grouped('frontend', { affinityGroup: 'g=shop' });
+    const workloadPeers = workloadPeersOf(b, [stored], new Map([['default/backend', decided]]));
+    assert.deepEqual(workloadPeers?.affinity, [{ name: 'backend', clusters: ['m3'] }]);
+  });
   it('no cluster left is NoClusterFit with the plugin reason', () => {
     const peer = grouped('a', { antiAffinityGroup: 'ha=db' }, ['m1', 'm2', 'm3']);
     assert.match(
