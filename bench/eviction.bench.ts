@@ -10,16 +10,21 @@
  * The eviction rate is raised (`--resource-eviction-rate`) so the storm measures the pipeline, not the
  * default safety limit of 0.5/s.
  */
-import { Buffer } from 'node:buffer';
-import { KubeConfig } from '@kubernetes/client-node';
 import type { KubeObject } from '../lib/api/object.ts';
 import { formatKey, refOf } from '../lib/api/object.ts';
 import { RESOURCE_BINDING, WORK } from '../lib/api/karmada-names.ts';
 import { startLocalRuntime, type LocalRuntime } from '../lib/local/runtime.ts';
-import { MemberClient } from '../lib/members/client.ts';
-import type { SimulationConfig } from '../lib/sim/config.ts';
 import { listAll } from '../lib/store/list-all.ts';
 import { median, percentile, runConcurrent, type Measurement } from './harness.ts';
+import {
+  apiClient,
+  conditionTrue,
+  memberNames,
+  membersReady,
+  namespaceOnMembers,
+  simulatedMembers,
+  until as waitUntil,
+} from './local-plane.ts';
 
 const GROUP = 'Failover (issue 13)';
 const NODE = { cpu: '64', memory: '256Gi', pods: '100000', 'ephemeral-storage': '100Gi' };
@@ -38,34 +43,12 @@ const FAILOVER = {
   resourceEvictionRate: 100_000,
   resourceEvictionBurst: 100_000,
 };
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until(what: string, probe: () => Promise<boolean>, timeoutMs = 600_000, everyMs = 100): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await probe())) {
-    if (Date.now() > deadline) throw new Error(`benchmark timed out waiting for ${what}`);
-    await sleep(everyMs);
-  }
-}
-
-function apiClient(rt: LocalRuntime): MemberClient {
-  const kc = new KubeConfig();
-  kc.loadFromFile(rt.kubeconfig);
-  const cluster = kc.getCurrentCluster()!;
-  return new MemberClient({
-    server: cluster.server,
-    caPem: Buffer.from(cluster.caData!, 'base64').toString('utf8'),
-    token: kc.getCurrentUser()!.token!,
-    timeoutMs: 60_000,
-  });
-}
+/** Waits as the storm needs: ten minutes by default, polled every 100 ms. */
+const until = (what: string, probe: () => Promise<boolean>, timeoutMs = 600_000, everyMs = 100) =>
+  waitUntil(what, probe, timeoutMs, everyMs);
 
 type Binding = KubeObject & { spec: { clusters?: { name: string }[] } };
 
-const conditionTrue = (o: KubeObject, type: string) =>
-  ((o.status as { conditions?: { type: string; status: string }[] } | undefined)?.conditions ?? []).some(
-    (x) => x.type === type && x.status === 'True',
-  );
 const ready = (cluster: KubeObject) => conditionTrue(cluster, 'Ready');
 const applied = (work: KubeObject) => conditionTrue(work, 'Applied');
 
@@ -83,20 +66,8 @@ export async function benchEviction(options: {
   clusters: number;
   singles: number;
 }): Promise<Measurement[]> {
-  const names = Array.from({ length: options.clusters }, (_, i) => `m${String(i + 1).padStart(2, '0')}`);
-  const simulation: SimulationConfig = {
-    podStartupMs: 50,
-    jobDurationMs: 200,
-    members: names.map((name) => ({
-      name,
-      provider: 'sim',
-      region: 'local',
-      zones: ['local-a'],
-      kubernetesVersion: 'v1.31.0',
-      nodes: 1,
-      node: NODE,
-    })),
-  };
+  const names = memberNames(options.clusters);
+  const simulation = simulatedMembers(options.clusters, NODE);
   const rt = await startLocalRuntime({
     inMemory: true,
     apiPort: 0,
@@ -105,16 +76,13 @@ export async function benchEviction(options: {
     failover: FAILOVER,
     logLevel: (process.env.BENCH_LOG_LEVEL as 'ERROR' | undefined) ?? 'ERROR',
   });
-  const api = apiClient(rt);
+  const api = apiClient(rt, 60_000);
   const store = rt.runtime.store;
   // Long waits scale with the storm (about 10 bindings/s end to end on this machine).
   const patience = Math.max(600_000, options.bindings * 300);
   const measurements: Measurement[] = [];
   try {
-    await until('members Ready', async () => {
-      const clusters = await listAll(store, { group: 'cluster.karmada.io', kind: 'Cluster' });
-      return clusters.length === names.length && clusters.every(ready);
-    });
+    await membersReady(rt, names.length, 600_000);
     await api.send('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'storm' } });
     // Every binding on the first member while it is healthy (a placement pinned there), then free to
     // move anywhere: the policy is widened before the failure, which does not move what is placed.
@@ -130,11 +98,7 @@ export async function benchEviction(options: {
         },
       },
     });
-    await until('namespace storm on every member', async () => {
-      for (const m of rt.members.values())
-        if (!(await m.store.get({ group: '', kind: 'Namespace', name: 'storm' }))) return false;
-      return true;
-    });
+    await namespaceOnMembers(rt, 'storm', 600_000);
     const target = names[0]!;
     await runConcurrent(options.bindings, 16, (i) =>
       api.send('POST', '/api/v1/namespaces/storm/configmaps', {

@@ -9,20 +9,24 @@
  * - The priority path under load: the same with 5,000 messages pending on the standard queues, next to
  *   the same change sent on the standard lane (priority disabled).
  */
-import { Buffer } from 'node:buffer';
-import { KubeConfig } from '@kubernetes/client-node';
 import { SqsQueueAdmin } from '../lib/adapters/sqs/queue-admin.ts';
 import { createSqsClient } from '../lib/adapters/sqs/transport.ts';
 import type { KubeObject } from '../lib/api/object.ts';
 import { formatKey } from '../lib/api/object.ts';
 import { executionNamespace, WORK } from '../lib/api/karmada-names.ts';
 import { generateWorkName } from '../lib/core/work/index.ts';
-import { startLocalRuntime, type LocalRuntime } from '../lib/local/runtime.ts';
-import { MemberClient } from '../lib/members/client.ts';
+import { startLocalRuntime } from '../lib/local/runtime.ts';
 import type { Lane } from '../lib/queue/port.ts';
-import type { SimulationConfig } from '../lib/sim/config.ts';
-import { listAll } from '../lib/store/list-all.ts';
 import { median, percentile, runConcurrent, type Measurement } from './harness.ts';
+import {
+  apiClient,
+  memberNames,
+  membersReady,
+  namespaceOnMembers,
+  simulatedMembers,
+  sleep,
+  until,
+} from './local-plane.ts';
 
 const GROUP = 'Works to members (issue 6)';
 const NODE = { cpu: '64', memory: '256Gi', pods: '1000', 'ephemeral-storage': '100Gi' };
@@ -33,28 +37,6 @@ const TIMINGS = {
   monitorGracePeriodMs: 40_000,
   startupGracePeriodMs: 60_000,
 };
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-
-async function until(what: string, probe: () => Promise<boolean>, timeoutMs = 300_000, everyMs = 50): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await probe())) {
-    if (Date.now() > deadline) throw new Error(`benchmark timed out waiting for ${what}`);
-    await sleep(everyMs);
-  }
-}
-
-function apiClient(rt: LocalRuntime): MemberClient {
-  const kc = new KubeConfig();
-  kc.loadFromFile(rt.kubeconfig);
-  const cluster = kc.getCurrentCluster()!;
-  return new MemberClient({
-    server: cluster.server,
-    caPem: Buffer.from(cluster.caData!, 'base64').toString('utf8'),
-    token: kc.getCurrentUser()!.token!,
-    timeoutMs: 30_000,
-  });
-}
-
 function configMap(name: string, value: string): KubeObject {
   return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'bench' }, data: { value } } as KubeObject;
 }
@@ -67,20 +49,8 @@ export async function benchPropagation(options: {
   loadSamples: number;
   backlog: number;
 }): Promise<Measurement[]> {
-  const names = Array.from({ length: options.clusters }, (_, i) => `m${String(i + 1).padStart(2, '0')}`);
-  const simulation: SimulationConfig = {
-    podStartupMs: 50,
-    jobDurationMs: 200,
-    members: names.map((name) => ({
-      name,
-      provider: 'sim',
-      region: 'local',
-      zones: ['local-a'],
-      kubernetesVersion: 'v1.31.0',
-      nodes: 1,
-      node: NODE,
-    })),
-  };
+  const names = memberNames(options.clusters);
+  const simulation = simulatedMembers(options.clusters, NODE);
   const rt = await startLocalRuntime({
     inMemory: true,
     apiPort: 0,
@@ -91,24 +61,10 @@ export async function benchPropagation(options: {
   const api = apiClient(rt);
   const store = rt.runtime.store;
   try {
-    await until('members Ready', async () => {
-      const clusters = await listAll(store, { group: 'cluster.karmada.io', kind: 'Cluster' });
-      return (
-        clusters.length === names.length &&
-        clusters.every((c) =>
-          ((c.status as { conditions?: { type: string; status: string }[] } | undefined)?.conditions ?? []).some(
-            (x) => x.type === 'Ready' && x.status === 'True',
-          ),
-        )
-      );
-    });
+    await membersReady(rt, names.length);
     // The namespace reaches every member by auto-propagation.
     await api.send('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'bench' } });
-    await until('namespace bench on every member', async () => {
-      for (const m of rt.members.values())
-        if (!(await m.store.get({ group: '', kind: 'Namespace', name: 'bench' }))) return false;
-      return true;
-    });
+    await namespaceOnMembers(rt, 'bench');
 
     // ---- Work fan-out: Works straight to the executor -------------------------------------------
     const total = options.templates * names.length;

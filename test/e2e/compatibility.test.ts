@@ -6,32 +6,12 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { KubeObject } from '../../lib/api/object.ts';
 import { type LocalRuntime, startLocalRuntime } from '../../lib/local/runtime.ts';
-import type { SimulationConfig } from '../../lib/sim/config.ts';
 import { eventually } from '../support/eventually.ts';
+import { E2E_TIMINGS, getJson, membersReady, oneRegionMembers } from '../support/e2e.ts';
 import { kubectlRunner } from '../support/kubectl.ts';
 
-const TIMINGS = {
-  statusUpdateFrequencyMs: 500,
-  successThresholdMs: 1_000,
-  failureThresholdMs: 1_000,
-  monitorGracePeriodMs: 3_000,
-  startupGracePeriodMs: 4_000,
-};
-const NODE = { cpu: '8', memory: '32Gi', pods: '110', 'ephemeral-storage': '100Gi' };
 const MEMBERS = ['member1', 'member2', 'member3'];
-const SIMULATION: SimulationConfig = {
-  podStartupMs: 50,
-  jobDurationMs: 200,
-  members: MEMBERS.map((name, i) => ({
-    name,
-    provider: 'aws',
-    region: 'us-east-1',
-    zones: [`us-east-1${'abc'[i]}`],
-    kubernetesVersion: 'v1.31.0',
-    nodes: 2,
-    node: NODE,
-  })),
-};
+const SIMULATION = oneRegionMembers(MEMBERS);
 
 type Kubectl = ReturnType<typeof kubectlRunner>;
 let rt: LocalRuntime;
@@ -40,16 +20,10 @@ const onMember = new Map<string, Kubectl>();
 const member = (name: string) => onMember.get(name)!;
 
 before(async () => {
-  rt = await startLocalRuntime({ inMemory: true, apiPort: 0, simulation: SIMULATION, clusterTimings: TIMINGS });
+  rt = await startLocalRuntime({ inMemory: true, apiPort: 0, simulation: SIMULATION, clusterTimings: E2E_TIMINGS });
   kubectl = kubectlRunner(rt.kubeconfig);
-  for (const name of MEMBERS) {
-    onMember.set(name, kubectlRunner(rt.members.get(name)!.kubeconfig));
-    await eventually(`${name} Ready`, async () => {
-      const c = await rt.runtime.store.get({ group: 'cluster.karmada.io', kind: 'Cluster', name });
-      const status = c?.status as { conditions?: { type: string; status: string }[] } | undefined;
-      return status?.conditions?.some((x) => x.type === 'Ready' && x.status === 'True');
-    });
-  }
+  for (const name of MEMBERS) onMember.set(name, kubectlRunner(rt.members.get(name)!.kubeconfig));
+  await membersReady(rt, MEMBERS);
   await kubectl.ok(['create', 'namespace', 'compat']);
 });
 after(async () => {
@@ -57,11 +31,6 @@ after(async () => {
   for (const k of onMember.values()) k.cleanup();
   await rt?.stop();
 });
-
-async function getJson(k: Kubectl, args: string[]): Promise<KubeObject | undefined> {
-  const r = await k.run(['get', ...args, '-o', 'json']);
-  return r.code === 0 ? (JSON.parse(r.stdout) as KubeObject) : undefined;
-}
 
 const apply = (object: unknown) => kubectl.ok(['apply', '-f', '-'], JSON.stringify(object));
 

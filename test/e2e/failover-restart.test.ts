@@ -12,30 +12,11 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import type { KubeObject } from '../../lib/api/object.ts';
 import { type LocalRuntime, startLocalRuntime } from '../../lib/local/runtime.ts';
-import type { SimulationConfig } from '../../lib/sim/config.ts';
 import { eventually } from '../support/eventually.ts';
+import { E2E_TIMINGS, getJson, membersReady, oneRegionMembers } from '../support/e2e.ts';
 import { kubectlRunner } from '../support/kubectl.ts';
 
-const TIMINGS = {
-  statusUpdateFrequencyMs: 500,
-  successThresholdMs: 1_000,
-  failureThresholdMs: 1_000,
-  monitorGracePeriodMs: 3_000,
-  startupGracePeriodMs: 4_000,
-};
-const SIMULATION: SimulationConfig = {
-  podStartupMs: 50,
-  jobDurationMs: 200,
-  members: ['member1', 'member2'].map((name, i) => ({
-    name,
-    provider: 'aws',
-    region: 'us-east-1',
-    zones: [`us-east-1${'ab'[i]}`],
-    kubernetesVersion: 'v1.31.0',
-    nodes: 1,
-    node: { cpu: '8', memory: '32Gi', pods: '110', 'ephemeral-storage': '100Gi' },
-  })),
-};
+const MEMBERS = ['member1', 'member2'];
 const TOLERATION_SECONDS = 8;
 
 const dataDir = mkdtempSync(join(tmpdir(), 'failover-restart-'));
@@ -49,19 +30,12 @@ async function start(): Promise<LocalRuntime> {
   const rt = await startLocalRuntime({
     dataDir,
     apiPort: 0,
-    simulation: SIMULATION,
-    clusterTimings: TIMINGS,
+    simulation: oneRegionMembers(MEMBERS, 1),
+    clusterTimings: E2E_TIMINGS,
     logLevel: 'WARN',
   });
   running.push(rt);
-  for (const name of ['member1', 'member2']) {
-    await eventually(`${name} Ready`, async () => {
-      const c = await rt.runtime.store.get({ group: 'cluster.karmada.io', kind: 'Cluster', name });
-      return ((c?.status as { conditions?: { type: string; status: string }[] })?.conditions ?? []).some(
-        (x) => x.type === 'Ready' && x.status === 'True',
-      );
-    });
-  }
+  await membersReady(rt, MEMBERS);
   return rt;
 }
 
@@ -94,8 +68,7 @@ spec:
 `,
     );
     const placed = await eventually('placed on one member', async () => {
-      const r = await kubectl.run(['get', 'rb', 'settings-configmap', '-o', 'json']);
-      const b = r.code === 0 ? (JSON.parse(r.stdout) as Binding) : undefined;
+      const b = await getJson<Binding>(kubectl, ['rb', 'settings-configmap']);
       return b?.spec.clusters?.length === 1 ? b : undefined;
     });
     const from = placed.spec.clusters![0]!.name;
@@ -121,8 +94,7 @@ spec:
     const moved = await eventually(
       `evicted from ${from} after the restart`,
       async () => {
-        const r = await kubectl.run(['get', 'rb', 'settings-configmap', '-o', 'json']);
-        const b = r.code === 0 ? (JSON.parse(r.stdout) as Binding) : undefined;
+        const b = await getJson<Binding>(kubectl, ['rb', 'settings-configmap']);
         return b?.spec.gracefulEvictionTasks?.some((t) => t.fromCluster === from) ? b : undefined;
       },
       45_000,

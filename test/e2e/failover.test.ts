@@ -17,17 +17,10 @@ import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import type { KubeObject } from '../../lib/api/object.ts';
 import { type LocalRuntime, startLocalRuntime } from '../../lib/local/runtime.ts';
-import type { SimulationConfig } from '../../lib/sim/config.ts';
 import { eventually } from '../support/eventually.ts';
+import { clusterReady, E2E_TIMINGS, getJson, membersReady, oneRegionMembers } from '../support/e2e.ts';
 import { kubectlRunner } from '../support/kubectl.ts';
 
-const TIMINGS = {
-  statusUpdateFrequencyMs: 500,
-  successThresholdMs: 1_000,
-  failureThresholdMs: 1_000,
-  monitorGracePeriodMs: 3_000,
-  startupGracePeriodMs: 4_000,
-};
 const FAILOVER = {
   failoverEvictionTimeoutMs: 2_000,
   defaultNotReadyTolerationSeconds: 2,
@@ -35,21 +28,8 @@ const FAILOVER = {
   gracefulEvictionTimeoutMs: 60_000,
 };
 
-const NODE = { cpu: '8', memory: '32Gi', pods: '110', 'ephemeral-storage': '100Gi' };
 const MEMBERS = ['member1', 'member2', 'member3'];
-const SIMULATION: SimulationConfig = {
-  podStartupMs: 50,
-  jobDurationMs: 200,
-  members: MEMBERS.map((name, i) => ({
-    name,
-    provider: 'aws',
-    region: 'us-east-1',
-    zones: [`us-east-1${'abc'[i]}`],
-    kubernetesVersion: 'v1.31.0',
-    nodes: 2,
-    node: NODE,
-  })),
-};
+const SIMULATION = oneRegionMembers(MEMBERS);
 
 let rt: LocalRuntime;
 let kubectl: ReturnType<typeof kubectlRunner>;
@@ -68,17 +48,7 @@ type Binding = KubeObject & {
   status?: { conditions?: { type: string; status: string; reason?: string; message?: string }[] };
 };
 
-async function getJson<T = KubeObject>(k: ReturnType<typeof kubectlRunner>, args: string[]): Promise<T | undefined> {
-  const r = await k.run(['get', ...args, '-o', 'json']);
-  return r.code === 0 ? (JSON.parse(r.stdout) as T) : undefined;
-}
-
 const binding = (name: string, namespace = 'default') => getJson<Binding>(kubectl, ['rb', name, '-n', namespace]);
-const clusterReady = async (name: string, status: string) => {
-  const c = await rt.runtime.store.get({ group: 'cluster.karmada.io', kind: 'Cluster', name });
-  const conditions = (c?.status as { conditions?: { type: string; status: string }[] } | undefined)?.conditions;
-  return conditions?.some((x) => x.type === 'Ready' && x.status === status);
-};
 const taintsOf = async (name: string) =>
   (
     (await rt.runtime.store.get({ group: 'cluster.karmada.io', kind: 'Cluster', name }))?.spec as {
@@ -91,11 +61,11 @@ const onSim = (member: string, ref: { group: string; kind: string; namespace?: s
 
 async function fail(member: string): Promise<void> {
   rt.members.get(member)!.setFault({ mode: 'unreachable' });
-  await eventually(`${member} NotReady`, () => clusterReady(member, 'False'));
+  await eventually(`${member} NotReady`, () => clusterReady(rt, member, 'False'));
 }
 async function recover(member: string): Promise<void> {
   rt.members.get(member)!.recover();
-  await eventually(`${member} Ready again`, () => clusterReady(member, 'True'));
+  await eventually(`${member} Ready again`, () => clusterReady(rt, member, 'True'));
 }
 
 before(async () => {
@@ -103,14 +73,12 @@ before(async () => {
     inMemory: true,
     apiPort: 0,
     simulation: SIMULATION,
-    clusterTimings: TIMINGS,
+    clusterTimings: E2E_TIMINGS,
     failover: FAILOVER,
   });
   kubectl = kubectlRunner(rt.kubeconfig);
-  for (const name of MEMBERS) {
-    onMember.set(name, kubectlRunner(rt.members.get(name)!.kubeconfig));
-    await eventually(`${name} Ready`, () => clusterReady(name, 'True'));
-  }
+  for (const name of MEMBERS) onMember.set(name, kubectlRunner(rt.members.get(name)!.kubeconfig));
+  await membersReady(rt, MEMBERS);
 });
 after(async () => {
   kubectl?.cleanup();

@@ -16,60 +16,28 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { KubeObject } from '../../lib/api/object.ts';
 import { type LocalRuntime, startLocalRuntime } from '../../lib/local/runtime.ts';
-import type { SimulationConfig } from '../../lib/sim/config.ts';
 import { eventually } from '../support/eventually.ts';
+import { E2E_TIMINGS, getJson, membersReady, oneRegionMembers } from '../support/e2e.ts';
 import { kubectlRunner } from '../support/kubectl.ts';
 
-const TIMINGS = {
-  statusUpdateFrequencyMs: 500,
-  successThresholdMs: 1_000,
-  failureThresholdMs: 1_000,
-  monitorGracePeriodMs: 3_000,
-  startupGracePeriodMs: 4_000,
-};
-
-const NODE = { cpu: '8', memory: '32Gi', pods: '110', 'ephemeral-storage': '100Gi' };
 const MEMBERS = ['member1', 'member2', 'member3'];
-const SIMULATION: SimulationConfig = {
-  podStartupMs: 50,
-  jobDurationMs: 200,
-  members: MEMBERS.map((name, i) => ({
-    name,
-    provider: 'aws',
-    region: 'us-east-1',
-    zones: [`us-east-1${'abc'[i]}`],
-    kubernetesVersion: 'v1.31.0',
-    nodes: 2,
-    node: NODE,
-  })),
-};
+const SIMULATION = oneRegionMembers(MEMBERS);
 
 let rt: LocalRuntime;
 let kubectl: ReturnType<typeof kubectlRunner>;
 const onMember = new Map<string, ReturnType<typeof kubectlRunner>>();
 
 before(async () => {
-  rt = await startLocalRuntime({ inMemory: true, apiPort: 0, simulation: SIMULATION, clusterTimings: TIMINGS });
+  rt = await startLocalRuntime({ inMemory: true, apiPort: 0, simulation: SIMULATION, clusterTimings: E2E_TIMINGS });
   kubectl = kubectlRunner(rt.kubeconfig);
-  for (const name of MEMBERS) {
-    onMember.set(name, kubectlRunner(rt.members.get(name)!.kubeconfig));
-    await eventually(`${name} Ready`, async () => {
-      const c = await rt.runtime.store.get({ group: 'cluster.karmada.io', kind: 'Cluster', name });
-      const status = c?.status as { conditions?: { type: string; status: string }[] } | undefined;
-      return status?.conditions?.some((x) => x.type === 'Ready' && x.status === 'True');
-    });
-  }
+  for (const name of MEMBERS) onMember.set(name, kubectlRunner(rt.members.get(name)!.kubeconfig));
+  await membersReady(rt, MEMBERS);
 });
 after(async () => {
   kubectl?.cleanup();
   for (const k of onMember.values()) k.cleanup();
   await rt?.stop();
 });
-
-async function getJson(k: ReturnType<typeof kubectlRunner>, args: string[]): Promise<KubeObject | undefined> {
-  const r = await k.run(['get', ...args, '-o', 'json']);
-  return r.code === 0 ? (JSON.parse(r.stdout) as KubeObject) : undefined;
-}
 
 const member = (name: string) => onMember.get(name)!;
 type Deploy = KubeObject & {
@@ -280,9 +248,14 @@ describe('propagation to members through kubectl', () => {
     );
     await eventually('web on member1', async () => (await memberDeploy('member1', 'web')) !== undefined);
     const cm = await eventually('web-config on member1', () =>
-      getJson(member('member1'), ['configmap', 'web-config', '-n', 'default']),
+      getJson<KubeObject & { data?: Record<string, string> }>(member('member1'), [
+        'configmap',
+        'web-config',
+        '-n',
+        'default',
+      ]),
     );
-    assert.equal((cm as KubeObject & { data?: Record<string, string> }).data?.['index.html'], 'hello');
+    assert.equal(cm.data?.['index.html'], 'hello');
     assert.equal(await getJson(member('member2'), ['configmap', 'web-config', '-n', 'default']), undefined);
 
     // Deleting the template removes it, and the ConfigMap it brought, from the member.

@@ -14,17 +14,10 @@ import type { KubeObject } from '../../lib/api/object.ts';
 import { type LocalRuntime, startLocalRuntime } from '../../lib/local/runtime.ts';
 import type { SimulationConfig } from '../../lib/sim/config.ts';
 import { eventually } from '../support/eventually.ts';
+import { E2E_NODE, E2E_TIMINGS } from '../support/e2e.ts';
 import { kubectlRunner } from '../support/kubectl.ts';
 
-const TIMINGS = {
-  statusUpdateFrequencyMs: 500,
-  successThresholdMs: 1_000,
-  failureThresholdMs: 1_000,
-  monitorGracePeriodMs: 3_000,
-  startupGracePeriodMs: 4_000,
-};
-
-const NODE = { cpu: '8', memory: '32Gi', pods: '110', 'ephemeral-storage': '100Gi' };
+const NODE = E2E_NODE;
 const SIMULATION: SimulationConfig = {
   podStartupMs: 50,
   jobDurationMs: 200,
@@ -77,7 +70,7 @@ before(async () => {
     inMemory: true,
     apiPort: 0,
     simulation: SIMULATION,
-    clusterTimings: TIMINGS,
+    clusterTimings: E2E_TIMINGS,
   });
   kubectl = kubectlRunner(rt.kubeconfig);
   for (const name of ['member1', 'member2', 'member3', 'member4']) {

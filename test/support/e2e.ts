@@ -1,0 +1,58 @@
+/**
+ * What the end-to-end tests share: the cluster timings that make health changes show within seconds,
+ * simulated members in one region, waiting for members to be Ready, and reading objects through kubectl.
+ */
+import type { KubeObject } from '../../lib/api/object.ts';
+import type { LocalRuntime } from '../../lib/local/runtime.ts';
+import type { SimulationConfig } from '../../lib/sim/config.ts';
+import { eventually } from './eventually.ts';
+import type { kubectlRunner } from './kubectl.ts';
+
+type Kubectl = ReturnType<typeof kubectlRunner>;
+
+/** Probes every 500 ms, health thresholds of 1 s: a member failure or recovery shows within seconds. */
+export const E2E_TIMINGS = {
+  statusUpdateFrequencyMs: 500,
+  successThresholdMs: 1_000,
+  failureThresholdMs: 1_000,
+  monitorGracePeriodMs: 3_000,
+  startupGracePeriodMs: 4_000,
+};
+
+/** One simulated node. */
+export const E2E_NODE = { cpu: '8', memory: '32Gi', pods: '110', 'ephemeral-storage': '100Gi' };
+
+/** Members in `us-east-1`, one zone each (`us-east-1a`, `-b`, …), with `nodes` nodes of {@link E2E_NODE}. */
+export function oneRegionMembers(names: readonly string[], nodes = 2): SimulationConfig {
+  return {
+    podStartupMs: 50,
+    jobDurationMs: 200,
+    members: names.map((name, i) => ({
+      name,
+      provider: 'aws',
+      region: 'us-east-1',
+      zones: [`us-east-1${String.fromCharCode(97 + i)}`],
+      kubernetesVersion: 'v1.31.0',
+      nodes,
+      node: E2E_NODE,
+    })),
+  };
+}
+
+/** Whether the cluster's Ready condition has `status`. */
+export async function clusterReady(rt: LocalRuntime, name: string, status = 'True'): Promise<boolean> {
+  const c = await rt.runtime.store.get({ group: 'cluster.karmada.io', kind: 'Cluster', name });
+  const conditions = (c?.status as { conditions?: { type: string; status: string }[] } | undefined)?.conditions;
+  return conditions?.some((x) => x.type === 'Ready' && x.status === status) ?? false;
+}
+
+/** Waits until every named member is Ready. */
+export async function membersReady(rt: LocalRuntime, names: readonly string[]): Promise<void> {
+  for (const name of names) await eventually(`${name} Ready`, () => clusterReady(rt, name));
+}
+
+/** `kubectl get <args> -o json`, or undefined when kubectl fails (e.g. NotFound). */
+export async function getJson<T = KubeObject>(k: Kubectl, args: string[]): Promise<T | undefined> {
+  const r = await k.run(['get', ...args, '-o', 'json']);
+  return r.code === 0 ? (JSON.parse(r.stdout) as T) : undefined;
+}
