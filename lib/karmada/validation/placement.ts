@@ -123,7 +123,6 @@ export function validateWorkloadAffinity(value: unknown, path: string): FieldErr
   return errs;
 }
 
-
 /**
  * `ValidateSpreadConstraint`: field and label spreading exclusive, group bounds non-negative and
  * ordered, each field at most once (reported once), and a `cluster` constraint whenever any
