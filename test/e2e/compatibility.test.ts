@@ -5,6 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { KubeObject } from '../../lib/api/object.ts';
+import type { ResourceBinding } from '../../lib/core/model/types.ts';
 import { type LocalRuntime, startLocalRuntime } from '../../lib/local/runtime.ts';
 import { eventually } from '../support/eventually.ts';
 import { E2E_TIMINGS, getJson, membersReady, oneRegionMembers } from '../support/e2e.ts';
@@ -52,6 +53,11 @@ function deployment(name: string, replicas: number, extra: Record<string, unknow
 
 const onMemberDeploy = (cluster: string, name: string) =>
   getJson(member(cluster), ['deployment', name, '-n', 'compat']);
+/** The binding `kubectl get <args>` names, once it is placed on some cluster. */
+async function placedBinding(args: string[]): Promise<ResourceBinding | undefined> {
+  const b = await getJson<ResourceBinding>(kubectl, args);
+  return b?.spec.clusters?.length ? b : undefined;
+}
 const labelsOf = (o: KubeObject | undefined) => o?.metadata.labels ?? {};
 
 describe('Karmada compatibility through kubectl', () => {
@@ -146,11 +152,7 @@ describe('Karmada compatibility through kubectl', () => {
       },
     });
     const crbName = 'widgets.example.com-customresourcedefinition';
-    const crb = await eventually('the CRB scheduled', async () => {
-      const b = (await getJson(kubectl, ['crb', crbName])) as
-        (KubeObject & { spec: { clusters?: { name: string }[] } }) | undefined;
-      return b?.spec.clusters?.length ? b : undefined;
-    });
+    const crb = await eventually('the CRB scheduled', () => placedBinding(['crb', crbName]));
     assert.equal(crb.spec.clusters!.length, 2, 'maxGroups 2 places it on exactly two members');
     assert.ok(labelsOf(crb)['clusterpropagationpolicy.karmada.io/permanent-id']);
     for (const { name } of crb.spec.clusters!) {
@@ -421,11 +423,7 @@ describe('Karmada compatibility through kubectl', () => {
         },
       },
     });
-    const placement = async (name: string) => {
-      const b = (await getJson(kubectl, ['rb', `${name}-deployment`, '-n', 'compat'])) as
-        (KubeObject & { spec: { clusters?: { name: string }[]; workloadAffinityGroups?: unknown } }) | undefined;
-      return b?.spec.clusters?.length ? b : undefined;
-    };
+    const placement = (name: string) => placedBinding(['rb', `${name}-deployment`, '-n', 'compat']);
     await apply(grouped('shop-api', { tier: 'grouped', 'app.group': 'shop', 'ha.group': 'db-a' }));
     const first = await eventually('shop-api placed', () => placement('shop-api'));
     assert.deepEqual(first.spec.workloadAffinityGroups, {
@@ -470,11 +468,7 @@ describe('Karmada compatibility through kubectl', () => {
         },
       },
     });
-    const rb = await eventually('spill scheduled', async () => {
-      const b = (await getJson(kubectl, ['rb', 'spill-deployment', '-n', 'compat'])) as
-        (KubeObject & { spec: { clusters?: { name: string; replicas: number }[] } }) | undefined;
-      return b?.spec.clusters?.length ? b : undefined;
-    });
+    const rb = await eventually('spill scheduled', () => placedBinding(['rb', 'spill-deployment', '-n', 'compat']));
     const byCluster = Object.fromEntries(rb.spec.clusters!.map((c) => [c.name, c.replicas]));
     assert.equal(byCluster.member3, undefined, 'never outside the primary and overflow groups');
     assert.deepEqual(byCluster, { member1: 2, member2: 1 }, 'the primary group full, the rest in the overflow group');
