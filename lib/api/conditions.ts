@@ -78,3 +78,18 @@ export function findCondition(conditions: readonly Condition[] | undefined, type
 }
 
 export { rfc3339 };
+
+/**
+ * {@link setCondition} for a condition that exists only while something holds: `next` sets it,
+ * `undefined` removes the condition of that type. Returns the SAME array object when nothing changed.
+ */
+export function putCondition(
+  conditions: readonly Condition[] | undefined,
+  type: string,
+  next: { status: ConditionStatus; reason: string; message: string } | undefined,
+  now: string,
+): Condition[] {
+  const list = (conditions ?? []) as Condition[];
+  if (next) return setCondition(list, { type, ...next }, now);
+  return list.some((c) => c.type === type) ? list.filter((c) => c.type !== type) : list;
+}

@@ -21,6 +21,9 @@ export {
   canonicalPurgeMode,
   clusterEvictionPurgeMode,
   directlyPurgedClusters,
+  directlyPurgeHandoff,
+  HANDOFF_PENDING_CONDITION,
+  type HandoffWait,
   EVICTION_PRODUCER_CRB_APPLICATION_FAILOVER,
   EVICTION_PRODUCER_RB_APPLICATION_FAILOVER,
   EVICTION_PRODUCER_TAINT_MANAGER,
@@ -63,3 +66,16 @@ export {
   failoverHeldCondition,
   type HeldEviction,
 } from './decision.ts';
+export {
+  APPLICATION_FAILOVER_CONDITION,
+  applicationEvictedSpec,
+  type ApplicationFailoverBehavior,
+  applicationFailoverCondition,
+  type ApplicationFailoverDecision,
+  applicationFailoverInactive,
+  applicationFailoverOf,
+  decideApplicationFailover,
+  DEFAULT_APPLICATION_TOLERATION_SECONDS,
+  type DueApplicationEviction,
+  type FailoverInactive,
+} from './application.ts';

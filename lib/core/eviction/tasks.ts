@@ -202,3 +202,66 @@ export function directlyPurgedClusters(spec: Pick<ResourceBindingSpec, 'graceful
     .filter((t) => canonicalPurgeMode(t.purgeMode) === 'Directly')
     .map((t) => t.fromCluster);
 }
+
+/** The condition a binding carries while its new copies wait for an evicted copy to be deleted. */
+export const HANDOFF_PENDING_CONDITION = 'FailoverHandoffPending';
+
+/** A `Directly`-purged cluster whose old copy the new copies wait for. */
+export interface HandoffWait {
+  cluster: string;
+  why: 'deleting' | 'unreachable';
+  message: string;
+}
+
+/**
+ * The exactly-once handoff of `Directly` purging (the seeds' consistency rule): while a cluster purged
+ * `Directly` still holds the binding's Work, the new copies wait.
+ * - a Ready old cluster: wait (its member object is being deleted; the Work goes when it is);
+ * - an old cluster that is not Ready cannot confirm the deletion:
+ *   - evicted by the taint manager: released at once — the cluster has been failing for the whole
+ *     toleration already, and its copy is deleted before anything else reaches it when it returns;
+ *   - evicted by application failover (the cluster was healthy when it was evicted): wait until the
+ *     task's grace period (`gracePeriodSeconds`, else `--graceful-eviction-timeout`) has passed since
+ *     the eviction, then release.
+ * `nextMs`: when a wait on an unreachable cluster ends.
+ */
+export function directlyPurgeHandoff(args: {
+  spec: Pick<ResourceBindingSpec, 'gracefulEvictionTasks'>;
+  oldCopyExists: (cluster: string) => boolean;
+  clusterReady: (cluster: string) => boolean;
+  nowMs: number;
+  timeoutMs: number;
+}): { waiting: HandoffWait[]; released: string[]; nextMs?: number } {
+  const waiting: HandoffWait[] = [];
+  const released: string[] = [];
+  let nextMs: number | undefined;
+  for (const task of args.spec.gracefulEvictionTasks ?? []) {
+    if (canonicalPurgeMode(task.purgeMode) !== 'Directly' || !args.oldCopyExists(task.fromCluster)) continue;
+    const cluster = task.fromCluster;
+    if (args.clusterReady(cluster)) {
+      waiting.push({
+        cluster,
+        why: 'deleting',
+        message: `the new copy starts once the evicted copy on cluster ${cluster} is deleted (purge mode Directly)`,
+      });
+      continue;
+    }
+    if (task.reason === EVICTION_REASON_TAINT_UNTOLERATED) {
+      released.push(cluster);
+      continue;
+    }
+    const created = task.creationTimestamp ? Date.parse(task.creationTimestamp) : args.nowMs;
+    const until = created + timeoutOf(task, args.timeoutMs);
+    if (args.nowMs >= until) {
+      released.push(cluster);
+      continue;
+    }
+    waiting.push({
+      cluster,
+      why: 'unreachable',
+      message: `cluster ${cluster} is not reachable, so the deletion of its evicted copy cannot be confirmed (purge mode Directly): the new copy waits until it is, or until ${rfc3339(until)} when the grace period ends`,
+    });
+    nextMs = nextMs === undefined ? until : Math.min(nextMs, until);
+  }
+  return { waiting, released, ...(nextMs !== undefined ? { nextMs } : {}) };
+}
