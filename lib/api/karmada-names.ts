@@ -39,6 +39,9 @@ export const POLICY_GROUP = 'policy.karmada.io';
 /** API group of ResourceInterpreterCustomization. */
 export const CONFIG_GROUP = 'config.karmada.io';
 
+/** API group of WorkloadRebalancer. */
+export const APPS_GROUP = 'apps.karmada.io';
+
 /** The kinds the scheduler and the detector work on. */
 export const RESOURCE_BINDING = { group: WORK_GROUP, kind: 'ResourceBinding' } as const;
 export const CLUSTER_RESOURCE_BINDING = { group: WORK_GROUP, kind: 'ClusterResourceBinding' } as const;
@@ -49,6 +52,8 @@ export const OVERRIDE_POLICY = { group: POLICY_GROUP, kind: 'OverridePolicy' } a
 export const CLUSTER_OVERRIDE_POLICY = { group: POLICY_GROUP, kind: 'ClusterOverridePolicy' } as const;
 export const CLUSTER_TAINT_POLICY = { group: POLICY_GROUP, kind: 'ClusterTaintPolicy' } as const;
 export const WORK = { group: WORK_GROUP, kind: 'Work' } as const;
+/** The kind the workload-rebalancer controller works on (cluster-scoped). */
+export const WORKLOAD_REBALANCER = { group: APPS_GROUP, kind: 'WorkloadRebalancer' } as const;
 
 /** The permanent id of the (Cluster)ResourceBinding a Work (or manifest) was rendered from, if any. */
 export function bindingIdOf(labels: Readonly<Record<string, string>> | undefined): string | undefined {

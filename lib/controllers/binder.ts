@@ -32,7 +32,7 @@ import {
   WORK,
   WORK_GROUP,
 } from '../api/karmada-names.ts';
-import { rfc3339, setCondition, type Condition } from '../api/conditions.ts';
+import { putCondition, rfc3339, setCondition, type Condition } from '../api/conditions.ts';
 import type { KubeObject, ObjectRef } from '../api/object.ts';
 import { formatKey, parseApiVersion, parseKey, refOf } from '../api/object.ts';
 import {
@@ -50,7 +50,14 @@ import {
   fullyAppliedCondition,
 } from '../core/status/index.ts';
 import type { Cluster, ResourceBinding } from '../core/model/types.ts';
-import { directlyPurgedClusters, preservedLabelsFor } from '../core/eviction/index.ts';
+import {
+  APPLICATION_FAILOVER_CONDITION,
+  applicationFailoverOf,
+  directlyPurgedClusters,
+  directlyPurgeHandoff,
+  HANDOFF_PENDING_CONDITION,
+  preservedLabelsFor,
+} from '../core/eviction/index.ts';
 import {
   bindingFinalizerOf,
   generateBindingName,
@@ -79,7 +86,12 @@ import { tryWrite, updateLatest } from '../store/write.ts';
 import { deepEqual } from '../util/json.ts';
 import { once } from '../util/memo.ts';
 import { randomUUID } from 'node:crypto';
-import { BINDER_CONTROLLER_NAME, EVICTION_CONTROLLER_NAME, EXECUTOR_CONTROLLER_NAME } from './specs.ts';
+import {
+  APPLICATION_FAILOVER_CONTROLLER_NAME,
+  BINDER_CONTROLLER_NAME,
+  EVICTION_CONTROLLER_NAME,
+  EXECUTOR_CONTROLLER_NAME,
+} from './specs.ts';
 
 /** How soon a binding waiting for a Directly-purged copy to go looks again (Karmada: 5 s). */
 const PURGE_WAIT_MS = 2_000;
@@ -94,6 +106,8 @@ export interface BinderOptions {
   newUid?: () => string;
   /** The `StatefulFailoverInjection` gate: preserved state becomes labels on the new cluster (default on). */
   statefulFailoverInjection?: boolean;
+  /** `--graceful-eviction-timeout` (ms, default 10 m): the grace of a task without `gracePeriodSeconds`. */
+  gracefulEvictionTimeoutMs?: number;
 }
 
 /** What one batch shares: clusters and override policies, read once. */
@@ -115,6 +129,7 @@ export function createBinderController(options: BinderOptions): Controller & { s
   const events = options.events ?? NO_EVENTS;
   const newUid = options.newUid ?? randomUUID;
   const statefulFailoverInjection = options.statefulFailoverInjection ?? true;
+  const gracefulEvictionTimeoutMs = options.gracefulEvictionTimeoutMs ?? 10 * 60_000;
   const stats: BinderStats = { worksWritten: 0, worksDeleted: 0, statusWrites: 0 };
 
   function openBatch(): Promise<BinderBatch> {
@@ -186,8 +201,9 @@ export function createBinderController(options: BinderOptions): Controller & { s
     const keep = new Set(bindingExistingClusters(binding.spec));
     const removed = await deleteWorks(binding, (cluster) => !keep.has(cluster));
     // Purged Directly: the new copies wait until the old ones are gone (the seeds' consistency rule).
-    const held = await purgeHold(binding, workName, clusters, removed, lane, context);
-    if (held) return held;
+    const hold = await purgeHold(binding, workName, clusters, removed, lane, context);
+    if (hold.result) return hold.result;
+    binding = hold.binding;
 
     await Promise.all(
       targets.map(async (target) => {
@@ -262,20 +278,30 @@ export function createBinderController(options: BinderOptions): Controller & { s
       context,
     );
     // Eviction tasks end on the new copies' health: the eviction controller assesses them again.
-    if (statusWritten && binding.spec.gracefulEvictionTasks?.length) {
-      await options.workQueue.enqueue([
-        { controller: EVICTION_CONTROLLER_NAME, lane, key: formatKey(refOf(binding)), reason: 'status' },
-      ]);
-    }
+    // Application failover watches the health of a binding that opted in (or drops its condition).
+    const key = formatKey(refOf(binding));
+    const watched = applicationFailoverOf(binding.spec) !== undefined;
+    const observed = (binding.status?.conditions ?? []).some((c) => c.type === APPLICATION_FAILOVER_CONDITION);
+    await options.workQueue.enqueue([
+      ...(statusWritten && binding.spec.gracefulEvictionTasks?.length
+        ? [{ controller: EVICTION_CONTROLLER_NAME, lane, key, reason: 'status' }]
+        : []),
+      ...((watched && (statusWritten || !observed)) || (!watched && observed)
+        ? [{ controller: APPLICATION_FAILOVER_CONTROLLER_NAME, lane, key, reason: 'status' }]
+        : []),
+    ]);
     return retry;
   }
 
   /**
    * While a cluster purged `Directly` still holds the binding's Work, no other Work of the binding is
    * created or updated (Karmada's binding controller waits the same way): the new copy must not start
-   * before the old one is deleted. An old cluster that is not Ready cannot confirm the deletion; the
-   * hold is then released — the workload must run somewhere — and its copy is deleted when it is
-   * reachable again, before anything new is applied there (the executor's member sync deletes first).
+   * before the old one is deleted. What is waited for is said in the `FailoverHandoffPending`
+   * condition. An old cluster that is not Ready cannot confirm the deletion: after a cluster failover
+   * the hold is released at once (the cluster has been failing for its whole toleration), after an
+   * application failover when the task's grace period ends (the core's `directlyPurgeHandoff`); its
+   * copy is deleted when it is reachable again, before anything new is applied there (the executor's
+   * member sync deletes first).
    */
   async function purgeHold(
     binding: ResourceBinding,
@@ -284,17 +310,23 @@ export function createBinderController(options: BinderOptions): Controller & { s
     removed: readonly ObjectRef[],
     lane: Lane,
     context: ReconcileContext,
-  ): Promise<ReconcileResult | undefined> {
-    const waiting: string[] = [];
-    for (const name of directlyPurgedClusters(binding.spec)) {
-      const old = await store.get(workRefOf(name, workName));
-      if (!old) continue;
-      const cluster = clusters.get(name);
-      const ready = (cluster?.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True');
-      if (ready) {
-        waiting.push(name);
-        continue;
-      }
+  ): Promise<{ result?: ReconcileResult; binding: ResourceBinding }> {
+    const purged = directlyPurgedClusters(binding.spec);
+    const present = new Set<string>();
+    await Promise.all(
+      purged.map(async (name) => {
+        if (await store.get(workRefOf(name, workName))) present.add(name);
+      }),
+    );
+    const handoff = directlyPurgeHandoff({
+      spec: binding.spec,
+      oldCopyExists: (name) => present.has(name),
+      clusterReady: (name) =>
+        (clusters.get(name)?.status?.conditions ?? []).some((c) => c.type === 'Ready' && c.status === 'True'),
+      nowMs: context.now,
+      timeoutMs: gracefulEvictionTimeoutMs,
+    });
+    for (const name of handoff.released) {
       await events.record(
         binding,
         'Warning',
@@ -302,12 +334,39 @@ export function createBinderController(options: BinderOptions): Controller & { s
         `Cluster ${name} is not reachable, so its evicted copy cannot be deleted yet: the workload starts on its new cluster now, and the copy on ${name} is deleted when ${name} is reachable again, before anything else is sent to it.`,
       );
     }
-    if (waiting.length === 0) return undefined;
+    const nowText = rfc3339(context.now);
+    const current = (binding.status?.conditions ?? []) as Condition[];
+    const conditions = putCondition(
+      current,
+      HANDOFF_PENDING_CONDITION,
+      handoff.waiting.length
+        ? {
+            status: 'True',
+            reason: handoff.waiting.some((w) => w.why === 'unreachable')
+              ? 'EvictedClusterUnreachable'
+              : 'EvictedCopyDeleting',
+            message: handoff.waiting.map((w) => w.message).join('; '),
+          }
+        : undefined,
+      nowText,
+    );
+    if (conditions !== current) {
+      const written = await tryWrite(() =>
+        store.updateStatus({ ...binding, status: { ...binding.status, conditions } }),
+      );
+      if (written.ok) {
+        stats.statusWrites++;
+        binding = written.object as ResourceBinding;
+      } else if (written.reason === 'conflict') return { result: { requeueAfterMs: 0 }, binding };
+    }
+    if (handoff.waiting.length === 0) return { binding };
     if (removed.length > 0) await enqueueExecutor(removed, lane);
     context.logger.info('new works wait for the old copies to be deleted (purge mode Directly)', {
-      clusters: waiting.join(','),
+      clusters: handoff.waiting.map((w) => w.cluster).join(','),
     });
-    return { requeueAfterMs: PURGE_WAIT_MS };
+    const retryMs =
+      handoff.nextMs === undefined ? PURGE_WAIT_MS : Math.min(PURGE_WAIT_MS, handoff.nextMs - context.now);
+    return { result: { requeueAfterMs: Math.max(0, retryMs) }, binding };
   }
 
   /** Creates or updates one Work; `changed` when something was written. */

@@ -17,10 +17,9 @@
 import { formatKey, parseKey, refOf } from '../api/object.ts';
 import { bindingKeyOf, CLUSTER, CLUSTER_RESOURCE_BINDING, RESOURCE_BINDING, WORK } from '../api/karmada-names.ts';
 import { APPLIED_PLACEMENT_ANNOTATION } from '../api/well-known.ts';
-import { type Condition as ApiCondition, rfc3339, setCondition } from '../api/conditions.ts';
+import { type Condition as ApiCondition, putCondition, rfc3339 } from '../api/conditions.ts';
 import type { FailoverSettings } from '../config/failover.ts';
 import {
-  applyDelta,
   buildFramework,
   buildSnapshot,
   type Cluster,
@@ -35,7 +34,6 @@ import {
   noExecuteTaints,
   READY_CONDITION,
   type ResourceBinding,
-  scheduleBinding,
   type Snapshot,
   templateStubOf,
   type Toleration,
@@ -54,6 +52,7 @@ import { listAll } from '../store/list-all.ts';
 import type { ObjectStore } from '../store/port.ts';
 import { tryWrite } from '../store/write.ts';
 import { BatchEvictionTokens } from './eviction-limiter.ts';
+import { replacementFits } from './replacement.ts';
 import { BINDER_CONTROLLER_NAME, EVICTION_CONTROLLER_NAME, SCHEDULER_CONTROLLER_NAME, SWEEP_KEY } from './specs.ts';
 
 /** Bindings of a tainted cluster enqueued on the caller's lane at most; a larger fan-out goes standard. */
@@ -251,7 +250,7 @@ export function createEvictionController(options: EvictionControllerOptions): Co
         statefulFailoverInjection: settings.featureGates.StatefulFailoverInjection,
         gracefulEvictionTimeoutMs: settings.gracefulEvictionTimeoutMs,
       },
-      replacementFits: (excluded) => replacementFits(binding, excluded, batch.snapshot()),
+      replacementFits: (excluded) => replacementFits(binding, excluded, batch.snapshot(), framework),
     });
 
     let due = decision.due;
@@ -294,26 +293,6 @@ export function createEvictionController(options: EvictionControllerOptions): Co
     return retryAtMs === undefined
       ? undefined
       : { requeueAfterMs: Math.max(0, retryAtMs - nowMs), requeueLane: 'priority' };
-  }
-
-  /** Whether the binding can be placed with `excluded` unavailable: the scheduler's decision, dry. */
-  function replacementFits(binding: ResourceBinding, excluded: readonly string[], snapshot: Snapshot): boolean {
-    const trial: ResourceBinding = {
-      ...binding,
-      spec: {
-        ...binding.spec,
-        clusters: [],
-        gracefulEvictionTasks: excluded.map((c) => ({
-          fromCluster: c,
-          reason: 'TaintUntolerated',
-          producer: 'TaintManager',
-        })),
-      },
-    };
-    const result = scheduleBinding(trial, snapshot, framework);
-    if (!result.outcome.ok) return false;
-    for (const d of result.outcome.value.reserved) applyDelta(snapshot, d, -1);
-    return result.outcome.value.clusters.some((c) => !excluded.includes(c.name));
   }
 
   async function report(
@@ -398,26 +377,15 @@ function heldConditions(
   held: ReturnType<typeof decideEviction>['held'],
   now: string,
 ): Condition[] | undefined {
-  const current = binding.status?.conditions ?? [];
-  const existing = current.find((c) => c.type === FAILOVER_HELD_CONDITION);
+  const current = (binding.status?.conditions ?? []) as ApiCondition[];
   const wanted = failoverHeldCondition(held, now);
-  if (!wanted) {
-    if (!existing) return undefined;
-    return current.filter((c) => c.type !== FAILOVER_HELD_CONDITION);
-  }
-  if (
-    existing &&
-    existing.status === wanted.status &&
-    existing.reason === wanted.reason &&
-    existing.message === wanted.message
-  ) {
-    return undefined;
-  }
-  return setCondition(
-    current as ApiCondition[],
-    { ...wanted, reason: wanted.reason ?? '', message: wanted.message ?? '' },
+  const next = putCondition(
+    current,
+    FAILOVER_HELD_CONDITION,
+    wanted && { status: wanted.status, reason: wanted.reason ?? '', message: wanted.message ?? '' },
     now,
-  ) as Condition[];
+  );
+  return next === current ? undefined : (next as Condition[]);
 }
 
 /** What the eviction decision needs of a cluster. */

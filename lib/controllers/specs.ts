@@ -14,6 +14,7 @@ import {
   PROPAGATION_POLICY,
   RESOURCE_BINDING,
   WORK,
+  WORKLOAD_REBALANCER,
 } from '../api/karmada-names.ts';
 import type { GroupKind } from '../api/object.ts';
 import type { Lane } from '../queue/port.ts';
@@ -38,8 +39,12 @@ export const BINDER_CONTROLLER_NAME = 'binder';
 export const EXECUTOR_CONTROLLER_NAME = 'executor';
 /** Name of the eviction controller: taint manager and graceful eviction (lib/controllers/eviction.ts). */
 export const EVICTION_CONTROLLER_NAME = 'eviction';
+/** Name of the application failover controller (lib/controllers/application-failover.ts). */
+export const APPLICATION_FAILOVER_CONTROLLER_NAME = 'application-failover';
 /** Name of the namespace auto-propagation controller (lib/controllers/namespace-sync.ts). */
 export const NAMESPACE_SYNC_CONTROLLER_NAME = 'namespace-sync';
+/** Name of the WorkloadRebalancer controller (lib/controllers/workload-rebalancer.ts). */
+export const WORKLOAD_REBALANCER_CONTROLLER_NAME = 'workload-rebalancer';
 /** The key a schedule sends to fan a controller out over all its objects. */
 export const SWEEP_KEY = '*';
 /** The key that asks the scheduler to retry every binding that could not be scheduled (capacity appeared). */
@@ -203,8 +208,9 @@ export const CONTROLLER_SPECS: readonly ControllerSpec[] = [
     description:
       'Binder: renders one Work per target cluster from each binding (replicas, overrides, dependencies) and aggregates Work status into the binding and its template',
     watches: [RESOURCE_BINDING, CLUSTER_RESOURCE_BINDING],
-    // Status of a binding with eviction tasks goes to the eviction controller (tasks end on health).
-    sendsTo: [EXECUTOR_CONTROLLER_NAME, EVICTION_CONTROLLER_NAME],
+    // Status of a binding with eviction tasks goes to the eviction controller (tasks end on health);
+    // status of a binding with failover.application to the application failover controller.
+    sendsTo: [EXECUTOR_CONTROLLER_NAME, EVICTION_CONTROLLER_NAME, APPLICATION_FAILOVER_CONTROLLER_NAME],
     // Binding deletions (by the garbage collector) and override policy changes.
     triggers: { kinds: [RESOURCE_BINDING, CLUSTER_RESOURCE_BINDING, OVERRIDE_POLICY, CLUSTER_OVERRIDE_POLICY] },
     timeoutSeconds: 120,
@@ -244,6 +250,21 @@ export const CONTROLLER_SPECS: readonly ControllerSpec[] = [
     lanes: pipelineLanes(),
   },
   {
+    name: APPLICATION_FAILOVER_CONTROLLER_NAME,
+    description:
+      "Application failover: a binding with failover.application leaves a cluster whose copy stays Unhealthy longer than tolerationSeconds, on stored timers, with the policy's purge mode and state preservation",
+    // The resync re-examines every binding: a window whose timer message was lost ends anyway.
+    watches: [RESOURCE_BINDING, CLUSTER_RESOURCE_BINDING],
+    // An evicted binding is re-placed (scheduler), its Works follow (binder), its task is assessed (eviction).
+    sendsTo: [SCHEDULER_CONTROLLER_NAME, BINDER_CONTROLLER_NAME, EVICTION_CONTROLLER_NAME],
+    // A person editing a binding (its failover settings, or its tasks).
+    triggers: { kinds: [RESOURCE_BINDING, CLUSTER_RESOURCE_BINDING] },
+    timeoutSeconds: 120,
+    memoryMB: 1024,
+    maxReceiveCount: 8,
+    lanes: pipelineLanes(),
+  },
+  {
     name: NAMESPACE_SYNC_CONTROLLER_NAME,
     description:
       'Namespace auto-propagation: every control-plane namespace (but reserved or skipped ones) on every member cluster',
@@ -251,6 +272,20 @@ export const CONTROLLER_SPECS: readonly ControllerSpec[] = [
     sendsTo: [EXECUTOR_CONTROLLER_NAME],
     // ClusterOverridePolicies apply to namespaces as well (Karmada's namespace sync controller).
     triggers: { kinds: [{ group: '', kind: 'Namespace' }, CLUSTER, CLUSTER_OVERRIDE_POLICY] },
+    timeoutSeconds: 60,
+    memoryMB: 512,
+    maxReceiveCount: 8,
+    lanes: bothLanes(SMALL_LANE),
+  },
+  {
+    name: WORKLOAD_REBALANCER_CONTROLLER_NAME,
+    description:
+      "WorkloadRebalancer: stamps each named workload's (Cluster)ResourceBinding with spec.rescheduleTriggeredAt so the scheduler re-places it from scratch, reports a result per workload, and deletes the rebalancer ttlSecondsAfterFinished after it finished",
+    // The resync re-examines every rebalancer: one whose TTL timer message was lost is deleted anyway.
+    watches: [WORKLOAD_REBALANCER],
+    // Each stamped binding is re-placed at once rather than at the scheduler's next resync.
+    sendsTo: [SCHEDULER_CONTROLLER_NAME],
+    triggers: { kinds: [WORKLOAD_REBALANCER] },
     timeoutSeconds: 60,
     memoryMB: 512,
     maxReceiveCount: 8,

@@ -23,5 +23,6 @@ export * from './work/index.ts';
 export * from './dependencies/index.ts';
 export * from './clusters/index.ts';
 export * from './eviction/index.ts';
+export * from './rebalancer/index.ts';
 // Karmada's well-known labels, annotations and finalizers, which the objects above carry.
 export * from '../api/well-known.ts';

@@ -8,23 +8,27 @@ import { createBinderController } from '../controllers/binder.ts';
 import { createClusterController } from '../controllers/cluster.ts';
 import { createClusterStatusController } from '../controllers/cluster-status.ts';
 import { createDetectorController } from '../controllers/detector.ts';
+import { createApplicationFailoverController } from '../controllers/application-failover.ts';
 import { createEvictionController } from '../controllers/eviction.ts';
 import { createExecutorController } from '../controllers/executor.ts';
 import { createGarbageCollector, GARBAGE_COLLECTOR } from '../controllers/garbage-collector.ts';
 import { createNamespaceController } from '../controllers/namespace.ts';
 import { createNamespaceSyncController } from '../controllers/namespace-sync.ts';
 import { createSchedulerController } from '../controllers/scheduler.ts';
+import { createWorkloadRebalancerController } from '../controllers/workload-rebalancer.ts';
 import {
   BINDER_CONTROLLER_NAME,
   CLUSTER_CONTROLLER_NAME,
   CLUSTER_STATUS_CONTROLLER_NAME,
   DETECTOR_CONTROLLER_NAME,
+  APPLICATION_FAILOVER_CONTROLLER_NAME,
   EVICTION_CONTROLLER_NAME,
   EXECUTOR_CONTROLLER_NAME,
   NAMESPACE_CONTROLLER_NAME,
   NAMESPACE_SYNC_CONTROLLER_NAME,
   resyncTargets,
   SCHEDULER_CONTROLLER_NAME,
+  WORKLOAD_REBALANCER_CONTROLLER_NAME,
 } from '../controllers/specs.ts';
 import { parsePluginsFlag } from '../core/scheduler/plugins/registry.ts';
 import { StoredCrdCatalog, staticControlPlaneDefs } from '../karmada/catalog.ts';
@@ -87,6 +91,7 @@ export const binderFactory: ControllerFactory = (runtime) =>
     workQueue: runtime.workQueue,
     events: eventRecorder(runtime, 'binding-controller'),
     statefulFailoverInjection: failoverSettings(runtime.config.failover).featureGates.StatefulFailoverInjection,
+    gracefulEvictionTimeoutMs: failoverSettings(runtime.config.failover).gracefulEvictionTimeoutMs,
   });
 
 export const executorFactory: ControllerFactory = (runtime) =>
@@ -107,8 +112,24 @@ export const evictionFactory: ControllerFactory = (runtime) =>
     now: () => runtime.clock.now(),
   });
 
+export const applicationFailoverFactory: ControllerFactory = (runtime) =>
+  createApplicationFailoverController({
+    store: runtime.store,
+    workQueue: runtime.workQueue,
+    events: eventRecorder(runtime, 'application-failover-controller'),
+    settings: failoverSettings(runtime.config.failover),
+    plugins: parsePluginsFlag(runtime.config.schedulerPlugins),
+  });
+
 export const namespaceSyncFactory: ControllerFactory = (runtime) =>
   createNamespaceSyncController({ store: runtime.store, workQueue: runtime.workQueue });
+
+export const workloadRebalancerFactory: ControllerFactory = (runtime) =>
+  createWorkloadRebalancerController({
+    store: runtime.store,
+    workQueue: runtime.workQueue,
+    events: eventRecorder(runtime, 'workload-rebalancer'),
+  });
 
 /** Every controller by name; must cover every entry of CONTROLLER_SPECS (a test checks). */
 export const CONTROLLER_FACTORIES: Readonly<Record<string, ControllerFactory>> = {
@@ -122,5 +143,7 @@ export const CONTROLLER_FACTORIES: Readonly<Record<string, ControllerFactory>> =
   [BINDER_CONTROLLER_NAME]: binderFactory,
   [EXECUTOR_CONTROLLER_NAME]: executorFactory,
   [EVICTION_CONTROLLER_NAME]: evictionFactory,
+  [APPLICATION_FAILOVER_CONTROLLER_NAME]: applicationFailoverFactory,
   [NAMESPACE_SYNC_CONTROLLER_NAME]: namespaceSyncFactory,
+  [WORKLOAD_REBALANCER_CONTROLLER_NAME]: workloadRebalancerFactory,
 };

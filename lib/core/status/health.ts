@@ -5,12 +5,17 @@
  *
  * Native hooks (keyed by exact `apiVersion/kind`): `apps/v1` Deployment, StatefulSet, ReplicaSet,
  * DaemonSet, `v1` Service, PersistentVolumeClaim, Pod, `networking.k8s.io/v1` Ingress and `policy/v1`
- * PodDisruptionBudget. A kind without a health hook is recorded as **Healthy** ("For kind that doesn't
- * have health check, we treat it as healthy"), not Unknown; Unknown is what a failing hook gives, and
- * what a binding's aggregated status says for a cluster whose Work is not applied or has no manifest
- * status yet.
+ * PodDisruptionBudget. Karmada's built-in third-party customizations add Lua `healthInterpretation`
+ * hooks, ported in `third-party-health.ts`: `flink.apache.org/v1beta1` FlinkDeployment, `kubeflow.org/v1`
+ * PyTorchJob and TFJob, `kubeflow.org/v2beta1` MPIJob, `ray.io/v1` RayCluster and RayJob,
+ * `sparkoperator.k8s.io/v1beta2` SparkApplication and `batch.volcano.sh/v1alpha1` Job (none of them has
+ * a native hook). A kind without a health hook is recorded as **Healthy** ("For kind that doesn't have
+ * health check, we treat it as healthy"), not Unknown. Unknown is what a failing hook gives, and what a
+ * binding's aggregated status says for a cluster whose Work is not applied or has no manifest status
+ * yet.
  */
 import type { KubeObject } from '../model/types.ts';
+import { THIRD_PARTY_HEALTH_HOOKS } from './third-party-health.ts';
 import { arrayOf, int32Of, int64Of, objectOf, optionalInt32, stringOf } from './typed.ts';
 import type { ResourceHealth } from './types.ts';
 
@@ -101,7 +106,7 @@ function podDisruptionBudgetHealthy(live: KubeObject): boolean {
 }
 
 /** The native health hooks, keyed by `apiVersion/kind`. */
-const HEALTH_HOOKS: ReadonlyMap<string, HealthHook> = new Map<string, HealthHook>([
+const NATIVE_HEALTH_HOOKS: ReadonlyMap<string, HealthHook> = new Map<string, HealthHook>([
   ['apps/v1/Deployment', updatedAndAvailable],
   ['apps/v1/StatefulSet', updatedAndAvailable],
   ['apps/v1/ReplicaSet', replicaSetHealthy],
@@ -114,17 +119,28 @@ const HEALTH_HOOKS: ReadonlyMap<string, HealthHook> = new Map<string, HealthHook
 ]);
 
 /**
+ * Every health hook, keyed by `apiVersion/kind`: the native ones, then the third-party customizations
+ * (Karmada's default interpreter consults native before third-party; the kinds do not overlap).
+ */
+const HEALTH_HOOKS: ReadonlyMap<string, HealthHook> = new Map<string, HealthHook>([
+  ...NATIVE_HEALTH_HOOKS,
+  ...THIRD_PARTY_HEALTH_HOOKS,
+]);
+
+/**
  * Whether Karmada's default interpreter has an `InterpretHealth` hook for the object's `apiVersion/kind`
- * (`HookEnabled(gvk, InterpretHealth)`; application failover needs one).
+ * (`HookEnabled(gvk, InterpretHealth)`; application failover needs one): a native kind or one of the
+ * third-party customizations.
  */
 export function hasHealthHook(object: Pick<KubeObject, 'apiVersion' | 'kind'>): boolean {
   return HEALTH_HOOKS.has(`${object.apiVersion}/${object.kind}`);
 }
 
 /**
- * InterpretHealth as the work status controller records it: the native hook's verdict (`Healthy` /
- * `Unhealthy`); `Healthy` for kinds without a hook (Karmada treats them as healthy). Values of the wrong
- * type count as unset, where Karmada's typed conversion would fail and record `Unknown`.
+ * InterpretHealth as the work status controller records it: the native or third-party hook's verdict
+ * (`Healthy` / `Unhealthy`); `Healthy` for kinds without a hook (Karmada treats them as healthy). Values
+ * of the wrong type count as unset where Karmada's typed conversion (native) or Lua script (third-party)
+ * would fail and record `Unknown`.
  */
 export function interpretHealth(live: KubeObject): ResourceHealth {
   const hook = HEALTH_HOOKS.get(`${live.apiVersion}/${live.kind}`);

@@ -80,4 +80,25 @@ describe('accepted writes enqueue the triggered controllers', () => {
       ['executor'],
     );
   });
+
+  it('sends a WorkloadRebalancer write (not its status) to the workload-rebalancer', async () => {
+    const h = await apiHarness({ specs: CONTROLLER_SPECS });
+    const path = '/apis/apps.karmada.io/v1alpha1/workloadrebalancers';
+    const body = {
+      apiVersion: 'apps.karmada.io/v1alpha1',
+      kind: 'WorkloadRebalancer',
+      metadata: { name: 'move-back' },
+      spec: { workloads: [{ apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'default', name: 'web' }] },
+    };
+    const created = await h.call('POST', path, { body });
+    assert.equal(created.status, 201, created.body);
+    const status = await h.call('PUT', `${path}/move-back/status`, {
+      body: { ...created.json, status: { observedGeneration: 1 } },
+    });
+    assert.equal(status.status, 200, status.body);
+    assert.deepEqual(
+      h.enqueued.map((e) => [e.controller, e.lane, e.key, e.reason]),
+      [['workload-rebalancer', 'priority', 'WorkloadRebalancer.apps.karmada.io/move-back', 'api-create']],
+    );
+  });
 });

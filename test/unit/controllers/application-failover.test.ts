@@ -1,0 +1,247 @@
+/**
+ * The application failover controller over an in-memory store on a virtual clock: what it stores,
+ * writes, tells and enqueues when a copy of a workload stays Unhealthy — each row names the Karmada
+ * behaviour it pins (reference §2.7, A.9) or the rule here that differs.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { DEFAULT_FAILOVER_SETTINGS } from '../../../lib/config/failover.ts';
+import {
+  APPLICATION_HEALTH_TIMER,
+  createApplicationFailoverController,
+  healthTimerRefOf,
+} from '../../../lib/controllers/application-failover.ts';
+import {
+  APPLICATION_FAILOVER_CONTROLLER_NAME,
+  BINDER_CONTROLLER_NAME,
+  EVICTION_CONTROLLER_NAME,
+  SCHEDULER_CONTROLLER_NAME,
+} from '../../../lib/controllers/specs.ts';
+import type { Cluster, ResourceBinding } from '../../../lib/core/model/types.ts';
+import { bindingFactory, clusterFactory, summary } from '../core/scheduler/fixtures.ts';
+import { keyOf, refOf, world } from './placement-harness.ts';
+
+function member(name: string): Cluster {
+  const c = clusterFactory(name, { resourceSummary: summary({ cpu: '10', memory: '1Ti' }) });
+  return {
+    ...c,
+    status: {
+      ...c.status,
+      conditions: [
+        ...(c.status?.conditions ?? []),
+        { type: 'Ready', status: 'True', lastTransitionTime: '2026-11-21T09:00:00Z' },
+      ],
+    },
+  };
+}
+
+/** A Duplicated Deployment binding on `clusters` with failover.application and the given health per cluster. */
+function watched(
+  health: Record<string, string>,
+  application: Record<string, unknown> = { decisionConditions: { tolerationSeconds: 60 }, purgeMode: 'Directly' },
+  extra: Partial<ResourceBinding['spec']> = {},
+): ResourceBinding {
+  const clusters = Object.keys(health).map((name) => ({ name, replicas: 1 }));
+  const b = bindingFactory('web', {
+    request: { cpu: '1' },
+    replicas: 1,
+    clusters,
+    placement: { replicaScheduling: { replicaSchedulingType: 'Duplicated' } },
+    status: {
+      schedulerObservedGeneration: 1,
+      conditions: [{ type: 'Scheduled', status: 'True' }],
+      aggregatedStatus: Object.entries(health).map(([clusterName, h]) => ({
+        clusterName,
+        applied: true,
+        health: h,
+        status: { availableReplicas: h === 'Healthy' ? 1 : 0 },
+      })),
+    },
+  });
+  return { ...b, spec: { ...b.spec, propagateDeps: true, failover: { application }, ...extra } } as ResourceBinding;
+}
+
+function setup() {
+  const w = world();
+  const controller = createApplicationFailoverController({
+    store: w.store,
+    workQueue: w.queue,
+    events: w.events,
+    settings: DEFAULT_FAILOVER_SETTINGS,
+  });
+  async function reconcile(key: string) {
+    const batch = await controller.openBatch!({ logger: w.context().logger, now: w.clock.now(), keys: [key] });
+    return controller.reconcile({ key, lane: 'priority', reasons: [] }, w.context(batch));
+  }
+  const read = async (b: ResourceBinding) => (await w.store.get(refOf(b))) as ResourceBinding;
+  const timers = async (b: ResourceBinding) =>
+    (await w.store.get(healthTimerRefOf(refOf(b))))?.spec as { unhealthySince?: Record<string, string> } | undefined;
+  return { ...w, controller, reconcile, read, timers };
+}
+
+const condition = (b: ResourceBinding) => b.status?.conditions?.find((c) => c.type === 'ApplicationFailover');
+
+describe('application failover controller', () => {
+  it('first Unhealthy status: the window is stored, explained, and a timer is armed for its end', async () => {
+    const t = setup();
+    await t.seed(member('member1'));
+    await t.seed(member('member2'));
+    const b = await t.seed(watched({ member1: 'Healthy', member2: 'Unhealthy' }));
+    const result = await t.reconcile(keyOf(b));
+    assert.deepEqual(result, { requeueAfterMs: 60_000, requeueLane: 'priority' });
+    assert.deepEqual(Object.keys((await t.timers(b))?.unhealthySince ?? {}), ['member2']);
+    const c = condition(await t.read(b));
+    assert.equal(c?.reason, 'WorkloadUnhealthy');
+    assert.match(c?.message ?? "", /member2/);
+    assert.ok(t.events.events.some((e) => e.reason === 'ApplicationUnhealthy' && /member2/.test(e.message)));
+    assert.deepEqual((await t.read(b)).spec.clusters?.length, 2, 'nothing evicted yet');
+  });
+
+  it('a restart in the window (a new controller, no memory) does not restart it: evicted on time', async () => {
+    const t = setup();
+    await t.seed(member('member1'));
+    await t.seed(member('member2'));
+    await t.seed(member('member3'));
+    const b = await t.seed(watched({ member1: 'Healthy', member2: 'Unhealthy' }));
+    await t.reconcile(keyOf(b));
+    await t.clock.advance(40_000);
+    const fresh = createApplicationFailoverController({
+      store: t.store,
+      workQueue: t.queue,
+      events: t.events,
+      settings: DEFAULT_FAILOVER_SETTINGS,
+    });
+    const again = await fresh.reconcile({ key: keyOf(b), lane: 'priority', reasons: [] }, t.context());
+    assert.deepEqual(again, { requeueAfterMs: 20_000, requeueLane: 'priority' }, 'the stored window goes on');
+    await t.clock.advance(20_000);
+    t.queue.items.length = 0;
+    await fresh.reconcile({ key: keyOf(b), lane: 'priority', reasons: [] }, t.context());
+    const after = await t.read(b);
+    assert.deepEqual(
+      after.spec.clusters?.map((c) => c.name),
+      ['member1'],
+    );
+    const task = after.spec.gracefulEvictionTasks?.[0];
+    assert.deepEqual(
+      [task?.fromCluster, task?.reason, task?.producer, task?.purgeMode],
+      ['member2', 'ApplicationFailure', 'resource-binding-application-failover-controller', 'Directly'],
+    );
+    assert.deepEqual(
+      t.queue.items.map((i) => i.controller).sort(),
+      [BINDER_CONTROLLER_NAME, EVICTION_CONTROLLER_NAME, SCHEDULER_CONTROLLER_NAME].sort(),
+    );
+    assert.ok(
+      t.events.events.some((e) => e.reason === 'EvictWorkloadFromClusterSucceed' && /member2/.test(e.message)),
+    );
+    assert.equal(await t.timers(b), undefined, 'no window left: the timer object is gone');
+  });
+
+  it('Healthy again inside the window: the window ends, nothing evicted, the recovery is told', async () => {
+    const t = setup();
+    await t.seed(member('member1'));
+    await t.seed(member('member2'));
+    const b = await t.seed(watched({ member1: 'Healthy', member2: 'Unhealthy' }));
+    await t.reconcile(keyOf(b));
+    const current = await t.read(b);
+    await t.store.updateStatus({
+      ...current,
+      status: {
+        ...current.status,
+        aggregatedStatus: current.status!.aggregatedStatus!.map((s) => ({ ...s, health: 'Healthy' })),
+      },
+    });
+    await t.clock.advance(90_000);
+    const result = await t.reconcile(keyOf(b));
+    assert.equal(result, undefined);
+    assert.equal((await t.read(b)).spec.clusters?.length, 2);
+    assert.equal(condition(await t.read(b))?.reason, 'Watching');
+    assert.ok(t.events.events.some((e) => e.reason === 'ApplicationRecovered'));
+  });
+
+  it('Never: the old copy is kept with suppressDeletion; Gracefully: gracePeriodSeconds', async () => {
+    for (const [purgeMode, check] of [
+      ['Never', (task: Record<string, unknown>) => assert.equal(task.suppressDeletion, true)],
+      ['Gracefully', (task: Record<string, unknown>) => assert.equal(task.gracePeriodSeconds, 30)],
+    ] as const) {
+      const t = setup();
+      await t.seed(member('member1'));
+      await t.seed(member('member2'));
+      const b = await t.seed(
+        watched(
+          { member1: 'Healthy', member2: 'Unhealthy' },
+          { decisionConditions: { tolerationSeconds: 0 }, purgeMode, gracePeriodSeconds: 30 },
+        ),
+      );
+      await t.reconcile(keyOf(b));
+      const task = (await t.read(b)).spec.gracefulEvictionTasks?.[0] as Record<string, unknown> | undefined;
+      assert.ok(task, `${purgeMode}: evicted at once with tolerationSeconds 0`);
+      check(task);
+    }
+  });
+
+  it('propagateDeps false: not watched, and the condition and a warning say why (Karmada is silent)', async () => {
+    const t = setup();
+    await t.seed(member('member1'));
+    const b = await t.seed(watched({ member1: 'Unhealthy' }, undefined, { propagateDeps: false }));
+    const result = await t.reconcile(keyOf(b));
+    assert.equal(result, undefined);
+    const c = condition(await t.read(b));
+    assert.deepEqual([c?.status, c?.reason], ['False', 'PropagateDepsDisabled']);
+    assert.ok(t.events.events.some((e) => e.reason === 'ApplicationFailoverInactive' && e.type === 'Warning'));
+    assert.equal(await t.timers(b), undefined);
+  });
+
+  it('a kind without a health rule: inactive with NoHealthInterpretation', async () => {
+    const t = setup();
+    await t.seed(member('member1'));
+    const base = watched({ member1: 'Unhealthy' });
+    const b = await t.seed({
+      ...base,
+      spec: { ...base.spec, resource: { ...base.spec.resource, apiVersion: 'batch/v1', kind: 'Job' } },
+    });
+    await t.reconcile(keyOf(b));
+    assert.equal(condition(await t.read(b))?.reason, 'NoHealthInterpretation');
+  });
+
+  it('the last copy with nowhere to go: held, said in the condition, not evicted', async () => {
+    const t = setup();
+    await t.seed(member('member2'));
+    const b = await t.seed(
+      watched({ member2: 'Unhealthy' }, { decisionConditions: { tolerationSeconds: 0 }, purgeMode: 'Directly' }),
+    );
+    await t.reconcile(keyOf(b));
+    const after = await t.read(b);
+    assert.deepEqual(
+      after.spec.clusters?.map((c) => c.name),
+      ['member2'],
+    );
+    assert.equal(condition(after)?.reason, 'EvictionHeld');
+    assert.ok(t.events.events.some((e) => e.reason === 'EvictionHeld'));
+  });
+
+  it('failover.application removed, or the binding gone: windows and the condition are cleaned up', async () => {
+    const t = setup();
+    await t.seed(member('member1'));
+    await t.seed(member('member2'));
+    const b = await t.seed(watched({ member1: 'Healthy', member2: 'Unhealthy' }));
+    await t.reconcile(keyOf(b));
+    const current = await t.read(b);
+    const { failover: _dropped, ...rest } = current.spec;
+    await t.store.update({ ...current, spec: rest });
+    await t.reconcile(keyOf(b));
+    assert.equal(await t.timers(b), undefined);
+    assert.equal(condition(await t.read(b)), undefined);
+    assert.equal(APPLICATION_HEALTH_TIMER.kind, 'ApplicationHealthTimer');
+    assert.equal(APPLICATION_FAILOVER_CONTROLLER_NAME, 'application-failover');
+  });
+
+  it('nothing changed: no write at all', async () => {
+    const t = setup();
+    await t.seed(member('member1'));
+    const b = await t.seed(watched({ member1: 'Healthy' }));
+    await t.reconcile(keyOf(b));
+    t.store.reset();
+    await t.reconcile(keyOf(b));
+    assert.deepEqual(t.store.writes, []);
+  });
+});
