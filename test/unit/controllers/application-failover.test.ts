@@ -92,7 +92,7 @@ describe('application failover controller', () => {
     assert.deepEqual(Object.keys((await t.timers(b))?.unhealthySince ?? {}), ['member2']);
     const c = condition(await t.read(b));
     assert.equal(c?.reason, 'WorkloadUnhealthy');
-    assert.match(c?.message ?? "", /member2/);
+    assert.match(c?.message ?? '', /member2/);
     assert.ok(t.events.events.some((e) => e.reason === 'ApplicationUnhealthy' && /member2/.test(e.message)));
     assert.deepEqual((await t.read(b)).spec.clusters?.length, 2, 'nothing evicted yet');
   });
@@ -130,9 +130,7 @@ describe('application failover controller', () => {
       t.queue.items.map((i) => i.controller).sort(),
       [BINDER_CONTROLLER_NAME, EVICTION_CONTROLLER_NAME, SCHEDULER_CONTROLLER_NAME].sort(),
     );
-    assert.ok(
-      t.events.events.some((e) => e.reason === 'EvictWorkloadFromClusterSucceed' && /member2/.test(e.message)),
-    );
+    assert.ok(t.events.events.some((e) => e.reason === 'EvictWorkloadFromClusterSucceed' && /member2/.test(e.message)));
     assert.equal(await t.timers(b), undefined, 'no window left: the timer object is gone');
   });
 
