@@ -247,7 +247,8 @@ export function createApplicationFailoverController(
     if (Object.keys(timers).length === 0) return existing ? store.delete(ref) : Promise.resolve();
     const spec = {
       binding: { kind: binding.kind, name: binding.metadata.name, uid: binding.metadata.uid },
-      unhealthySince: Object.fromEntries(Object.entries(timers).map(([c, ms]) => [c, rfc3339(ms)])),
+      // Millisecond precision: the window ends when it should, not up to a second early.
+      unhealthySince: Object.fromEntries(Object.entries(timers).map(([c, ms]) => [c, new Date(ms).toISOString()])),
     };
     return existing
       ? store.update({ ...existing, spec })

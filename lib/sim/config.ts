@@ -69,8 +69,16 @@ export const DEFAULT_CRD_STATUS: Record<string, Record<string, unknown>> = {
   'TFJob.kubeflow.org': { conditions: [{ type: 'Running', status: 'True', reason: 'TFJobRunning' }] },
   'MPIJob.kubeflow.org': { conditions: [{ type: 'Running', status: 'True', reason: 'MPIJobRunning' }] },
   'RayJob.ray.io': { jobStatus: 'RUNNING', jobDeploymentStatus: 'Running' },
-  'RayCluster.ray.io': { state: 'ready' },
+  // Karmada's RayCluster health rule reads these conditions, not only `state`.
+  'RayCluster.ray.io': {
+    state: 'ready',
+    conditions: [
+      { type: 'HeadPodReady', status: 'True' },
+      { type: 'RayClusterProvisioned', status: 'True' },
+    ],
+  },
   'SparkApplication.sparkoperator.k8s.io': { applicationState: { state: 'RUNNING' } },
+  'Job.batch.volcano.sh': { state: { phase: 'Running' } },
 };
 
 /** `count` members named member1..N, each in its own region. */

@@ -1,9 +1,17 @@
 /**
  * The local control channel of `skctl up`: HTTP over a Unix socket (file permissions keep it to the
- * local user) through which `skctl sim fail|recover|list` drive the simulated members.
+ * local user) through which `skctl sim fail|recover|list|unhealthy|healthy` drive the simulated
+ * members.
+ *
+ *   GET  /members                       every member (MemberView)
+ *   POST /members/<name>/fail           {mode?, delayMs?}: a member fault
+ *   POST /members/<name>/recover
+ *   POST /members/<name>/unhealthy      {workload: "<kind>/<name>", namespace?}: mark a workload
+ *   POST /members/<name>/healthy        the same body: clear the mark (WorkloadMarkView)
  */
 import { existsSync, rmSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
+import type { WorkloadRef } from './controllers/index.ts';
 import { FAULT_MODES, type FaultMode, type SimulatedMember } from './member.ts';
 import { splitRequestTarget } from '../kube/base/request-guard.ts';
 
@@ -15,6 +23,17 @@ export interface MemberView {
   region: string;
   zones: string[];
   fault: { mode: FaultMode; delayMs?: number } | null;
+  /** The workloads marked unhealthy on the member. */
+  unhealthy: WorkloadRef[];
+}
+
+/** The answer to `unhealthy` and `healthy`: the workload as resolved, and whether anything changed. */
+export interface WorkloadMarkView {
+  member: string;
+  workload: WorkloadRef;
+  unhealthy: boolean;
+  /** False when the workload already was in that state. */
+  changed: boolean;
 }
 
 function view(m: SimulatedMember): MemberView {
@@ -26,7 +45,32 @@ function view(m: SimulatedMember): MemberView {
     region: m.config.region,
     zones: m.config.zones,
     fault: m.fault ?? null,
+    unhealthy: m.unhealthyWorkloads,
   };
+}
+
+const NAMESPACE = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
+
+/** Marks or clears a workload as the request body names it: [status, answer]. */
+async function markWorkload(
+  member: SimulatedMember,
+  body: { workload?: unknown; namespace?: unknown },
+  unhealthy: boolean,
+): Promise<[number, unknown]> {
+  if (typeof body.workload !== 'string')
+    return [
+      400,
+      { error: 'the request body must name the workload: {"workload": "<kind>/<name>", "namespace": "..."}' },
+    ];
+  const namespace = body.namespace ?? 'default';
+  if (typeof namespace !== 'string' || namespace.length > 63 || !NAMESPACE.test(namespace))
+    return [400, { error: `namespace must be a DNS label, got ${JSON.stringify(body.namespace)}` }];
+  const resolved = await member.resolveWorkload(body.workload, namespace);
+  if (resolved.code === 'UnknownKind') return [404, { error: resolved.reason }];
+  if (resolved.code !== 'Resolved') return [400, { error: resolved.reason }];
+  const changed = unhealthy ? member.markUnhealthy(resolved.ref) : member.markHealthy(resolved.ref);
+  const answer: WorkloadMarkView = { member: member.name, workload: resolved.ref, unhealthy, changed };
+  return [200, answer];
 }
 
 export async function startControlServer(
@@ -56,12 +100,21 @@ export async function startControlServer(
           member.recover();
           return send(200, view(member));
         }
-        if (parts[2] === 'fail') {
-          let body: { mode?: string; delayMs?: number };
+        if (parts[2] === 'fail' || parts[2] === 'unhealthy' || parts[2] === 'healthy') {
+          let body: { mode?: string; delayMs?: number; workload?: unknown; namespace?: unknown };
           try {
             body = chunks.length ? JSON.parse(Buffer.concat(chunks).toString('utf8')) : {};
           } catch {
             return send(400, { error: 'the request body must be JSON' });
+          }
+          if (body === null || typeof body !== 'object' || Array.isArray(body))
+            return send(400, { error: 'the request body must be a JSON object' });
+          if (parts[2] !== 'fail') {
+            markWorkload(member, body, parts[2] === 'unhealthy').then(
+              ([status, answer]) => send(status, answer),
+              (err: unknown) => send(500, { error: `cannot resolve the workload: ${(err as Error).message}` }),
+            );
+            return;
           }
           const mode = (body.mode ?? 'unreachable') as FaultMode;
           if (!FAULT_MODES.includes(mode)) return send(400, { error: `mode must be one of ${FAULT_MODES.join(', ')}` });

@@ -36,8 +36,9 @@ import type { ObjectStore } from '../store/port.ts';
 import { RowObjectStore } from '../store/row-object-store.ts';
 import { ChangeFeed, WatchingStore } from '../store/watch.ts';
 import { PRODUCT_VERSION } from '../version.ts';
-import { ClusterControllers, type SimTimings } from './controllers/index.ts';
+import { ClusterControllers, type SimTimings, UnhealthyWorkloads, type WorkloadRef } from './controllers/index.ts';
 import { DEFAULT_CRD_STATUS, type MemberConfig } from './config.ts';
+import { parseWorkloadTarget, resolveWorkloadKind } from './workload-target.ts';
 
 export type FaultMode = 'unreachable' | 'not-ready' | 'slow' | 'errors';
 export const FAULT_MODES: readonly FaultMode[] = ['unreachable', 'not-ready', 'slow', 'errors'];
@@ -47,6 +48,10 @@ export interface Fault {
   /** For `slow`: how long each response is held back. */
   delayMs?: number;
 }
+
+/** `kind/name` resolved against what a member serves, or why it cannot be. */
+export type WorkloadResolution =
+  { code: 'Resolved'; ref: WorkloadRef } | { code: 'Malformed' | 'UnknownKind' | 'NotAWorkload'; reason: string };
 
 export interface MemberOptions {
   config: MemberConfig;
@@ -147,6 +152,8 @@ export class SimulatedMember {
   readonly #rows: MemoryRowStore;
   readonly #options: MemberOptions;
   readonly #controllers: ClusterControllers;
+  readonly #catalog: StoredCrdCatalog;
+  readonly #unhealthy = new UnhealthyWorkloads();
   readonly #token: string;
   readonly #stopListening: () => void;
   #server: RunningKubeServer | undefined;
@@ -172,6 +179,7 @@ export class SimulatedMember {
     this.#objects = new RowObjectStore(rows, { clock: options.clock, ttlSeconds: eventTtl(EVENT_TTL_SECONDS) });
     this.store = new WatchingStore(this.#objects, changes);
     const catalog = new StoredCrdCatalog(this.store, options.clock, [...controlPlaneBuiltins(), nodeDef()]);
+    this.#catalog = catalog;
     const backend = new MemberBackend(this.store, options.clock, changes, catalog, token);
     backend.productVersion = options.config.kubernetesVersion;
     this.#handler = new RestHandler(backend, {
@@ -195,6 +203,7 @@ export class SimulatedMember {
           .map((d) => ({ group: d.group, kind: d.kind })),
       events: (component) =>
         new StoreEventRecorder({ store: this.store, clock: options.clock, component, instance: options.config.name }),
+      unhealthy: this.#unhealthy,
     });
     this.#stopListening = changes.onChange(() => this.#wake());
   }
@@ -253,6 +262,50 @@ export class SimulatedMember {
 
   recover(): void {
     this.#fault = undefined;
+  }
+
+  /**
+   * Resolves `kind/name` (`deploy/web`, `flinkdeployments.flink.apache.org/job`) in `namespace`
+   * against the kinds the member serves; the object itself need not exist.
+   */
+  async resolveWorkload(target: string, namespace = 'default'): Promise<WorkloadResolution> {
+    const parsed = parseWorkloadTarget(target);
+    if (!parsed.ok) return { code: 'Malformed', reason: parsed.reason };
+    const kind = resolveWorkloadKind((await this.#catalog.catalog()).defs, parsed.value.kind);
+    if (kind.code !== 'Resolved') return kind;
+    return {
+      code: 'Resolved',
+      ref: {
+        group: kind.group,
+        kind: kind.kind,
+        namespace: kind.namespaced ? namespace : '',
+        name: parsed.value.name,
+      },
+    };
+  }
+
+  /** The workloads marked unhealthy, sorted. */
+  get unhealthyWorkloads(): WorkloadRef[] {
+    return this.#unhealthy.list();
+  }
+
+  /**
+   * Marks a workload unhealthy until {@link markHealthy}: its pods crash-loop, or a custom resource
+   * reports its kind's failed state. Held by group/kind/namespace/name, so it applies to an object
+   * created later and holds through updates and re-creation. False when it already was marked.
+   */
+  markUnhealthy(ref: WorkloadRef): boolean {
+    const changed = this.#unhealthy.mark(ref);
+    // The controllers act on the next pass, not at the next resync.
+    this.#wake();
+    return changed;
+  }
+
+  /** Clears the mark of {@link markUnhealthy}; false when there was none. */
+  markHealthy(ref: WorkloadRef): boolean {
+    const changed = this.#unhealthy.unmark(ref);
+    this.#wake();
+    return changed;
   }
 
   /** Runs the cluster controllers until nothing is left to do (tests). */

@@ -10,7 +10,9 @@
  * - custom resources of configured kinds get a status, e.g. a FlinkDeployment is RUNNING
  *   (custom-resources.ts);
  * - PodDisruptionBudgets get the disruption controller's status (disruption.ts);
- * - Pods whose owner is gone are deleted (garbage-collector.ts).
+ * - Pods whose owner is gone are deleted (garbage-collector.ts);
+ * - workloads marked unhealthy (unhealthy.ts) crash-loop their pods (kubelet.ts), or, for custom
+ *   resources, report their kind's failed state (failure-status.ts).
  * One `tick()` reconciles everything; the member calls it when something changed or a timed
  * transition is due.
  */
@@ -22,9 +24,11 @@ import { reportDisruptionBudgets } from './disruption.ts';
 import { collectOrphanPods } from './garbage-collector.ts';
 import { progress } from './kubelet.ts';
 import { schedule } from './scheduler.ts';
+import { crashingPods, UnhealthyWorkloads } from './unhealthy.ts';
 import { reconcilePods, WORKLOADS, writeStatus } from './workloads.ts';
 
 export type { SimTimings } from './context.ts';
+export { UnhealthyWorkloads, type WorkloadRef } from './unhealthy.ts';
 
 const POD = { group: '', kind: 'Pod' } as const;
 
@@ -32,6 +36,7 @@ export class ClusterControllers {
   readonly #ctx: SimContext;
   readonly #crdStatus: Record<string, Record<string, unknown>>;
   readonly #crdKinds: () => Promise<{ group: string; kind: string }[]>;
+  readonly #unhealthy: UnhealthyWorkloads;
 
   constructor(options: {
     store: ObjectStore;
@@ -41,10 +46,13 @@ export class ClusterControllers {
     crdKinds: () => Promise<{ group: string; kind: string }[]>;
     /** Records Events as the named component (`default-scheduler`, `job-controller`, ...). */
     events?: (component: string) => EventRecorder;
+    /** The workloads marked unhealthy; read on every pass (none when absent). */
+    unhealthy?: UnhealthyWorkloads;
   }) {
     this.#ctx = new SimContext(options);
     this.#crdStatus = options.crdStatus;
     this.#crdKinds = options.crdKinds;
+    this.#unhealthy = options.unhealthy ?? new UnhealthyWorkloads();
   }
 
   /** When the next timed transition (a pod starting, a job finishing) is due, if any. */
@@ -71,7 +79,7 @@ export class ClusterControllers {
     }
 
     pods = await schedule(ctx, pods, nodes, now);
-    pods = await progress(ctx, pods, now);
+    pods = await progress(ctx, pods, now, crashingPods(this.#unhealthy, workloads));
 
     for (const w of workloads) {
       if (w.metadata.deletionTimestamp) continue;
@@ -79,6 +87,6 @@ export class ClusterControllers {
       await writeStatus(ctx, w, owned, nodes, now);
     }
     await reportDisruptionBudgets(ctx, pods, now);
-    await reportCustomResources(ctx, await this.#crdKinds(), this.#crdStatus);
+    await reportCustomResources(ctx, await this.#crdKinds(), this.#crdStatus, this.#unhealthy);
   }
 }

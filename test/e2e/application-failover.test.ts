@@ -1,0 +1,343 @@
+/**
+ * Application failover on the local control plane, driven as a Karmada user would — kubectl, and
+ * `skctl sim unhealthy|healthy` for the fault:
+ * - nginx with `failover.application` (Directly) over two members: made unhealthy on its member, it is
+ *   evicted when the toleration ends and started on the other member, only after the old copy is gone;
+ * - the v1.12 release notes' FlinkDeployment policy (`purgeMode: Immediately`, `tolerationSeconds: 60`,
+ *   `application.karmada.io/failover-jobid` from `{ .jobStatus.jobID }`): the job restarts on the other
+ *   member labelled with the failed job's id;
+ * - `Never`: the old copy stays until `suppressDeletion` is cleared;
+ * - a WorkloadRebalancer moves replicas back after recovery and is removed after its TTL.
+ */
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { after, before, describe, it } from 'node:test';
+import type { KubeObject } from '../../lib/api/object.ts';
+import { runSim } from '../../lib/cli/sim.ts';
+import { type LocalRuntime, startLocalRuntime } from '../../lib/local/runtime.ts';
+import { eventually } from '../support/eventually.ts';
+import { E2E_TIMINGS, getJson, membersReady, oneRegionMembers } from '../support/e2e.ts';
+import { kubectlRunner } from '../support/kubectl.ts';
+
+const MEMBERS = ['member1', 'member2'];
+
+let rt: LocalRuntime;
+let kubectl: ReturnType<typeof kubectlRunner>;
+const onMember = new Map<string, ReturnType<typeof kubectlRunner>>();
+
+type Binding = KubeObject & {
+  spec: {
+    clusters?: { name: string; replicas?: number }[];
+    gracefulEvictionTasks?: {
+      fromCluster: string;
+      reason: string;
+      producer?: string;
+      purgeMode?: string;
+      suppressDeletion?: boolean;
+      preservedLabelState?: Record<string, string>;
+      clustersBeforeFailover?: string[];
+    }[];
+  };
+  status?: {
+    conditions?: { type: string; status: string; reason?: string; message?: string }[];
+    aggregatedStatus?: { clusterName: string; health?: string }[];
+  };
+};
+
+const binding = (name: string, namespace = 'default') => getJson<Binding>(kubectl, ['rb', name, '-n', namespace]);
+const condition = (b: Binding | undefined, type: string) => b?.status?.conditions?.find((c) => c.type === type);
+/** What a member holds, read from the simulator's own store. */
+const onSim = (member: string, ref: { group: string; kind: string; namespace?: string; name: string }) =>
+  rt.members.get(member)!.store.get(ref);
+
+/** `skctl sim <verb> <member> <target> [-n ns]` against this runtime's control socket. */
+async function sim(verb: 'unhealthy' | 'healthy', member: string, target: string, namespace = 'default') {
+  const lines: string[] = [];
+  const code = await runSim([verb, member, target, '-n', namespace, '--control', rt.controlSocket], (l) =>
+    lines.push(l),
+  );
+  assert.equal(code, 0, lines.join('\n'));
+}
+
+/** The binding once it is placed on exactly one cluster. */
+const placedOnOne = (name: string, namespace = 'default') =>
+  eventually(`${name} placed`, async () => {
+    const b = await binding(name, namespace);
+    return b?.spec.clusters?.length === 1 ? b : undefined;
+  });
+
+before(async () => {
+  rt = await startLocalRuntime({
+    inMemory: true,
+    apiPort: 0,
+    simulation: oneRegionMembers(MEMBERS),
+    clusterTimings: E2E_TIMINGS,
+  });
+  kubectl = kubectlRunner(rt.kubeconfig);
+  for (const name of MEMBERS) onMember.set(name, kubectlRunner(rt.members.get(name)!.kubeconfig));
+  await membersReady(rt, MEMBERS);
+});
+after(async () => {
+  kubectl?.cleanup();
+  for (const k of onMember.values()) k.cleanup();
+  await rt?.stop();
+});
+
+const deployment = (name: string, namespace: string, replicas = 2) => `
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: ${name}, namespace: ${namespace}}
+spec:
+  replicas: ${replicas}
+  selector: {matchLabels: {app: ${name}}}
+  template:
+    metadata: {labels: {app: ${name}}}
+    spec:
+      containers: [{name: app, image: nginx:1.27, resources: {requests: {cpu: 100m}}}]
+`;
+
+const policy = (name: string, namespace: string, application: string, placement = '') => `
+apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata: {name: ${name}, namespace: ${namespace}}
+spec:
+  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment, name: ${name}}]
+  propagateDeps: true
+  placement:
+    clusterAffinity: {clusterNames: [member1, member2]}
+${
+  placement ||
+  `    spreadConstraints: [{spreadByField: cluster, maxGroups: 1, minGroups: 1}]
+    replicaScheduling: {replicaSchedulingType: Duplicated}`
+}
+  failover:
+    application:
+${application}
+`;
+
+describe('application failover through kubectl and skctl sim', () => {
+  it('evicts nginx from the member where it stays unhealthy, starts it on the other only after the old copy is gone', async () => {
+    await kubectl.ok(['create', 'namespace', 'app']);
+    await kubectl.ok(
+      ['apply', '-f', '-'],
+      `${deployment('web', 'app')}---${policy(
+        'web',
+        'app',
+        `      decisionConditions: {tolerationSeconds: 4}
+      purgeMode: Directly`,
+      )}`,
+    );
+    const placed = await placedOnOne('web-deployment', 'app');
+    const from = placed.spec.clusters![0]!.name;
+    const to = from === 'member1' ? 'member2' : 'member1';
+    const ref = { group: 'apps', kind: 'Deployment', namespace: 'app', name: 'web' };
+    await eventually('healthy on its member', async () => {
+      const b = await binding('web-deployment', 'app');
+      return b?.status?.aggregatedStatus?.find((s) => s.clusterName === from)?.health === 'Healthy';
+    });
+    assert.equal(condition(await binding('web-deployment', 'app'), 'ApplicationFailover')?.reason, 'Watching');
+
+    await sim('unhealthy', from, 'deployment/web', 'app');
+    const watching = await eventually('the toleration window started', async () => {
+      const c = condition(await binding('web-deployment', 'app'), 'ApplicationFailover');
+      return c?.reason === 'WorkloadUnhealthy' ? c : undefined;
+    });
+    assert.match(watching.message ?? '', new RegExp(`Unhealthy on cluster ${from} since .*: evicted at`));
+
+    // The new copy appears only once the old one is gone (Directly): watch both members meanwhile.
+    let overlap = false;
+    const moved = await eventually(
+      `running on ${to}`,
+      async () => {
+        const [oldCopy, newCopy] = await Promise.all([onSim(from, ref), onSim(to, ref)]);
+        if (oldCopy && newCopy) overlap = true;
+        return newCopy ? newCopy : undefined;
+      },
+      60_000,
+      50,
+    );
+    assert.ok(moved);
+    assert.equal(overlap, false, 'the old and the new copy never existed at once');
+    const after = await binding('web-deployment', 'app');
+    assert.deepEqual(
+      after?.spec.clusters?.map((c) => c.name),
+      [to],
+    );
+    const task = after?.spec.gracefulEvictionTasks?.find((t) => t.fromCluster === from);
+    if (task) {
+      assert.equal(task.reason, 'ApplicationFailure');
+      assert.equal(task.producer, 'resource-binding-application-failover-controller');
+    }
+    const described = await kubectl.ok(['describe', 'rb', 'web-deployment', '-n', 'app']);
+    assert.match(described, /ApplicationUnhealthy/);
+    assert.match(described, new RegExp(`EvictWorkloadFromClusterSucceed.*Evict from cluster ${from} succeed`));
+    const events = await kubectl.ok(['get', 'events', '-n', 'app', '--field-selector', 'reason=ApplicationUnhealthy']);
+    assert.match(events, /deployment\/web/i);
+    await sim('healthy', from, 'deployment/web', 'app');
+  });
+
+  it("moves the v1.12 notes' FlinkDeployment (Immediately, tolerationSeconds 60) with application.karmada.io/failover-jobid", async () => {
+    const crd = readFileSync('examples/flink/crd.yaml', 'utf8');
+    await kubectl.ok(['apply', '-f', '-'], crd);
+    for (const m of MEMBERS) await onMember.get(m)!.ok(['apply', '-f', '-'], crd);
+    await eventually(
+      'the Flink CRD established',
+      async () => (await kubectl.run(['get', 'flinkdeployments'])).code === 0,
+    );
+    await kubectl.ok(['apply', '-f', 'examples/application-failover/flink.yaml']);
+    const placed = await placedOnOne('stateful-job-flinkdeployment');
+    const from = placed.spec.clusters![0]!.name;
+    const to = from === 'member1' ? 'member2' : 'member1';
+    const ref = { group: 'flink.apache.org', kind: 'FlinkDeployment', namespace: 'default', name: 'stateful-job' };
+    const jobId = await eventually('the job id collected', async () => {
+      const id = ((await onSim(from, ref))?.status as { jobStatus?: { jobID?: string } } | undefined)?.jobStatus?.jobID;
+      const b = await binding('stateful-job-flinkdeployment');
+      const healthy = b?.status?.aggregatedStatus?.find((s) => s.clusterName === from)?.health === 'Healthy';
+      return id && healthy && JSON.stringify(b?.status ?? {}).includes(id) ? id : undefined;
+    });
+
+    await sim('unhealthy', from, 'flinkdeployment/stateful-job');
+    await eventually('Unhealthy on the control plane', async () => {
+      const b = await binding('stateful-job-flinkdeployment');
+      return b?.status?.aggregatedStatus?.find((s) => s.clusterName === from)?.health === 'Unhealthy';
+    });
+    const restarted = await eventually(
+      `the job on ${to} with the failed job's id`,
+      async () => {
+        const flink = await getJson<KubeObject>(onMember.get(to)!, ['flinkdeployment', 'stateful-job']);
+        return flink?.metadata.labels?.['application.karmada.io/failover-jobid'] === jobId ? flink : undefined;
+      },
+      120_000,
+    );
+    assert.ok(restarted);
+    assert.equal(await onSim(from, ref), undefined, 'the failed job is gone from its member (Immediately)');
+    const task = (await binding('stateful-job-flinkdeployment'))?.spec.gracefulEvictionTasks?.[0];
+    if (task) {
+      assert.equal(task.purgeMode, 'Directly', 'v1.12 Immediately is stored as Directly');
+      assert.deepEqual(task.preservedLabelState, { 'application.karmada.io/failover-jobid': jobId });
+      assert.deepEqual(task.clustersBeforeFailover, [from]);
+    }
+    await sim('healthy', from, 'flinkdeployment/stateful-job');
+  });
+
+  it('Never keeps the old copy until suppressDeletion is cleared', async () => {
+    await kubectl.ok(['create', 'namespace', 'keep']);
+    await kubectl.ok(
+      ['apply', '-f', '-'],
+      `${deployment('api', 'keep')}---${policy(
+        'api',
+        'keep',
+        `      decisionConditions: {tolerationSeconds: 2}
+      purgeMode: Never`,
+      )}`,
+    );
+    const placed = await placedOnOne('api-deployment', 'keep');
+    const from = placed.spec.clusters![0]!.name;
+    const to = from === 'member1' ? 'member2' : 'member1';
+    const ref = { group: 'apps', kind: 'Deployment', namespace: 'keep', name: 'api' };
+    await eventually('applied on its member', async () => Boolean(await onSim(from, ref)));
+    await sim('unhealthy', from, 'deployment/api', 'keep');
+    await eventually(`started on ${to}`, async () => Boolean(await onSim(to, ref)), 60_000);
+    const kept = await binding('api-deployment', 'keep');
+    const task = kept?.spec.gracefulEvictionTasks?.find((t) => t.fromCluster === from);
+    assert.equal(task?.suppressDeletion, true);
+    // Even once the new copy is healthy, the old one stays.
+    await eventually('the new copy healthy', async () => {
+      const b = await binding('api-deployment', 'keep');
+      return b?.status?.aggregatedStatus?.find((s) => s.clusterName === to)?.health === 'Healthy';
+    });
+    await new Promise((r) => setTimeout(r, 2_000));
+    assert.ok(await onSim(from, ref), 'the old copy is kept (suppressDeletion)');
+
+    const index = kept!.spec.gracefulEvictionTasks!.findIndex((t) => t.fromCluster === from);
+    await kubectl.ok([
+      'patch',
+      'rb',
+      'api-deployment',
+      '-n',
+      'keep',
+      '--type=json',
+      '-p',
+      JSON.stringify([{ op: 'replace', path: `/spec/gracefulEvictionTasks/${index}/suppressDeletion`, value: false }]),
+    ]);
+    await eventually(`the old copy removed from ${from}`, async () => !(await onSim(from, ref)), 60_000);
+    await sim('healthy', from, 'deployment/api', 'keep');
+  });
+
+  it('a WorkloadRebalancer moves replicas back after recovery and is deleted after its TTL', async () => {
+    await kubectl.ok(['create', 'namespace', 'back']);
+    await kubectl.ok(
+      ['apply', '-f', '-'],
+      `${deployment('svc', 'back', 4)}---${policy(
+        'svc',
+        'back',
+        `      decisionConditions: {tolerationSeconds: 2}
+      purgeMode: Gracefully
+      gracePeriodSeconds: 5`,
+        `    replicaScheduling:
+      replicaSchedulingType: Divided
+      replicaDivisionPreference: Weighted
+      weightPreference: {dynamicWeight: AvailableReplicas}`,
+      )}`,
+    );
+    const spread = await eventually('divided over both members', async () => {
+      const b = await binding('svc-deployment', 'back');
+      return b?.spec.clusters?.length === 2 ? b : undefined;
+    });
+    assert.equal(spread.spec.clusters?.length, 2);
+    await eventually('healthy on both', async () => {
+      const b = await binding('svc-deployment', 'back');
+      return b?.status?.aggregatedStatus?.filter((s) => s.health === 'Healthy').length === 2;
+    });
+    await sim('unhealthy', 'member1', 'deployment/svc', 'back');
+    await eventually(
+      'all replicas on member2',
+      async () => {
+        const b = await binding('svc-deployment', 'back');
+        return b?.spec.clusters?.length === 1 && b.spec.clusters[0]!.name === 'member2';
+      },
+      60_000,
+    );
+    await sim('healthy', 'member1', 'deployment/svc', 'back');
+    // The task ends (grace period or the new copies healthy); the cluster is schedulable for it again.
+    await eventually(
+      'the eviction task ended',
+      async () => !(await binding('svc-deployment', 'back'))?.spec.gracefulEvictionTasks?.length,
+      60_000,
+    );
+    // Nothing moves back by itself.
+    assert.deepEqual(
+      (await binding('svc-deployment', 'back'))?.spec.clusters?.map((c) => c.name),
+      ['member2'],
+    );
+
+    await kubectl.ok(
+      ['apply', '-f', '-'],
+      `
+apiVersion: apps.karmada.io/v1alpha1
+kind: WorkloadRebalancer
+metadata: {name: back-home}
+spec:
+  ttlSecondsAfterFinished: 3
+  workloads:
+    - {apiVersion: apps/v1, kind: Deployment, namespace: back, name: svc}
+`,
+    );
+    await eventually('replicas back on both members', async () => {
+      const b = await binding('svc-deployment', 'back');
+      return b?.spec.clusters?.length === 2;
+    });
+    const rebalancer = await eventually('the rebalancer finished', async () => {
+      const r = await getJson<
+        KubeObject & { status?: { finishTime?: string; observedWorkloads?: { result?: string }[] } }
+      >(kubectl, ['workloadrebalancer', 'back-home']);
+      return r?.status?.finishTime ? r : undefined;
+    });
+    assert.equal(rebalancer.status?.observedWorkloads?.[0]?.result, 'Successful');
+    await eventually(
+      'the rebalancer deleted after its TTL',
+      async () => (await kubectl.run(['get', 'workloadrebalancer', 'back-home'])).code !== 0,
+      30_000,
+    );
+  });
+});
