@@ -71,6 +71,8 @@ interface Snapshot {
   version: 1;
   token: string;
   rows: ReturnType<MemoryRowStore['exportRows']>;
+  /** Workloads marked unhealthy (`skctl sim unhealthy`): an application does not heal because the control plane restarted. */
+  unhealthy?: WorkloadRef[];
 }
 
 /** How often the member's controllers run a pass with nothing announced (their resync). */
@@ -215,14 +217,17 @@ export class SimulatedMember {
   static async start(options: MemberOptions): Promise<SimulatedMember> {
     const rows = new MemoryRowStore();
     let token = randomBytes(32).toString('base64url');
+    let unhealthy: WorkloadRef[] = [];
     if (options.snapshotPath && existsSync(options.snapshotPath)) {
       const snapshot = JSON.parse(readFileSync(options.snapshotPath, 'utf8')) as Snapshot;
       if (snapshot.version !== 1)
         throw new Error(`${options.snapshotPath}: unknown snapshot version ${snapshot.version}`);
       rows.importRows(snapshot.rows);
       token = snapshot.token;
+      unhealthy = snapshot.unhealthy ?? [];
     }
     const member = new SimulatedMember(options, rows, token);
+    for (const ref of unhealthy) member.#unhealthy.mark(ref);
     await member.#bootstrap();
     member.#server = await startKubeServer({
       handler: (req) => member.#serve(req),
@@ -320,7 +325,12 @@ export class SimulatedMember {
     await this.#running;
     await this.#server?.close();
     if (this.#options.snapshotPath) {
-      const snapshot: Snapshot = { version: 1, token: this.#token, rows: this.#rows.exportRows() };
+      const snapshot: Snapshot = {
+        version: 1,
+        token: this.#token,
+        rows: this.#rows.exportRows(),
+        ...(this.#unhealthy.size > 0 ? { unhealthy: this.#unhealthy.list() } : {}),
+      };
       writeFileSync(`${this.#options.snapshotPath}.tmp`, JSON.stringify(snapshot), { mode: 0o600 });
       renameSync(`${this.#options.snapshotPath}.tmp`, this.#options.snapshotPath);
     }

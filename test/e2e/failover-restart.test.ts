@@ -20,15 +20,17 @@ const MEMBERS = ['member1', 'member2'];
 const TOLERATION_SECONDS = 8;
 
 const dataDir = mkdtempSync(join(tmpdir(), 'failover-restart-'));
+const appDataDir = mkdtempSync(join(tmpdir(), 'app-failover-restart-'));
 const running: LocalRuntime[] = [];
 after(async () => {
   for (const rt of running) await rt.stop().catch(() => {});
   rmSync(dataDir, { recursive: true, force: true });
+  rmSync(appDataDir, { recursive: true, force: true });
 });
 
-async function start(): Promise<LocalRuntime> {
+async function start(dir = dataDir): Promise<LocalRuntime> {
   const rt = await startLocalRuntime({
-    dataDir,
+    dataDir: dir,
     apiPort: 0,
     simulation: oneRegionMembers(MEMBERS, 1),
     clusterTimings: E2E_TIMINGS,
@@ -40,7 +42,11 @@ async function start(): Promise<LocalRuntime> {
 }
 
 type Binding = KubeObject & {
-  spec: { clusters?: { name: string }[]; gracefulEvictionTasks?: { fromCluster: string }[] };
+  spec: { clusters?: { name: string }[]; gracefulEvictionTasks?: { fromCluster: string; message?: string }[] };
+  status?: {
+    conditions?: { type: string; reason?: string; message?: string }[];
+    aggregatedStatus?: { clusterName: string; health?: string }[];
+  };
 };
 
 describe('eviction timers across a restart', () => {
@@ -99,8 +105,82 @@ spec:
       },
       45_000,
     );
-    assert.ok(Date.now() - tainted >= TOLERATION_SECONDS * 1000, 'not before the toleration ended');
+    // The taint's timeAdded is stamped in whole seconds (metav1.Time), so the toleration ends up to a
+    // second before `tainted + toleration`.
+    assert.ok(
+      Date.now() - Math.floor(tainted / 1000) * 1000 >= TOLERATION_SECONDS * 1000,
+      'not before the toleration ended',
+    );
     assert.ok(!moved.spec.clusters?.some((c) => c.name === from));
+    kubectl.cleanup();
+  });
+
+  it('a restart in the middle of an application failover window does not restart the window', async () => {
+    let rt = await start(appDataDir);
+    let kubectl = kubectlRunner(rt.kubeconfig);
+    await kubectl.ok(
+      ['apply', '-f', '-'],
+      `
+apiVersion: apps/v1
+kind: Deployment
+metadata: {name: worker, namespace: default}
+spec:
+  replicas: 1
+  selector: {matchLabels: {app: worker}}
+  template:
+    metadata: {labels: {app: worker}}
+    spec:
+      containers: [{name: worker, image: busybox, resources: {requests: {cpu: 100m}}}]
+---
+apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata: {name: worker, namespace: default}
+spec:
+  resourceSelectors: [{apiVersion: apps/v1, kind: Deployment, name: worker}]
+  propagateDeps: true
+  placement:
+    clusterAffinity: {clusterNames: [member1, member2]}
+    spreadConstraints: [{spreadByField: cluster, maxGroups: 1, minGroups: 1}]
+  failover:
+    application:
+      decisionConditions: {tolerationSeconds: ${TOLERATION_SECONDS + 4}}
+      purgeMode: Directly
+`,
+    );
+    const healthy = await eventually('placed and healthy on one member', async () => {
+      const b = await getJson<Binding>(kubectl, ['rb', 'worker-deployment']);
+      const from = b?.spec.clusters?.length === 1 ? b.spec.clusters[0]!.name : undefined;
+      return from && b?.status?.aggregatedStatus?.some((s) => s.clusterName === from && s.health === 'Healthy')
+        ? from
+        : undefined;
+    });
+    const from = healthy;
+    rt.members.get(from)!.markUnhealthy({ group: 'apps', kind: 'Deployment', namespace: 'default', name: 'worker' });
+    const since = await eventually('the toleration window started', async () => {
+      const b = await getJson<Binding>(kubectl, ['rb', 'worker-deployment']);
+      const c = b?.status?.conditions?.find((x) => x.type === 'ApplicationFailover');
+      return c?.reason === 'WorkloadUnhealthy' ? /since (\S+): evicted/.exec(c.message ?? '')?.[1] : undefined;
+    });
+    await new Promise((r) => setTimeout(r, 2_000));
+    kubectl.cleanup();
+    await rt.stop();
+    running.splice(running.indexOf(rt), 1);
+
+    // The member keeps the workload unhealthy across the restart; the window goes on from where it was.
+    rt = await start(appDataDir);
+    kubectl = kubectlRunner(rt.kubeconfig);
+    // The eviction explains itself: its event names when the window started.
+    const evicted = await eventually(
+      `evicted from ${from} after the restart`,
+      async () => {
+        const described = await kubectl.ok(['describe', 'rb', 'worker-deployment']);
+        return new RegExp(`EvictWorkloadFromClusterSucceed.*Evict from cluster ${from} succeed: .*`).exec(
+          described,
+        )?.[0];
+      },
+      60_000,
+    );
+    assert.match(evicted, new RegExp(`Unhealthy since ${since}`), 'the window started before the restart');
     kubectl.cleanup();
   });
 });

@@ -266,6 +266,20 @@ describe('simulated member cluster', () => {
     assert.ok(await second.store.get(DEPLOY('kept')));
   });
 
+  it('keeps workloads marked unhealthy across a restart (the application does not heal with the control plane)', async () => {
+    const snapshot = join(dir, 'sick.state.json');
+    const ref = { group: 'apps', kind: 'Deployment', namespace: 'default', name: 'sick' };
+    const first = await start({ name: 'sick' }, snapshot);
+    first.markUnhealthy(ref);
+    await first.stop();
+    const second = await start({ name: 'sick' }, snapshot);
+    assert.deepEqual(second.unhealthyWorkloads, [ref]);
+    second.markHealthy(ref);
+    await second.stop();
+    const third = await start({ name: 'sick' }, snapshot);
+    assert.deepEqual(third.unhealthyWorkloads, []);
+  });
+
   describe('faults', () => {
     function get(
       m: SimulatedMember,
