@@ -8,6 +8,7 @@ import { startDynalite, startSqsServer } from '../lib/local/servers.ts';
 import { startDynamoDbLocal } from '../test/support/dynamodb-local.ts';
 import { describeSetup, type Measurement } from './harness.ts';
 import { benchApi } from './api.bench.ts';
+import { benchApplicationFailover } from './application-failover.bench.ts';
 import { benchEviction } from './eviction.bench.ts';
 import { benchPropagation } from './propagation.bench.ts';
 import { benchQueues } from './queue.bench.ts';
@@ -94,6 +95,9 @@ async function main(): Promise<void> {
       singles: quick ? 2 : 5,
     })),
   );
+
+  console.log('… application failover: toleration end → new copy running (local control plane)');
+  measurements.push(...(await benchApplicationFailover({ runs: quick ? 3 : 10, clusters: 3 })));
 
   const previous = existsSync(RESULTS)
     ? (JSON.parse(readFileSync(RESULTS, 'utf8')) as { measurements: Measurement[] }).measurements

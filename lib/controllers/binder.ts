@@ -200,8 +200,11 @@ export function createBinderController(options: BinderOptions): Controller & { s
     // keeps its Work until the task ends, unless it is purged at once).
     const keep = new Set(bindingExistingClusters(binding.spec));
     const removed = await deleteWorks(binding, (cluster) => !keep.has(cluster));
+    // The executor deletes the member objects now, whatever this pass comes to (a lost race, a hold):
+    // a Work found deleting on the next pass is not handed to it again.
+    if (removed.length > 0) await enqueueExecutor(removed, lane);
     // Purged Directly: the new copies wait until the old ones are gone (the seeds' consistency rule).
-    const hold = await purgeHold(binding, workName, clusters, removed, lane, context);
+    const hold = await purgeHold(binding, workName, clusters, context);
     if (hold.result) return hold.result;
     binding = hold.binding;
 
@@ -255,7 +258,10 @@ export function createBinderController(options: BinderOptions): Controller & { s
     );
 
     if (changed.length > 0 || removed.length > 0) {
-      await enqueueExecutor([...changed.map((c) => workRefOf(c, workName)), ...removed], lane);
+      await enqueueExecutor(
+        changed.map((c) => workRefOf(c, workName)),
+        lane,
+      );
       stats.worksWritten += changed.length;
       stats.worksDeleted += removed.length;
       context.logger.info('works synced', { updated: changed.join(',') || '-', deleted: removed.length });
@@ -307,8 +313,6 @@ export function createBinderController(options: BinderOptions): Controller & { s
     binding: ResourceBinding,
     workName: string,
     clusters: ReadonlyMap<string, Cluster>,
-    removed: readonly ObjectRef[],
-    lane: Lane,
     context: ReconcileContext,
   ): Promise<{ result?: ReconcileResult; binding: ResourceBinding }> {
     const purged = directlyPurgedClusters(binding.spec);
@@ -360,7 +364,6 @@ export function createBinderController(options: BinderOptions): Controller & { s
       } else if (written.reason === 'conflict') return { result: { requeueAfterMs: 0 }, binding };
     }
     if (handoff.waiting.length === 0) return { binding };
-    if (removed.length > 0) await enqueueExecutor(removed, lane);
     context.logger.info('new works wait for the old copies to be deleted (purge mode Directly)', {
       clusters: handoff.waiting.map((w) => w.cluster).join(','),
     });
