@@ -319,4 +319,85 @@ describe('binder: Works from a binding', () => {
       'the finalizer is gone, so is the binding',
     );
   });
+
+  describe('Directly handoff: the new copy starts only once the evicted one is gone', () => {
+    async function evicted(options: { readyM2: boolean; reason: string }) {
+      const t = await setup();
+      await t.reconcile();
+      if (options.readyM2) {
+        const m2 = (await t.w.store.get({ group: 'cluster.karmada.io', kind: 'Cluster', name: 'm2' }))!;
+        await t.w.store.updateStatus({
+          ...m2,
+          status: { conditions: [{ type: 'Ready', status: 'True', reason: 'ClusterReady', message: '' }] },
+        });
+      }
+      const ref = { group: 'work.karmada.io', kind: 'ResourceBinding', namespace: 'default', name: 'nginx-deployment' };
+      const current = (await t.w.store.get(ref))!;
+      await t.w.store.update({
+        ...current,
+        spec: {
+          ...(current.spec as object),
+          clusters: [
+            { name: 'm1', replicas: 2 },
+            { name: 'm3', replicas: 1 },
+          ],
+          gracefulEvictionTasks: [
+            {
+              fromCluster: 'm2',
+              purgeMode: 'Directly',
+              reason: options.reason,
+              producer: 'p',
+              creationTimestamp: new Date(t.w.clock.now()).toISOString().replace(/\.\d+Z$/, 'Z'),
+            },
+          ],
+        },
+      });
+      const handoff = async () =>
+        ((await t.w.store.get(ref)) as ResourceBinding).status?.conditions?.find(
+          (c) => c.type === 'FailoverHandoffPending',
+        );
+      return { ...t, handoff };
+    }
+
+    it('old cluster Ready: the evicted Work is deleted, handed to the executor, and the new one waits, saying why', async () => {
+      const t = await evicted({ readyM2: true, reason: 'ApplicationFailure' });
+      t.w.queue.items.length = 0;
+      const result = await t.reconcile();
+      assert.ok(result?.requeueAfterMs !== undefined, 'it looks again');
+      assert.ok((await t.work('m2'))?.metadata.deletionTimestamp, 'the evicted Work is being deleted');
+      assert.equal(await t.work('m3'), undefined, 'no new Work yet');
+      assert.ok(
+        t.w.queue.items.some((i) => i.controller === 'executor' && i.key.includes('karmada-es-m2')),
+        'the executor deletes the member object at once',
+      );
+      const c = await t.handoff();
+      assert.deepEqual([c?.status, c?.reason], ['True', 'EvictedCopyDeleting']);
+      assert.match(c?.message ?? '', /evicted copy on cluster m2 is deleted/);
+      // The executor deleted the member object and let the Work go.
+      const old = (await t.work('m2'))!;
+      await t.w.store.update({ ...old, metadata: { ...old.metadata, finalizers: [] } });
+      await t.reconcile();
+      assert.ok(await t.work('m3'), 'the new copy starts once the old one is gone');
+      assert.equal(await t.handoff(), undefined, 'the condition goes');
+    });
+
+    it('application failover, old cluster unreachable: the new copy waits for the grace period, then starts (StaleCopyPending)', async () => {
+      const t = await evicted({ readyM2: false, reason: 'ApplicationFailure' });
+      await t.reconcile();
+      assert.equal(await t.work('m3'), undefined);
+      assert.equal((await t.handoff())?.reason, 'EvictedClusterUnreachable');
+      await t.w.clock.advance(10 * 60_000 + 1_000);
+      await t.reconcile();
+      assert.ok(await t.work('m3'), 'after --graceful-eviction-timeout the workload runs again');
+      assert.ok(t.w.events.events.some((e) => e.reason === 'StaleCopyPending'));
+      assert.equal(await t.handoff(), undefined);
+    });
+
+    it('cluster failover, old cluster unreachable: the new copy starts at once (the cluster failed for its whole toleration)', async () => {
+      const t = await evicted({ readyM2: false, reason: 'TaintUntolerated' });
+      await t.reconcile();
+      assert.ok(await t.work('m3'));
+      assert.equal(await t.handoff(), undefined);
+    });
+  });
 });
