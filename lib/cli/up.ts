@@ -83,7 +83,7 @@ export function describeRuntime(rt: LocalRuntime): string[] {
           (m, i) =>
             `  ${i === 0 ? 'members     ' : '            '} ${m.name}  ${m.url}  ${m.config.provider}/${m.config.region} (${m.config.zones.join(', ')})  kubeconfig ${relativePath(m.kubeconfig)}`,
         )),
-    `  control      ${relativePath(rt.controlSocket)}  (skctl sim fail|recover <member>)`,
+    `  control      ${relativePath(rt.controlSocket)}  (skctl sim fail|recover <member>, skctl sim unhealthy|healthy <member> <kind>/<name>)`,
     'Ready. Press Ctrl-C to stop. Try, in another terminal:',
     `  export KUBECONFIG=${rt.kubeconfig}`,
     '  kubectl apply -f examples/nginx/ && kubectl get deployments,propagationpolicies',

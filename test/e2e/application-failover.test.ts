@@ -72,6 +72,7 @@ before(async () => {
     apiPort: 0,
     simulation: oneRegionMembers(MEMBERS),
     clusterTimings: E2E_TIMINGS,
+    logLevel: 'WARN',
   });
   kubectl = kubectlRunner(rt.kubeconfig);
   for (const name of MEMBERS) onMember.set(name, kubectlRunner(rt.members.get(name)!.kubeconfig));
