@@ -146,6 +146,8 @@ export function createApplicationFailoverController(
     const binding = (await store.get(ref)) as ResourceBinding | undefined;
     const timerRef = healthTimerRefOf(ref);
     const behavior = binding && !binding.metadata.deletionTimestamp ? applicationFailoverOf(binding.spec) : undefined;
+    // Never opted in (the resync sends every binding): nothing stored, nothing to say.
+    if (binding && !behavior && !hasCondition(binding, APPLICATION_FAILOVER_CONDITION)) return undefined;
     const timerObject = await store.get(timerRef);
     const stored = timersOf(timerObject?.spec);
     if (!binding || !behavior) {
@@ -322,6 +324,10 @@ export function createApplicationFailoverController(
       }
     }
   }
+}
+
+function hasCondition(binding: ResourceBinding, type: string): boolean {
+  return (binding.status?.conditions ?? []).some((c) => c.type === type);
 }
 
 function capitalize(text: string): string {

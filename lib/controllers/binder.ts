@@ -428,7 +428,14 @@ export function createBinderController(options: BinderOptions): Controller & { s
     if (binding.spec.propagateDeps && !(await releaseDependencies(binding, new Set(), lane)))
       return { requeueAfterMs: 1_000 };
     const removedFinalizer = await tryWrite(() => removeFinalizer(store, binding, finalizer));
-    return !removedFinalizer.ok && removedFinalizer.reason === 'conflict' ? { requeueAfterMs: 0 } : undefined;
+    if (!removedFinalizer.ok && removedFinalizer.reason === 'conflict') return { requeueAfterMs: 0 };
+    // Its application failover windows go with it.
+    if (applicationFailoverOf(binding.spec)) {
+      await options.workQueue.enqueue([
+        { controller: APPLICATION_FAILOVER_CONTROLLER_NAME, lane, key: formatKey(refOf(binding)), reason: 'deleted' },
+      ]);
+    }
+    return undefined;
   }
 
   // ---------------------------------------------------------------------------------------------------

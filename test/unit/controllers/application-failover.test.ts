@@ -233,6 +233,30 @@ describe('application failover controller', () => {
     assert.equal(APPLICATION_FAILOVER_CONTROLLER_NAME, 'application-failover');
   });
 
+  it('the binding deleted: its stored windows are deleted too', async () => {
+    const t = setup();
+    await t.seed(member('member1'));
+    await t.seed(member('member2'));
+    const b = await t.seed(watched({ member1: 'Healthy', member2: 'Unhealthy' }));
+    await t.reconcile(keyOf(b));
+    assert.ok(await t.timers(b));
+    await t.store.delete(refOf(b));
+    await t.reconcile(keyOf(b));
+    assert.equal(await t.timers(b), undefined);
+  });
+
+  it('a binding that never opted in (the resync sends every binding): not even read further', async () => {
+    const t = setup();
+    await t.seed(member('member1'));
+    const base = watched({ member1: 'Unhealthy' });
+    const { failover: _none, ...spec } = base.spec;
+    const b = await t.seed({ ...base, spec });
+    t.store.reset();
+    assert.equal(await t.reconcile(keyOf(b)), undefined);
+    assert.deepEqual(t.store.writes, []);
+    assert.equal(condition(await t.read(b)), undefined);
+  });
+
   it('nothing changed: no write at all', async () => {
     const t = setup();
     await t.seed(member('member1'));
