@@ -282,6 +282,7 @@ export function createApplicationFailoverController(
     }
     for (const cluster of decision.started) {
       stats.windowsStarted++;
+      context.count?.(METRIC.applicationWindowsStarted);
       const since = decision.timers[cluster];
       const at = since !== undefined && behavior ? rfc3339(since + behavior.tolerationSeconds * 1000) : 'once due';
       context.logger.info('workload unhealthy: toleration window started', { cluster, binding: key });
@@ -293,6 +294,7 @@ export function createApplicationFailoverController(
     }
     for (const cluster of decision.cleared) {
       stats.windowsCleared++;
+      context.count?.(METRIC.applicationWindowsCleared);
       context.logger.info('workload no longer unhealthy: toleration window ended', { cluster, binding: key });
       await record(
         'Normal',

@@ -37,6 +37,10 @@ export const METRIC = {
   evictionsRateLimited: 'EvictionsRateLimited',
   /** Graceful eviction tasks ended (the old copy may go). */
   evictionTasksEnded: 'EvictionTasksEnded',
+  /** Application failover: a copy turned Unhealthy and its toleration window started. */
+  applicationWindowsStarted: 'ApplicationUnhealthyWindows',
+  /** Application failover: a window closed because the copy became Healthy or Unknown. */
+  applicationWindowsCleared: 'ApplicationRecoveries',
 } as const;
 
 export { MetricUnit };

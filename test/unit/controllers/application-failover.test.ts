@@ -69,14 +69,18 @@ function setup() {
     events: w.events,
     settings: DEFAULT_FAILOVER_SETTINGS,
   });
+  const counted: string[] = [];
   async function reconcile(key: string) {
     const batch = await controller.openBatch!({ logger: w.context().logger, now: w.clock.now(), keys: [key] });
-    return controller.reconcile({ key, lane: 'priority', reasons: [] }, w.context(batch));
+    return controller.reconcile(
+      { key, lane: 'priority', reasons: [] },
+      { ...w.context(batch), count: (m, n = 1) => counted.push(...Array<string>(n).fill(m)) },
+    );
   }
   const read = async (b: ResourceBinding) => (await w.store.get(refOf(b))) as ResourceBinding;
   const timers = async (b: ResourceBinding) =>
     (await w.store.get(healthTimerRefOf(refOf(b))))?.spec as { unhealthySince?: Record<string, string> } | undefined;
-  return { ...w, controller, reconcile, read, timers };
+  return { ...w, controller, reconcile, read, timers, counted };
 }
 
 const condition = (b: ResourceBinding) => b.status?.conditions?.find((c) => c.type === 'ApplicationFailover');
@@ -95,6 +99,7 @@ describe('application failover controller', () => {
     assert.match(c?.message ?? '', /member2/);
     assert.ok(t.events.events.some((e) => e.reason === 'ApplicationUnhealthy' && /member2/.test(e.message)));
     assert.deepEqual((await t.read(b)).spec.clusters?.length, 2, 'nothing evicted yet');
+    assert.deepEqual(t.counted, ['ApplicationUnhealthyWindows']);
   });
 
   it('a restart in the window (a new controller, no memory) does not restart it: evicted on time', async () => {
