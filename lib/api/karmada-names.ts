@@ -54,6 +54,7 @@ export const CLUSTER_TAINT_POLICY = { group: POLICY_GROUP, kind: 'ClusterTaintPo
 export const WORK = { group: WORK_GROUP, kind: 'Work' } as const;
 /** The kind the workload-rebalancer controller works on (cluster-scoped). */
 export const WORKLOAD_REBALANCER = { group: APPS_GROUP, kind: 'WorkloadRebalancer' } as const;
+export const FEDERATED_RESOURCE_QUOTA = { group: POLICY_GROUP, kind: 'FederatedResourceQuota' } as const;
 
 /** The permanent id of the (Cluster)ResourceBinding a Work (or manifest) was rendered from, if any. */
 export function bindingIdOf(labels: Readonly<Record<string, string>> | undefined): string | undefined {

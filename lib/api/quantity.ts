@@ -340,3 +340,31 @@ export function formatBytes(bytes: number): string {
   }
   return String(whole);
 }
+
+// ---------------------------------------------------------------------------------------------------
+// Exact arithmetic beyond addition (resource-list sums and differences, usage × replicas)
+
+/**
+ * `Quantity.Sub`: `a − b`, exactly. As in Go, the format of `a` is kept, except that a zero `a` takes
+ * the format of `b` (so `0 − 1Gi` prints `-1Gi`); the result is never cached, so it prints canonically.
+ *
+ * @example formatQuantity(subtractQuantities(q('1'), q('250m'))) // '750m'
+ */
+export function subtractQuantities(a: Quantity, b: Quantity): Quantity {
+  const scale = Math.max(a.scale, b.scale);
+  const unscaled = a.unscaled * 10n ** BigInt(scale - a.scale) - b.unscaled * 10n ** BigInt(scale - b.scale);
+  return { unscaled, scale, format: a.unscaled === 0n ? b.format : a.format };
+}
+
+/**
+ * `Quantity.Mul(n)`: `q × n` for a whole `n`, exactly (format kept, cache dropped, as Go clears the
+ * cached string). Throws a RangeError when `n` is a number that is not a safe integer.
+ *
+ * @example formatQuantity(multiplyQuantity(q('1.024'), 3)) // '3072m'
+ */
+export function multiplyQuantity(q: Quantity, n: bigint | number): Quantity {
+  if (typeof n === 'number' && !Number.isSafeInteger(n)) {
+    throw new RangeError(`a quantity is multiplied by a whole number, got ${n}`);
+  }
+  return { unscaled: q.unscaled * BigInt(n), scale: q.scale, format: q.format };
+}

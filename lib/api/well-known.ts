@@ -28,6 +28,15 @@ export const CLUSTER_RESOURCE_BINDING_PERMANENT_ID_LABEL = 'clusterresourcebindi
 
 /** `WorkPermanentIDLabel`: set on a Work by the Work mutating webhook, copied onto its manifest. */
 export const WORK_PERMANENT_ID_LABEL = 'work.karmada.io/permanent-id';
+/** On a static-assignment Work: the namespace of the FederatedResourceQuota it comes from. */
+export const FEDERATED_RESOURCE_QUOTA_NAMESPACE_LABEL = 'federatedresourcequota.karmada.io/namespace';
+/** On a static-assignment Work: the name of the FederatedResourceQuota it comes from. */
+export const FEDERATED_RESOURCE_QUOTA_NAME_LABEL = 'federatedresourcequota.karmada.io/name';
+/**
+ * On a ResourceBinding (ours, not Karmada's): the usage the FederatedResourceQuotas of its namespace
+ * have been charged for it, written with its placement.
+ */
+export const QUOTA_CHARGED_ANNOTATION = 'resourcebinding.serverless-karmada.io/quota-charged';
 
 /** Prefix of the label an attached binding carries per independent binding (`dependedByLabelKeyPrefix`). */
 export const DEPENDED_BY_LABEL_PREFIX = 'resourcebinding.karmada.io/depended-by-';

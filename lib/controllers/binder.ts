@@ -18,12 +18,18 @@
  *
  * Override policy and cluster changes fan out to the bindings they may affect, on the standard lane.
  */
-import { RESOURCE_BINDING_PERMANENT_ID_LABEL as RB_ID_LABEL, WORK_PERMANENT_ID_LABEL } from '../api/well-known.ts';
+import {
+  QUOTA_CHARGED_ANNOTATION,
+  RESOURCE_BINDING_PERMANENT_ID_LABEL as RB_ID_LABEL,
+  WORK_PERMANENT_ID_LABEL,
+} from '../api/well-known.ts';
+import { chargedUsageOf, chargeQuota, releaseWaiters, removeWaiter, waiterKey } from './quota.ts';
 import {
   bindingIdOf,
   CLUSTER,
   CLUSTER_OVERRIDE_POLICY,
   CLUSTER_RESOURCE_BINDING,
+  FEDERATED_RESOURCE_QUOTA,
   clusterOfExecutionNamespace,
   executionNamespace,
   OVERRIDE_POLICY,
@@ -108,6 +114,8 @@ export interface BinderOptions {
   statefulFailoverInjection?: boolean;
   /** `--graceful-eviction-timeout` (ms, default 10 m): the grace of a task without `gracePeriodSeconds`. */
   gracefulEvictionTimeoutMs?: number;
+  /** The `FederatedQuotaEnforcement` gate: deleted bindings give their usage back (default on). */
+  quotaEnforcement?: boolean;
 }
 
 /** What one batch shares: clusters and override policies, read once. */
@@ -130,6 +138,7 @@ export function createBinderController(options: BinderOptions): Controller & { s
   const newUid = options.newUid ?? randomUUID;
   const statefulFailoverInjection = options.statefulFailoverInjection ?? true;
   const gracefulEvictionTimeoutMs = options.gracefulEvictionTimeoutMs ?? 10 * 60_000;
+  const quotaEnforcement = options.quotaEnforcement ?? true;
   const stats: BinderStats = { worksWritten: 0, worksDeleted: 0, statusWrites: 0 };
 
   function openBatch(): Promise<BinderBatch> {
@@ -427,6 +436,7 @@ export function createBinderController(options: BinderOptions): Controller & { s
     }
     if (binding.spec.propagateDeps && !(await releaseDependencies(binding, new Set(), lane)))
       return { requeueAfterMs: 1_000 };
+    if (!(await releaseQuota(binding))) return { requeueAfterMs: 0 };
     const removedFinalizer = await tryWrite(() => removeFinalizer(store, binding, finalizer));
     if (!removedFinalizer.ok && removedFinalizer.reason === 'conflict') return { requeueAfterMs: 0 };
     // Its application failover windows go with it.
@@ -436,6 +446,33 @@ export function createBinderController(options: BinderOptions): Controller & { s
       ]);
     }
     return undefined;
+  }
+
+  /**
+   * A deleted ResourceBinding gives its usage back to the namespace's quotas, and leaves the quota
+   * waitlist. What it was charged is zeroed on the binding first, so a retried pass cannot give it back
+   * twice (a crash in between over-counts until the quota's next recompute — the safe direction).
+   */
+  async function releaseQuota(binding: ResourceBinding): Promise<boolean> {
+    const namespace = binding.metadata.namespace;
+    if (binding.kind !== RESOURCE_BINDING.kind || !namespace || !quotaEnforcement) return true;
+    const charged = chargedUsageOf(binding);
+    if (Object.keys(charged).length === 0) return true;
+    if ((await store.list({ ...FEDERATED_RESOURCE_QUOTA, namespace, limit: 1 })).items.length === 0) return true;
+    const zeroed = await tryWrite(() =>
+      store.update({
+        ...binding,
+        metadata: {
+          ...binding.metadata,
+          annotations: { ...binding.metadata.annotations, [QUOTA_CHARGED_ANNOTATION]: '{}' },
+        },
+      }),
+    );
+    if (!zeroed.ok) return zeroed.reason === 'gone';
+    const charge = await chargeQuota(store, namespace, charged, {});
+    await removeWaiter(store, namespace, waiterKey(binding));
+    if (charge.ok && charge.freed) await releaseWaiters(store, options.workQueue, namespace);
+    return false;
   }
 
   // ---------------------------------------------------------------------------------------------------

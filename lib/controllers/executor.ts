@@ -15,11 +15,21 @@
  *
  * Pull clusters are left to their agent (lib/agent), which does the same through webhooks.
  */
-import { EXECUTION_CONTROLLER_FINALIZER } from '../api/well-known.ts';
-import { bindingKeyOf, CLUSTER, clusterOfExecutionNamespace, WORK } from '../api/karmada-names.ts';
+import {
+  EXECUTION_CONTROLLER_FINALIZER,
+  FEDERATED_RESOURCE_QUOTA_NAME_LABEL,
+  FEDERATED_RESOURCE_QUOTA_NAMESPACE_LABEL,
+} from '../api/well-known.ts';
+import {
+  bindingKeyOf,
+  CLUSTER,
+  clusterOfExecutionNamespace,
+  FEDERATED_RESOURCE_QUOTA,
+  WORK,
+} from '../api/karmada-names.ts';
 import { type Condition, findCondition, rfc3339, setCondition } from '../api/conditions.ts';
 import type { KubeObject, ObjectRef } from '../api/object.ts';
-import { parseKey } from '../api/object.ts';
+import { formatKey, parseKey } from '../api/object.ts';
 import { READY_CONDITION } from '../core/clusters/health.ts';
 import { SealError } from '../crypto/cipher.ts';
 import type { CredentialCipher } from '../crypto/cipher.ts';
@@ -52,7 +62,7 @@ import { forEachLimited } from '../util/concurrency.ts';
 import { memoize } from '../util/memo.ts';
 import type { ObjectStore } from '../store/port.ts';
 import { tryWrite } from '../store/write.ts';
-import { BINDER_CONTROLLER_NAME, EXECUTOR_CONTROLLER_NAME } from './specs.ts';
+import { BINDER_CONTROLLER_NAME, EXECUTOR_CONTROLLER_NAME, FEDERATED_RESOURCE_QUOTA_CONTROLLER_NAME } from './specs.ts';
 
 /** A Work that could not be applied is tried again after 2 s, doubling up to 5 min. */
 const RETRY_BASE_MS = 2_000;
@@ -353,6 +363,20 @@ export function createExecutorController(options: ExecutorOptions): Controller &
   /** The binder aggregates Work status into the binding and template. */
   async function tellBinder(work: KubeObject, lane: Lane): Promise<void> {
     const binding = bindingKeyOf(work);
+    const quotaNamespace = work.metadata.labels?.[FEDERATED_RESOURCE_QUOTA_NAMESPACE_LABEL];
+    const quotaName = work.metadata.labels?.[FEDERATED_RESOURCE_QUOTA_NAME_LABEL];
+    if (!binding && quotaNamespace && quotaName) {
+      // A static assignment's ResourceQuota reported: the quota's aggregated status follows.
+      await options.workQueue.enqueue([
+        {
+          controller: FEDERATED_RESOURCE_QUOTA_CONTROLLER_NAME,
+          lane,
+          key: formatKey({ ...FEDERATED_RESOURCE_QUOTA, namespace: quotaNamespace, name: quotaName }),
+          reason: 'work-status',
+        },
+      ]);
+      return;
+    }
     if (!binding) return;
     await options.workQueue.enqueue([
       { controller: BINDER_CONTROLLER_NAME, lane, key: binding, reason: 'work-status' },

@@ -13,8 +13,10 @@
  * - Events `ScheduleBindingSucceed` / `ScheduleBindingFailed` are recorded on the binding and on its
  *   resource template, as Karmada does.
  */
-import { CLUSTER, CLUSTER_RESOURCE_BINDING, RESOURCE_BINDING } from '../api/karmada-names.ts';
-import type { ObjectRef } from '../api/object.ts';
+import { CLUSTER, CLUSTER_RESOURCE_BINDING, FEDERATED_RESOURCE_QUOTA, RESOURCE_BINDING } from '../api/karmada-names.ts';
+import { QUOTA_CHARGED_ANNOTATION } from '../api/well-known.ts';
+import { calculateResourceUsage, QUOTA_EXCEEDED_REASON, type ResourceList } from '../core/quota/index.ts';
+import type { KubeObject, ObjectRef } from '../api/object.ts';
 import { formatKey, parseKey, refOf } from '../api/object.ts';
 import type { EstimatorOptions } from '../core/scheduler/estimate.ts';
 import { buildFramework } from '../core/scheduler/plugins/registry.ts';
@@ -49,6 +51,15 @@ import type { ObjectStore } from '../store/port.ts';
 import { tryWrite } from '../store/write.ts';
 import { BatchLedger, DEFAULT_RESERVATION_TTL_MS, ledgerReservations, loadLedger } from './reservations.ts';
 import {
+  addWaiter,
+  chargedUsageOf,
+  chargeQuota,
+  releaseWaiters,
+  removeWaiter,
+  revertQuota,
+  waiterKey,
+} from './quota.ts';
+import {
   BINDER_CONTROLLER_NAME,
   EVICTION_CONTROLLER_NAME,
   SCHEDULER_CONTROLLER_NAME,
@@ -73,11 +84,15 @@ export interface SchedulerOptions {
   reservationTtlMs?: number;
   /** Wall clock for the ledger's expiry (defaults to Date.now). */
   now?: () => number;
+  /** The `FederatedQuotaEnforcement` gate: placements are charged to the namespace's quotas (default on). */
+  quotaEnforcement?: boolean;
 }
 
 /** What one scheduler batch shares (the batch scope `context.batch`). */
 export interface SchedulerBatch extends BatchScope {
   readonly snapshot: Snapshot;
+  /** The FederatedResourceQuotas of a namespace, listed once per batch (charges re-read them). */
+  readonly quotasIn?: (namespace: string) => Promise<KubeObject[]>;
   readonly ledger: BatchLedger;
   /** The batch's bindings as read when it opened (used by each key's first attempt). */
   readonly prefetched?: Map<string, ResourceBinding | undefined>;
@@ -108,6 +123,7 @@ export function createSchedulerController(options: SchedulerOptions): Controller
   const events = options.events ?? NO_EVENTS;
   const now = options.now ?? Date.now;
   const schedulerName = options.schedulerName ?? DEFAULT_SCHEDULER_NAME;
+  const quotaEnforcement = options.quotaEnforcement ?? true;
   const stats: SchedulerStats = {
     scheduled: 0,
     failed: 0,
@@ -152,6 +168,7 @@ export function createSchedulerController(options: SchedulerOptions): Controller
       namespaceBindings: memoize(
         (namespace) => listAll(store, { ...RESOURCE_BINDING, namespace }) as Promise<ResourceBinding[]>,
       ),
+      quotasIn: memoize((namespace) => listAll(store, { ...FEDERATED_RESOURCE_QUOTA, namespace })),
       ...(mixed
         ? { order: schedulingOrder(batch!.keys, priorityOf), gate: new PriorityGate(bindingKeys.map(priorityOf)) }
         : {}),
@@ -241,20 +258,26 @@ export function createSchedulerController(options: SchedulerOptions): Controller
           spec: { ...binding.spec, clusters: result.outcome.value.clusters },
         });
       }
+      // FederatedResourceQuota: the placement's usage is charged before anything else is written.
+      const quota = await chargePlacement(binding, result, scope, context);
+      if (quota === 'held') return undefined;
       const reserved = result.outcome.ok ? result.outcome.value.reserved : [];
       if (reserved.length > 0) {
         const more = reservationBeyond(reserved, held);
         const accepted = await scope.ledger.commit(more);
         if (!accepted) {
           context.logger.info('capacity taken by a concurrent scheduler; deciding again', { attempt });
+          if (quota) await revertQuota(store, quota.charged, quota.from, quota.to);
           continue;
         }
         held = [...held, ...more];
       }
-      const next = resultBinding(binding, result, context.now);
+      const decided = resultBinding(binding, result, context.now);
+      const next = quota && decided ? withChargedUsage(decided, quota.to) : decided;
       if (!next) return undefined;
       const stored = await tryWrite(() => store.updateWithStatus(next));
       if (!stored.ok) {
+        if (quota) await revertQuota(store, quota.charged, quota.from, quota.to);
         if (stored.reason === 'gone') return undefined;
         // Decide again on the binding as it now is, with this attempt's capacity free again in the
         // snapshot (it stays in the ledger: the next attempt reserves only what it needs beyond it).
@@ -263,6 +286,10 @@ export function createSchedulerController(options: SchedulerOptions): Controller
       }
       stats.bindingWrites++;
       written.binding = true;
+      if (quota?.freed && binding.metadata.namespace)
+        await releaseWaiters(store, options.workQueue, binding.metadata.namespace);
+      if (wasHeldForQuota(binding) && result.outcome.ok)
+        await removeWaiter(store, binding.metadata.namespace ?? '', waiterKey(binding));
       // Placed on a cluster with a NoExecute taint it tolerates for a while: the eviction controller
       // sets the timer that moves it when the toleration ends.
       const tainted = (next.spec.clusters ?? []).some(
@@ -277,6 +304,54 @@ export function createSchedulerController(options: SchedulerOptions): Controller
       return undefined;
     }
     return { requeueAfterMs: 1_000 };
+  }
+
+  /**
+   * Charges a successful placement's usage change to the namespace's quotas (Karmada's RB validating
+   * webhook under `FederatedQuotaEnforcement`). Over a limit: the binding keeps its placement and gets
+   * `Scheduled=False`/`QuotaExceeded` with Karmada's message, an event on it, its template and the quota,
+   * and waits in the namespace's waitlist — `'held'`. Nothing to charge: undefined.
+   */
+  async function chargePlacement(
+    binding: ResourceBinding,
+    result: ScheduleResult,
+    scope: SchedulerBatch,
+    context: ReconcileContext,
+  ): Promise<{ charged: ObjectRef[]; from: ResourceList; to: ResourceList; freed: boolean } | 'held' | undefined> {
+    const namespace = binding.metadata.namespace;
+    if (!quotaEnforcement || !result.outcome.ok || binding.kind !== RESOURCE_BINDING.kind || !namespace)
+      return undefined;
+    const quotas = scope.quotasIn ? await scope.quotasIn(namespace) : [];
+    if (quotas.length === 0) return undefined;
+    const from = chargedUsageOf(binding);
+    const to = calculateResourceUsage({ ...binding.spec, clusters: result.outcome.value.clusters });
+    const charge = await chargeQuota(store, namespace, from, to);
+    if (charge.ok) return { charged: charge.charged, from, to, freed: charge.freed };
+    const failed = resultBinding(
+      binding,
+      {
+        ...result,
+        outcome: { ok: false, failure: { reason: QUOTA_EXCEEDED_REASON, message: charge.message } },
+      } as ScheduleResult,
+      context.now,
+    );
+    if (failed) await tryWrite(() => store.updateWithStatus(failed));
+    await addWaiter(store, namespace, waiterKey(binding));
+    stats.failed++;
+    context.logger.info('placement held for quota', { quota: formatKey(charge.quota), detail: charge.message });
+    const template = templateStubOf(binding);
+    await events.record(binding, 'Warning', 'ScheduleBindingFailed', charge.message);
+    if (template) await events.record(template, 'Warning', 'ScheduleBindingFailed', charge.message);
+    const frq = quotas.find((q) => q.metadata.name === charge.quota.name);
+    if (frq) {
+      await events.record(
+        frq,
+        'Warning',
+        QUOTA_EXCEEDED_REASON,
+        `ResourceBinding(${namespace}/${binding.metadata.name}) is held: ${charge.message}`,
+      );
+    }
+    return 'held';
   }
 
   async function report(
@@ -359,4 +434,22 @@ function isBindingKey(key: string): boolean {
   } catch {
     return false;
   }
+}
+
+function wasHeldForQuota(binding: ResourceBinding): boolean {
+  return (binding.status?.conditions ?? []).some(
+    (c) => c.type === 'Scheduled' && c.status === 'False' && c.reason === QUOTA_EXCEEDED_REASON,
+  );
+}
+
+/** The binding with the usage its quotas were charged, recorded with its placement. */
+function withChargedUsage(binding: ResourceBinding, usage: ResourceList): ResourceBinding {
+  const sorted = Object.fromEntries(Object.entries(usage).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  return {
+    ...binding,
+    metadata: {
+      ...binding.metadata,
+      annotations: { ...binding.metadata.annotations, [QUOTA_CHARGED_ANNOTATION]: JSON.stringify(sorted) },
+    },
+  };
 }

@@ -10,6 +10,7 @@ import {
   CLUSTER_PROPAGATION_POLICY,
   CLUSTER_RESOURCE_BINDING,
   CLUSTER_TAINT_POLICY,
+  FEDERATED_RESOURCE_QUOTA,
   OVERRIDE_POLICY,
   PROPAGATION_POLICY,
   RESOURCE_BINDING,
@@ -41,6 +42,8 @@ export const EXECUTOR_CONTROLLER_NAME = 'executor';
 export const EVICTION_CONTROLLER_NAME = 'eviction';
 /** Name of the application failover controller (lib/controllers/application-failover.ts). */
 export const APPLICATION_FAILOVER_CONTROLLER_NAME = 'application-failover';
+/** Name of the FederatedResourceQuota controller (lib/controllers/federated-resource-quota.ts). */
+export const FEDERATED_RESOURCE_QUOTA_CONTROLLER_NAME = 'federated-resource-quota';
 /** Name of the namespace auto-propagation controller (lib/controllers/namespace-sync.ts). */
 export const NAMESPACE_SYNC_CONTROLLER_NAME = 'namespace-sync';
 /** Name of the WorkloadRebalancer controller (lib/controllers/workload-rebalancer.ts). */
@@ -210,7 +213,13 @@ export const CONTROLLER_SPECS: readonly ControllerSpec[] = [
     watches: [RESOURCE_BINDING, CLUSTER_RESOURCE_BINDING],
     // Status of a binding with eviction tasks goes to the eviction controller (tasks end on health);
     // status of a binding with failover.application to the application failover controller.
-    sendsTo: [EXECUTOR_CONTROLLER_NAME, EVICTION_CONTROLLER_NAME, APPLICATION_FAILOVER_CONTROLLER_NAME],
+    // A deleted binding's quota freed: the bindings held for it go to the scheduler.
+    sendsTo: [
+      EXECUTOR_CONTROLLER_NAME,
+      EVICTION_CONTROLLER_NAME,
+      APPLICATION_FAILOVER_CONTROLLER_NAME,
+      SCHEDULER_CONTROLLER_NAME,
+    ],
     // Binding deletions (by the garbage collector) and override policy changes.
     triggers: { kinds: [RESOURCE_BINDING, CLUSTER_RESOURCE_BINDING, OVERRIDE_POLICY, CLUSTER_OVERRIDE_POLICY] },
     timeoutSeconds: 120,
@@ -223,7 +232,8 @@ export const CONTROLLER_SPECS: readonly ControllerSpec[] = [
     description:
       'Executor: applies Works on Push member clusters (server-side apply), corrects drift, collects status, deletes or releases member objects',
     watches: [WORK],
-    sendsTo: [BINDER_CONTROLLER_NAME],
+    // Status of a static-assignment Work goes to the FederatedResourceQuota controller.
+    sendsTo: [BINDER_CONTROLLER_NAME, FEDERATED_RESOURCE_QUOTA_CONTROLLER_NAME],
     triggers: { kinds: [WORK] },
     opensCredentials: true,
     // Members can be slow; a batch is small and concurrency higher.
@@ -263,6 +273,21 @@ export const CONTROLLER_SPECS: readonly ControllerSpec[] = [
     memoryMB: 1024,
     maxReceiveCount: 8,
     lanes: pipelineLanes(),
+  },
+  {
+    name: FEDERATED_RESOURCE_QUOTA_CONTROLLER_NAME,
+    description:
+      'FederatedResourceQuota: overall and overallUsed kept current, static assignments as ResourceQuotas in members, bindings held for quota retried when it frees',
+    watches: [FEDERATED_RESOURCE_QUOTA],
+    // Static-assignment Works to the executor; bindings held for quota to the scheduler.
+    sendsTo: [EXECUTOR_CONTROLLER_NAME, SCHEDULER_CONTROLLER_NAME],
+    triggers: { kinds: [FEDERATED_RESOURCE_QUOTA] },
+    // --federated-resource-quota-sync-period (Karmada: 5m): every quota recomputed from its bindings.
+    schedules: [{ name: 'quota-sync', expression: 'rate(5 minutes)', key: SWEEP_KEY }],
+    timeoutSeconds: 120,
+    memoryMB: 512,
+    maxReceiveCount: 8,
+    lanes: bothLanes(SMALL_LANE),
   },
   {
     name: NAMESPACE_SYNC_CONTROLLER_NAME,

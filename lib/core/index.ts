@@ -24,5 +24,6 @@ export * from './dependencies/index.ts';
 export * from './clusters/index.ts';
 export * from './eviction/index.ts';
 export * from './rebalancer/index.ts';
+export * from './quota/index.ts';
 // Karmada's well-known labels, annotations and finalizers, which the objects above carry.
 export * from '../api/well-known.ts';

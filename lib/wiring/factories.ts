@@ -10,6 +10,7 @@ import { createClusterStatusController } from '../controllers/cluster-status.ts'
 import { createDetectorController } from '../controllers/detector.ts';
 import { createApplicationFailoverController } from '../controllers/application-failover.ts';
 import { createEvictionController } from '../controllers/eviction.ts';
+import { createFederatedResourceQuotaController } from '../controllers/federated-resource-quota.ts';
 import { createExecutorController } from '../controllers/executor.ts';
 import { createGarbageCollector, GARBAGE_COLLECTOR } from '../controllers/garbage-collector.ts';
 import { createNamespaceController } from '../controllers/namespace.ts';
@@ -23,6 +24,7 @@ import {
   DETECTOR_CONTROLLER_NAME,
   APPLICATION_FAILOVER_CONTROLLER_NAME,
   EVICTION_CONTROLLER_NAME,
+  FEDERATED_RESOURCE_QUOTA_CONTROLLER_NAME,
   EXECUTOR_CONTROLLER_NAME,
   NAMESPACE_CONTROLLER_NAME,
   NAMESPACE_SYNC_CONTROLLER_NAME,
@@ -81,6 +83,7 @@ export const schedulerFactory: ControllerFactory = (runtime) =>
     workQueue: runtime.workQueue,
     events: eventRecorder(runtime, 'default-scheduler'),
     plugins: parsePluginsFlag(runtime.config.schedulerPlugins),
+    quotaEnforcement: failoverSettings(runtime.config.failover).featureGates.FederatedQuotaEnforcement,
     reservationTtlMs: (runtime.config.schedulerReservationTtlSeconds ?? 60) * 1000,
     now: () => runtime.clock.now(),
   });
@@ -92,6 +95,7 @@ export const binderFactory: ControllerFactory = (runtime) =>
     events: eventRecorder(runtime, 'binding-controller'),
     statefulFailoverInjection: failoverSettings(runtime.config.failover).featureGates.StatefulFailoverInjection,
     gracefulEvictionTimeoutMs: failoverSettings(runtime.config.failover).gracefulEvictionTimeoutMs,
+    quotaEnforcement: failoverSettings(runtime.config.failover).featureGates.FederatedQuotaEnforcement,
   });
 
 export const executorFactory: ControllerFactory = (runtime) =>
@@ -121,6 +125,14 @@ export const applicationFailoverFactory: ControllerFactory = (runtime) =>
     plugins: parsePluginsFlag(runtime.config.schedulerPlugins),
   });
 
+export const federatedResourceQuotaFactory: ControllerFactory = (runtime) =>
+  createFederatedResourceQuotaController({
+    store: runtime.store,
+    workQueue: runtime.workQueue,
+    events: eventRecorder(runtime, 'federated-resource-quota-controller'),
+    enforcement: failoverSettings(runtime.config.failover).featureGates.FederatedQuotaEnforcement,
+  });
+
 export const namespaceSyncFactory: ControllerFactory = (runtime) =>
   createNamespaceSyncController({ store: runtime.store, workQueue: runtime.workQueue });
 
@@ -144,6 +156,7 @@ export const CONTROLLER_FACTORIES: Readonly<Record<string, ControllerFactory>> =
   [EXECUTOR_CONTROLLER_NAME]: executorFactory,
   [EVICTION_CONTROLLER_NAME]: evictionFactory,
   [APPLICATION_FAILOVER_CONTROLLER_NAME]: applicationFailoverFactory,
+  [FEDERATED_RESOURCE_QUOTA_CONTROLLER_NAME]: federatedResourceQuotaFactory,
   [NAMESPACE_SYNC_CONTROLLER_NAME]: namespaceSyncFactory,
   [WORKLOAD_REBALANCER_CONTROLLER_NAME]: workloadRebalancerFactory,
 };

@@ -10,6 +10,8 @@
  * - custom resources of configured kinds get a status, e.g. a FlinkDeployment is RUNNING
  *   (custom-resources.ts);
  * - PodDisruptionBudgets get the disruption controller's status (disruption.ts);
+ * - ResourceQuotas get the resource quota controller's `hard` and `used`, reported, not enforced
+ *   (resource-quota.ts);
  * - Pods whose owner is gone are deleted (garbage-collector.ts);
  * - workloads marked unhealthy (unhealthy.ts) crash-loop their pods (kubelet.ts), or, for custom
  *   resources, report their kind's failed state (failure-status.ts).
@@ -23,6 +25,7 @@ import { reportCustomResources } from './custom-resources.ts';
 import { reportDisruptionBudgets } from './disruption.ts';
 import { collectOrphanPods } from './garbage-collector.ts';
 import { progress } from './kubelet.ts';
+import { reportResourceQuotas } from './resource-quota.ts';
 import { schedule } from './scheduler.ts';
 import { crashingPods, UnhealthyWorkloads } from './unhealthy.ts';
 import { reconcilePods, WORKLOADS, writeStatus } from './workloads.ts';
@@ -87,6 +90,7 @@ export class ClusterControllers {
       await writeStatus(ctx, w, owned, nodes, now);
     }
     await reportDisruptionBudgets(ctx, pods, now);
+    await reportResourceQuotas(ctx, pods);
     await reportCustomResources(ctx, await this.#crdKinds(), this.#crdStatus, this.#unhealthy);
   }
 }

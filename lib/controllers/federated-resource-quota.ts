@@ -1,0 +1,191 @@
+/**
+ * The FederatedResourceQuota controller (Karmada's federated-resource-quota sync, status and
+ * enforcement controllers, on one key):
+ * - `status.overall` = `spec.overall`;
+ * - `status.overallUsed`: with `FederatedQuotaEnforcement` (on by default here), recomputed from the
+ *   namespace's bindings — what each has been charged (the scheduler charges placements as they are
+ *   written, see quota.ts) — on quota create/change and every sync period (the sweep); without it, the
+ *   sum of the members' ResourceQuota usage, as Karmada does;
+ * - `spec.staticAssignments` become a ResourceQuota in each named member through Works, and the
+ *   members' ResourceQuota status comes back as `status.aggregatedStatus`;
+ * - when a limit rises or usage drops, the bindings held for quota go to the scheduler at once.
+ */
+import { FEDERATED_RESOURCE_QUOTA, RESOURCE_BINDING, WORK } from '../api/karmada-names.ts';
+import { clusterOfExecutionNamespace } from '../api/karmada-names.ts';
+import { formatKey, type KubeObject, type ObjectRef, parseKey, refOf } from '../api/object.ts';
+import {
+  addResourceLists,
+  overallUsedFromUsages,
+  quotaAggregatedStatus,
+  type ResourceBinding,
+  type ResourceList,
+  staticAssignmentWorks,
+  staticWorkChanged,
+} from '../core/index.ts';
+import { type EventRecorder, NO_EVENTS } from '../events/recorder.ts';
+import type { WorkQueue } from '../queue/port.ts';
+import type { Controller, ReconcileContext, ReconcileRequest, ReconcileResult } from '../reconcile/controller.ts';
+import { listAll } from '../store/list-all.ts';
+import type { ObjectStore } from '../store/port.ts';
+import { tryWrite } from '../store/write.ts';
+import { deepEqual } from '../util/json.ts';
+import { chargedUsageOf, releaseWaiters } from './quota.ts';
+import { EXECUTOR_CONTROLLER_NAME, FEDERATED_RESOURCE_QUOTA_CONTROLLER_NAME, SWEEP_KEY } from './specs.ts';
+
+export interface FederatedResourceQuotaControllerOptions {
+  store: ObjectStore;
+  workQueue: WorkQueue;
+  events?: EventRecorder;
+  /** The `FederatedQuotaEnforcement` gate (default on). */
+  enforcement?: boolean;
+}
+
+export function createFederatedResourceQuotaController(options: FederatedResourceQuotaControllerOptions): Controller {
+  const { store } = options;
+  const events = options.events ?? NO_EVENTS;
+  const enforcement = options.enforcement ?? true;
+
+  return {
+    name: FEDERATED_RESOURCE_QUOTA_CONTROLLER_NAME,
+    reconcileConcurrency: 8,
+    async reconcile(request: ReconcileRequest, context: ReconcileContext): Promise<ReconcileResult | undefined> {
+      if (request.key === SWEEP_KEY) {
+        // The sync period: every quota is recomputed (a charge whose binding write never came, a
+        // binding deleted while the control plane was down).
+        const quotas = await listAll(store, FEDERATED_RESOURCE_QUOTA);
+        await options.workQueue.enqueue(
+          quotas.map((q) => ({
+            controller: FEDERATED_RESOURCE_QUOTA_CONTROLLER_NAME,
+            lane: 'standard' as const,
+            key: formatKey(refOf(q)),
+            reason: 'sync-period',
+          })),
+        );
+        return undefined;
+      }
+      const ref = parseKey(request.key);
+      if (ref.group !== FEDERATED_RESOURCE_QUOTA.group || ref.kind !== FEDERATED_RESOURCE_QUOTA.kind) return undefined;
+      return syncQuota(ref, request, context);
+    },
+  };
+
+  async function syncQuota(
+    ref: ObjectRef,
+    request: ReconcileRequest,
+    context: ReconcileContext,
+  ): Promise<ReconcileResult | undefined> {
+    const namespace = ref.namespace ?? '';
+    const frq = await store.get(ref);
+    if (!frq || frq.metadata.deletionTimestamp) {
+      // Gone: its limits are gone too (its Works follow it through their owner reference).
+      await releaseWaiters(store, options.workQueue, namespace);
+      return undefined;
+    }
+    const works = await syncStaticAssignments(frq, request, context);
+    const aggregatedStatus = quotaAggregatedStatus(works);
+    const overall = ((frq.spec as { overall?: ResourceList } | undefined)?.overall ?? {}) as ResourceList;
+    let overallUsed: ResourceList;
+    if (enforcement) {
+      const bindings = (await listAll(store, { ...RESOURCE_BINDING, namespace })) as ResourceBinding[];
+      overallUsed = overallUsedFromUsages(
+        bindings.filter((b) => !b.metadata.deletionTimestamp || b.metadata.finalizers?.length).map(chargedUsageOf),
+        overall,
+      );
+    } else {
+      overallUsed = aggregatedStatus.reduce<ResourceList>((sum, s) => addResourceLists(sum, s.used ?? {}), {});
+    }
+    const previous = (frq.status ?? {}) as {
+      overall?: ResourceList;
+      overallUsed?: ResourceList;
+      aggregatedStatus?: unknown[];
+    };
+    const status = {
+      ...previous,
+      overall,
+      overallUsed,
+      ...(aggregatedStatus.length ? { aggregatedStatus } : {}),
+    };
+    if (!aggregatedStatus.length) delete (status as { aggregatedStatus?: unknown }).aggregatedStatus;
+    if (!deepEqual(status, previous)) {
+      const written = await tryWrite(() => store.updateStatus({ ...frq, status }));
+      if (!written.ok) return written.reason === 'gone' ? undefined : { requeueAfterMs: 0 };
+      context.logger.info('quota status updated', {
+        quota: formatKey(ref),
+        overallUsed: JSON.stringify(overallUsed),
+      });
+    }
+    // A limit raised or usage lowered: what waits for quota in the namespace may fit now.
+    if (!deepEqual(previous.overall ?? {}, overall) || !deepEqual(previous.overallUsed ?? {}, overallUsed)) {
+      const released = await releaseWaiters(store, options.workQueue, namespace);
+      if (released > 0) context.logger.info('quota changed: held bindings retried', { bindings: released });
+    }
+    return undefined;
+  }
+
+  /** Creates, updates and deletes the quota's static-assignment Works; returns the current ones. */
+  async function syncStaticAssignments(
+    frq: KubeObject,
+    request: ReconcileRequest,
+    context: ReconcileContext,
+  ): Promise<{ cluster: string; work: KubeObject }[]> {
+    const wanted = staticAssignmentWorks(frq);
+    const existing = frq.metadata.uid ? await dependentWorks(frq.metadata.uid) : [];
+    const changed: ObjectRef[] = [];
+    const current: { cluster: string; work: KubeObject }[] = [];
+    for (const want of wanted) {
+      const cluster = clusterOfExecutionNamespace(want.metadata.namespace)!;
+      const have = existing.find((w) => w.metadata.namespace === want.metadata.namespace);
+      if (!staticWorkChanged(want, have)) {
+        current.push({ cluster, work: have! });
+        continue;
+      }
+      const written = await tryWrite(() =>
+        have
+          ? store.update({
+              ...have,
+              metadata: { ...have.metadata, labels: want.metadata.labels },
+              spec: want['spec'],
+            } as KubeObject)
+          : store.create(want),
+      );
+      if (written.ok) {
+        changed.push(refOf(written.object));
+        current.push({ cluster, work: written.object });
+      } else if (have) current.push({ cluster, work: have });
+    }
+    for (const have of existing) {
+      if (wanted.some((w) => w.metadata.namespace === have.metadata.namespace)) continue;
+      if (have.metadata.deletionTimestamp) continue;
+      if ((await tryWrite(() => store.delete(refOf(have)))).ok) changed.push(refOf(have));
+    }
+    if (changed.length > 0) {
+      await options.workQueue.enqueue(
+        changed.map((r) => ({
+          controller: EXECUTOR_CONTROLLER_NAME,
+          lane: request.lane,
+          key: formatKey(r),
+          reason: 'quota',
+        })),
+      );
+      context.logger.info('static assignments synced', { works: changed.length });
+      await events.record(
+        frq,
+        'Normal',
+        'SyncWorkSucceed',
+        `Sync the ResourceQuota of FederatedResourceQuota(${frq.metadata.namespace}/${frq.metadata.name}) to ${wanted.length} cluster(s).`,
+      );
+    }
+    return current;
+  }
+
+  async function dependentWorks(uid: string): Promise<KubeObject[]> {
+    const refs: ObjectRef[] = [];
+    let token: string | undefined;
+    do {
+      const page = await store.listDependents(uid, { limit: 500, ...(token ? { continue: token } : {}) });
+      refs.push(...page.items.filter((r) => r.group === WORK.group && r.kind === WORK.kind));
+      token = page.continue;
+    } while (token);
+    return (await Promise.all(refs.map((r) => store.get(r)))).filter((w): w is KubeObject => w !== undefined);
+  }
+}

@@ -1,0 +1,231 @@
+/**
+ * FederatedResourceQuota charging (Karmada's `FederatedQuotaEnforcement`, which Karmada does in the
+ * ResourceBinding validating webhook): a binding's usage change — `usage(new) − usage(old)` — is
+ * admitted by the core's `admitUsageChange` and written into each affected quota's
+ * `status.overallUsed` with a conditional write, one quota at a time, **before** the binding is
+ * written. Two schedulers placing at the same moment cannot both take the last of a quota: the second
+ * write conflicts, re-reads the quota and is decided again against the first one's usage. A charge the
+ * binding write then does not follow is reverted; the periodic recompute heals anything left over.
+ *
+ * Bindings held for quota are remembered per namespace (an internal `QuotaWaitlist`), so that when a
+ * quota frees up — usage drops, a limit rises — they are sent to the scheduler at once (Karmada #6486)
+ * instead of waiting for a resync.
+ */
+import { formatKey, parseKey } from '../api/object.ts';
+import { compareQuantities, isQuantityError, parseQuantity } from '../api/quantity.ts';
+import { FEDERATED_RESOURCE_QUOTA } from '../api/karmada-names.ts';
+import type { KubeObject, ObjectRef } from '../api/object.ts';
+import { admitUsageChange, calculateResourceUsage, type ResourceBinding, type ResourceList } from '../core/index.ts';
+import { QUOTA_CHARGED_ANNOTATION } from '../api/well-known.ts';
+import type { WorkQueue } from '../queue/port.ts';
+import { listAll } from '../store/list-all.ts';
+import type { ObjectStore } from '../store/port.ts';
+import { tryWrite, updateLatest } from '../store/write.ts';
+import { SCHEDULER_CONTROLLER_NAME } from './specs.ts';
+
+/** Internal bookkeeping (not served by the API): per namespace, the bindings held for quota. */
+export const QUOTA_WAITLIST = { group: 'work.serverless-karmada.io', kind: 'QuotaWaitlist' };
+
+/** How many times one quota is re-read after a concurrent write before the charge gives up. */
+const ATTEMPTS = 8;
+
+/** A quota as the admission reads it. */
+export function quotaView(frq: KubeObject): {
+  namespace: string;
+  name: string;
+  overall: ResourceList;
+  overallUsed: ResourceList;
+} {
+  return {
+    namespace: frq.metadata.namespace ?? '',
+    name: frq.metadata.name ?? '',
+    overall: ((frq.spec as { overall?: ResourceList } | undefined)?.overall ?? {}) as ResourceList,
+    overallUsed: ((frq.status as { overallUsed?: ResourceList } | undefined)?.overallUsed ?? {}) as ResourceList,
+  };
+}
+
+/** What a charge came to. */
+export type QuotaCharge =
+  { ok: true; charged: ObjectRef[]; freed: boolean } | { ok: false; message: string; quota: ObjectRef; charged: [] };
+
+/**
+ * Charges the change of one binding's usage from `from` to `to` to every quota of `namespace`, one
+ * conditional status write per affected quota. A denial reverts what was already charged. `freed`:
+ * some quota's usage went down.
+ */
+export async function chargeQuota(
+  store: ObjectStore,
+  namespace: string,
+  from: ResourceList,
+  to: ResourceList,
+): Promise<QuotaCharge> {
+  const quotas = (await listAll(store, { ...FEDERATED_RESOURCE_QUOTA, namespace })).sort((a, b) =>
+    (a.metadata.name ?? '') < (b.metadata.name ?? '') ? -1 : 1,
+  );
+  const charged: ObjectRef[] = [];
+  let freed = false;
+  for (const listed of quotas) {
+    const ref = { ...FEDERATED_RESOURCE_QUOTA, namespace, name: listed.metadata.name! };
+    let current: KubeObject | undefined = listed;
+    for (let attempt = 1; attempt <= ATTEMPTS && current; attempt++) {
+      const decision = admitUsageChange({ quotas: [quotaView(current)], from, to });
+      if (!decision.allowed) {
+        await revertQuota(store, charged, from, to);
+        return { ok: false, message: decision.message, quota: ref, charged: [] };
+      }
+      const update = decision.updates[0];
+      if (!update) break;
+      const before = quotaView(current).overallUsed;
+      const written = await tryWrite(() =>
+        store.updateStatus({
+          ...current!,
+          status: { ...(current!.status as object), overallUsed: update.overallUsed },
+        }),
+      );
+      if (written.ok) {
+        charged.push(ref);
+        if (Object.entries(update.overallUsed).some(([k, v]) => lowered(before[k], v))) freed = true;
+        break;
+      }
+      if (written.reason === 'gone') break;
+      current = written.reason === 'conflict' ? written.current : await store.get(ref);
+      if (attempt === ATTEMPTS) {
+        await revertQuota(store, charged, from, to);
+        return {
+          ok: false,
+          message: `FederatedResourceQuota(${namespace}/${ref.name}) is being updated concurrently; the placement is retried`,
+          quota: ref,
+          charged: [],
+        };
+      }
+    }
+  }
+  return { ok: true, charged, freed };
+}
+
+/** Gives back a charge (`to` → `from`, a decrease, always admitted) to the quotas it was made to. */
+export async function revertQuota(
+  store: ObjectStore,
+  quotas: readonly ObjectRef[],
+  from: ResourceList,
+  to: ResourceList,
+): Promise<void> {
+  for (const ref of quotas) {
+    await updateLatest(
+      store,
+      ref,
+      (current) => {
+        const decision = admitUsageChange({ quotas: [quotaView(current)], from: to, to: from });
+        const update = decision.allowed ? decision.updates[0] : undefined;
+        return update
+          ? { ...current, status: { ...(current.status as object), overallUsed: update.overallUsed } }
+          : undefined;
+      },
+      { write: 'updateStatus' },
+    );
+  }
+}
+
+/** `after` is a smaller quantity than `before`. */
+function lowered(before: string | undefined, after: string): boolean {
+  if (before === undefined) return false;
+  const a = parseQuantity(before);
+  const b = parseQuantity(after);
+  if (isQuantityError(a) || isQuantityError(b)) return false;
+  return compareQuantities(b, a) < 0;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The waitlist
+
+function waitlistRef(namespace: string): ObjectRef {
+  return { ...QUOTA_WAITLIST, name: namespace || '_cluster' };
+}
+
+function keysOf(item: KubeObject | undefined): string[] {
+  const keys = (item?.spec as { bindings?: unknown } | undefined)?.bindings;
+  return Array.isArray(keys) ? keys.filter((k): k is string => typeof k === 'string') : [];
+}
+
+/** Remembers that `key` (a binding of `namespace`) waits for quota. */
+export async function addWaiter(store: ObjectStore, namespace: string, key: string): Promise<void> {
+  const ref = waitlistRef(namespace);
+  for (let attempt = 1; attempt <= ATTEMPTS; attempt++) {
+    const item = await store.get(ref);
+    const keys = keysOf(item);
+    if (keys.includes(key)) return;
+    const spec = { bindings: [...keys, key].sort() };
+    const written = await tryWrite(() =>
+      item
+        ? store.update({ ...item, spec })
+        : store.create({
+            apiVersion: `${QUOTA_WAITLIST.group}/v1`,
+            kind: QUOTA_WAITLIST.kind,
+            metadata: { name: ref.name },
+            spec,
+          }),
+    );
+    if (written.ok) return;
+  }
+}
+
+/** Forgets `key` (placed, or gone). */
+export async function removeWaiter(store: ObjectStore, namespace: string, key: string): Promise<void> {
+  await updateLatest(store, waitlistRef(namespace), (item) => {
+    const keys = keysOf(item);
+    if (!keys.includes(key)) return undefined;
+    return { ...item, spec: { bindings: keys.filter((k) => k !== key) } };
+  });
+}
+
+/** Quota freed in `namespace`: every binding waiting for it goes to the scheduler now (priority lane). */
+export async function releaseWaiters(store: ObjectStore, workQueue: WorkQueue, namespace: string): Promise<number> {
+  const keys = keysOf(await store.get(waitlistRef(namespace)));
+  if (keys.length === 0) return 0;
+  await workQueue.enqueue(
+    keys
+      .filter((k) => {
+        try {
+          parseKey(k);
+          return true;
+        } catch {
+          return false;
+        }
+      })
+      .map((key) => ({ controller: SCHEDULER_CONTROLLER_NAME, lane: 'priority' as const, key, reason: 'quota-freed' })),
+  );
+  return keys.length;
+}
+
+/** The key of a binding for the waitlist. */
+export function waiterKey(binding: KubeObject): string {
+  return formatKey({
+    group: 'work.karmada.io',
+    kind: binding.kind,
+    ...(binding.metadata.namespace ? { namespace: binding.metadata.namespace } : {}),
+    name: binding.metadata.name!,
+  });
+}
+
+/**
+ * What the quotas have been charged for a binding: the usage written with its placement, or — for a
+ * binding placed before its namespace had a quota — its usage as Karmada computes it.
+ */
+export function chargedUsageOf(binding: ResourceBinding): ResourceList {
+  const text = binding.metadata.annotations?.[QUOTA_CHARGED_ANNOTATION];
+  if (text) {
+    try {
+      const parsed = JSON.parse(text) as unknown;
+      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
+        return Object.fromEntries(
+          Object.entries(parsed as Record<string, unknown>).filter(
+            (e): e is [string, string] => typeof e[1] === 'string',
+          ),
+        );
+      }
+    } catch {
+      // Mangled: the usage of its spec is the next best.
+    }
+  }
+  return calculateResourceUsage(binding.spec);
+}
