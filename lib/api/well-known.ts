@@ -37,6 +37,8 @@ export const FEDERATED_RESOURCE_QUOTA_NAME_LABEL = 'federatedresourcequota.karma
  * have been charged for it, written with its placement.
  */
 export const QUOTA_CHARGED_ANNOTATION = 'resourcebinding.serverless-karmada.io/quota-charged';
+/** On a binding (ours): the per-replica limits of its workload, for `limits.*` quota keys. */
+export const REPLICA_LIMITS_ANNOTATION = 'resourcebinding.serverless-karmada.io/replica-limits';
 
 /** Prefix of the label an attached binding carries per independent binding (`dependedByLabelKeyPrefix`). */
 export const DEPENDED_BY_LABEL_PREFIX = 'resourcebinding.karmada.io/depended-by-';

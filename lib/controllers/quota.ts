@@ -16,7 +16,7 @@ import { compareQuantities, isQuantityError, parseQuantity } from '../api/quanti
 import { FEDERATED_RESOURCE_QUOTA } from '../api/karmada-names.ts';
 import type { KubeObject, ObjectRef } from '../api/object.ts';
 import { admitUsageChange, calculateResourceUsage, type ResourceBinding, type ResourceList } from '../core/index.ts';
-import { QUOTA_CHARGED_ANNOTATION } from '../api/well-known.ts';
+import { QUOTA_CHARGED_ANNOTATION, REPLICA_LIMITS_ANNOTATION } from '../api/well-known.ts';
 import type { WorkQueue } from '../queue/port.ts';
 import { listAll } from '../store/list-all.ts';
 import type { ObjectStore } from '../store/port.ts';
@@ -227,5 +227,24 @@ export function chargedUsageOf(binding: ResourceBinding): ResourceList {
       // Mangled: the usage of its spec is the next best.
     }
   }
-  return calculateResourceUsage(binding.spec);
+  return usageOf(binding, binding.spec);
+}
+
+/** Karmada's usage of `spec`, with the binding's per-replica limits for `limits.*` keys. */
+export function usageOf(binding: ResourceBinding, spec: ResourceBinding['spec']): ResourceList {
+  const limits = readList(binding.metadata.annotations?.[REPLICA_LIMITS_ANNOTATION]);
+  return calculateResourceUsage(spec, limits ? { replicaLimits: limits } : {});
+}
+
+function readList(text: string | undefined): ResourceList | undefined {
+  if (!text) return undefined;
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return undefined;
+    return Object.fromEntries(
+      Object.entries(parsed as Record<string, unknown>).filter((e): e is [string, string] => typeof e[1] === 'string'),
+    );
+  } catch {
+    return undefined;
+  }
 }

@@ -15,7 +15,7 @@
  */
 import { CLUSTER, CLUSTER_RESOURCE_BINDING, FEDERATED_RESOURCE_QUOTA, RESOURCE_BINDING } from '../api/karmada-names.ts';
 import { QUOTA_CHARGED_ANNOTATION } from '../api/well-known.ts';
-import { calculateResourceUsage, QUOTA_EXCEEDED_REASON, type ResourceList } from '../core/quota/index.ts';
+import { QUOTA_EXCEEDED_REASON, type ResourceList } from '../core/quota/index.ts';
 import type { KubeObject, ObjectRef } from '../api/object.ts';
 import { formatKey, parseKey, refOf } from '../api/object.ts';
 import type { EstimatorOptions } from '../core/scheduler/estimate.ts';
@@ -57,6 +57,7 @@ import {
   releaseWaiters,
   removeWaiter,
   revertQuota,
+  usageOf,
   waiterKey,
 } from './quota.ts';
 import {
@@ -324,7 +325,7 @@ export function createSchedulerController(options: SchedulerOptions): Controller
     const quotas = scope.quotasIn ? await scope.quotasIn(namespace) : [];
     if (quotas.length === 0) return undefined;
     const from = chargedUsageOf(binding);
-    const to = calculateResourceUsage({ ...binding.spec, clusters: result.outcome.value.clusters });
+    const to = usageOf(binding, { ...binding.spec, clusters: result.outcome.value.clusters });
     const charge = await chargeQuota(store, namespace, from, to);
     if (charge.ok) return { charged: charge.charged, from, to, freed: charge.freed };
     const failed = resultBinding(

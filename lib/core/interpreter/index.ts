@@ -27,6 +27,7 @@ export {
   type InterpretOptions,
   generateNodeClaim,
   generateReplicaRequirements,
+  podTemplateLimits,
   podTemplateRequests,
 } from './hooks/requirements.ts';
 export { BUILTIN_INTERPRETERS, jobReplicas, podReplicas, workloadReplicas } from './builtin.ts';

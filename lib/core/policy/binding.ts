@@ -8,8 +8,10 @@ import {
   BINDING_CONTROLLER_FINALIZER,
   CLUSTER_RESOURCE_BINDING_CONTROLLER_FINALIZER,
   CLUSTER_RESOURCE_BINDING_PERMANENT_ID_LABEL,
+  REPLICA_LIMITS_ANNOTATION,
   RESOURCE_BINDING_PERMANENT_ID_LABEL,
 } from '../../api/well-known.ts';
+import { replicaLimitsOf } from '../quota/usage.ts';
 import type { ObjectRef } from '../../api/object.ts';
 import { deepEqual } from '../../util/json.ts';
 import type { BindingWorkload } from '../interpreter/interpret.ts';
@@ -227,11 +229,26 @@ export function desiredBinding({
   const finalizer = namespaced ? BINDING_CONTROLLER_FINALIZER : CLUSTER_RESOURCE_BINDING_CONTROLLER_FINALIZER;
   const finalizers = [...(base.metadata.finalizers ?? [])];
   if (!finalizers.includes(finalizer)) finalizers.push(finalizer);
+  // Per-replica limits for `limits.*` quota keys (a binding has no field for them).
+  const annotations = { ...claimed.metadata.annotations };
+  const limits = spec.components ? undefined : replicaLimitsOf(template);
+  if (limits) annotations[REPLICA_LIMITS_ANNOTATION] = JSON.stringify(sortedList(limits));
+  else delete annotations[REPLICA_LIMITS_ANNOTATION];
   return {
     ...claimed,
-    metadata: { ...claimed.metadata, labels, ownerReferences, finalizers },
+    metadata: {
+      ...claimed.metadata,
+      labels,
+      ...(Object.keys(annotations).length ? { annotations } : {}),
+      ownerReferences,
+      finalizers,
+    },
     spec,
   } as ResourceBinding;
+}
+
+function sortedList(list: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(list).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
 /**

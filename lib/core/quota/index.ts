@@ -13,6 +13,7 @@ export {
   LIMITS_PREFIX,
   POD_COUNT_RESOURCE,
   type QuotaBindingSpec,
+  replicaLimitsOf,
   ResourceUsageOptionsError,
   type ResourceUsageOptions,
   withoutUsageAdditions,

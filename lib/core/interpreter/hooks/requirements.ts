@@ -62,6 +62,26 @@ export function podTemplateRequests(podSpec: unknown): ResourceList | undefined 
   return acc.resourceList();
 }
 
+/**
+ * The per-pod limits of a pod spec, the way kube-apiserver's quota evaluator sums them: Σ app
+ * containers' limits, each raised to the largest init container's limit, plus `spec.overhead`;
+ * undefined when nothing is limited. Not Karmada's (a binding carries no limits there): used to
+ * enforce `limits.*` quota keys.
+ */
+export function podTemplateLimits(podSpec: unknown): ResourceList | undefined {
+  if (!isObject(podSpec)) return undefined;
+  const limitsOf = (c: Record<string, unknown>) => {
+    const resources = c['resources'];
+    return isObject(resources) ? resources['limits'] : undefined;
+  };
+  const acc = new ResourceAccumulator();
+  for (const c of objects(podSpec['containers'])) acc.add(limitsOf(c));
+  for (const c of objects(podSpec['initContainers'])) acc.setMax(limitsOf(c));
+  if (acc.resourceList() === undefined) return undefined;
+  acc.add(podSpec['overhead']);
+  return acc.resourceList();
+}
+
 /** String-valued entries of a selector map (Go's `map[string]string`). */
 function stringMap(value: Record<string, unknown>): Record<string, string> {
   const out: Record<string, string> = {};
