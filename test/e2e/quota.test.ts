@@ -33,7 +33,8 @@ type Binding = KubeObject & {
   status?: { conditions?: { type: string; status: string; reason?: string; message?: string }[] };
 };
 
-const quota = (name: string, namespace: string) => getJson<Quota>(kubectl, ['frq', name, '-n', namespace]);
+const quota = (name: string, namespace: string) =>
+  getJson<Quota>(kubectl, ['federatedresourcequotas', name, '-n', namespace]);
 const scheduled = async (name: string, namespace: string) =>
   (await getJson<Binding>(kubectl, ['rb', name, '-n', namespace]))?.status?.conditions?.find(
     (c) => c.type === 'Scheduled',
@@ -84,6 +85,7 @@ describe('FederatedResourceQuota through kubectl', () => {
   it("counts the v1.15 notes' FlinkDeployment exactly: cpu 3, memory 3072m", async () => {
     const crd = readFileSync('examples/flink/crd.yaml', 'utf8');
     await kubectl.ok(['apply', '-f', '-'], crd);
+    for (const m of MEMBERS) await onMember.get(m)!.ok(['apply', '-f', '-'], crd);
     await eventually(
       'the Flink CRD established',
       async () => (await kubectl.run(['get', 'flinkdeployments'])).code === 0,
@@ -149,7 +151,7 @@ ${nginx('first', 'team', 3, '{requests: {cpu: 200m}}')}
       undefined,
       'nothing reached the member',
     );
-    const described = await kubectl.ok(['describe', 'frq', 'team-quota', '-n', 'team']);
+    const described = await kubectl.ok(['describe', 'federatedresourcequota', 'team-quota', '-n', 'team']);
     assert.match(described, /QuotaExceeded.*ResourceBinding\(team\/second-deployment\) is held/);
 
     await kubectl.ok(['delete', 'deployment', 'first', '-n', 'team']);

@@ -5,7 +5,11 @@
  * status comes back as `status.aggregatedStatus[]` (sorted by cluster).
  */
 import {
+  CONFLICT_RESOLUTION_ANNOTATION,
+  CONFLICT_RESOLUTION_OVERWRITE,
   EXECUTION_CONTROLLER_FINALIZER,
+  MANAGED_BY_KARMADA_LABEL,
+  MANAGED_BY_KARMADA_LABEL_VALUE,
   FEDERATED_RESOURCE_QUOTA_NAME_LABEL,
   FEDERATED_RESOURCE_QUOTA_NAMESPACE_LABEL,
 } from '../../api/well-known.ts';
@@ -65,7 +69,13 @@ export function staticAssignmentWorks(frq: KubeObject): KubeObject[] {
             {
               apiVersion: 'v1',
               kind: 'ResourceQuota',
-              metadata: { name, namespace, labels: { ...labels } },
+              metadata: {
+                name,
+                namespace,
+                labels: { ...labels, [MANAGED_BY_KARMADA_LABEL]: MANAGED_BY_KARMADA_LABEL_VALUE },
+                // The administrator assigned this quota: a ResourceQuota of that name is taken over.
+                annotations: { [CONFLICT_RESOLUTION_ANNOTATION]: CONFLICT_RESOLUTION_OVERWRITE },
+              },
               spec: { hard },
             },
           ],
