@@ -46,7 +46,8 @@ export function quotaView(frq: KubeObject): {
 
 /** What a charge came to. */
 export type QuotaCharge =
-  { ok: true; charged: ObjectRef[]; freed: boolean } | { ok: false; message: string; quota: ObjectRef; charged: [] };
+  | { ok: true; charged: ObjectRef[]; freed: boolean }
+  | { ok: false; message: string; quota: ObjectRef; charged: []; busy?: boolean };
 
 /**
  * Charges the change of one binding's usage from `from` to `to` to every quota of `namespace`, one
@@ -93,6 +94,7 @@ export async function chargeQuota(
         await revertQuota(store, charged, from, to);
         return {
           ok: false,
+          busy: true,
           message: `FederatedResourceQuota(${namespace}/${ref.name}) is being updated concurrently; the placement is retried`,
           quota: ref,
           charged: [],

@@ -94,6 +94,8 @@ export interface SchedulerBatch extends BatchScope {
   readonly snapshot: Snapshot;
   /** The FederatedResourceQuotas of a namespace, listed once per batch (charges re-read them). */
   readonly quotasIn?: (namespace: string) => Promise<KubeObject[]>;
+  /** Runs one quota charge of `namespace` at a time within the batch. */
+  readonly quotaLock?: <T>(namespace: string, run: () => Promise<T>) => Promise<T>;
   readonly ledger: BatchLedger;
   /** The batch's bindings as read when it opened (used by each key's first attempt). */
   readonly prefetched?: Map<string, ResourceBinding | undefined>;
@@ -170,6 +172,7 @@ export function createSchedulerController(options: SchedulerOptions): Controller
         (namespace) => listAll(store, { ...RESOURCE_BINDING, namespace }) as Promise<ResourceBinding[]>,
       ),
       quotasIn: memoize((namespace) => listAll(store, { ...FEDERATED_RESOURCE_QUOTA, namespace })),
+      quotaLock: keyedLock(),
       ...(mixed
         ? { order: schedulingOrder(batch!.keys, priorityOf), gate: new PriorityGate(bindingKeys.map(priorityOf)) }
         : {}),
@@ -262,6 +265,7 @@ export function createSchedulerController(options: SchedulerOptions): Controller
       // FederatedResourceQuota: the placement's usage is charged before anything else is written.
       const quota = await chargePlacement(binding, result, scope, context);
       if (quota === 'held') return undefined;
+      if (quota === 'busy') return { requeueAfterMs: 1_000 };
       const reserved = result.outcome.ok ? result.outcome.value.reserved : [];
       if (reserved.length > 0) {
         const more = reservationBeyond(reserved, held);
@@ -318,7 +322,9 @@ export function createSchedulerController(options: SchedulerOptions): Controller
     result: ScheduleResult,
     scope: SchedulerBatch,
     context: ReconcileContext,
-  ): Promise<{ charged: ObjectRef[]; from: ResourceList; to: ResourceList; freed: boolean } | 'held' | undefined> {
+  ): Promise<
+    { charged: ObjectRef[]; from: ResourceList; to: ResourceList; freed: boolean } | 'held' | 'busy' | undefined
+  > {
     const namespace = binding.metadata.namespace;
     if (!quotaEnforcement || !result.outcome.ok || binding.kind !== RESOURCE_BINDING.kind || !namespace)
       return undefined;
@@ -326,8 +332,11 @@ export function createSchedulerController(options: SchedulerOptions): Controller
     if (quotas.length === 0) return undefined;
     const from = chargedUsageOf(binding);
     const to = usageOf(binding, { ...binding.spec, clusters: result.outcome.value.clusters });
-    const charge = await chargeQuota(store, namespace, from, to);
+    // One charge at a time per namespace within the batch: its keys never race each other for a quota.
+    const run = () => chargeQuota(store, namespace, from, to);
+    const charge = await (scope.quotaLock ? scope.quotaLock(namespace, run) : run());
     if (charge.ok) return { charged: charge.charged, from, to, freed: charge.freed };
+    if (charge.busy) return 'busy';
     const failed = resultBinding(
       binding,
       {
@@ -452,5 +461,21 @@ function withChargedUsage(binding: ResourceBinding, usage: ResourceList): Resour
       ...binding.metadata,
       annotations: { ...binding.metadata.annotations, [QUOTA_CHARGED_ANNOTATION]: JSON.stringify(sorted) },
     },
+  };
+}
+
+/** Serialises the runs of each key (a promise chain per key). */
+function keyedLock(): <T>(key: string, run: () => Promise<T>) => Promise<T> {
+  const tails = new Map<string, Promise<unknown>>();
+  return <T>(key: string, run: () => Promise<T>): Promise<T> => {
+    const next = (tails.get(key) ?? Promise.resolve()).then(run, run);
+    tails.set(
+      key,
+      next.then(
+        () => undefined,
+        () => undefined,
+      ),
+    );
+    return next;
   };
 }
