@@ -10,6 +10,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import type { KubeObject } from '../../lib/api/object.ts';
+import { runGet } from '../../lib/cli/get.ts';
 import { type LocalRuntime, startLocalRuntime } from '../../lib/local/runtime.ts';
 import { eventually } from '../support/eventually.ts';
 import { E2E_TIMINGS, getJson, membersReady, oneRegionMembers } from '../support/e2e.ts';
@@ -118,6 +119,14 @@ spec:
     const table = await kubectl.ok(['get', 'federatedresourcequotas', '-n', 'flink']);
     assert.match(table, /NAME\s+OVERALL\s+OVERALL_USED/);
     assert.match(table, /"cpu":"3","memory":"3072m"/);
+    const lines: string[] = [];
+    const code = await runGet(
+      ['federatedresourcequotas', '-n', 'flink', '--kubeconfig', rt.kubeconfig],
+      (l) => lines.push(l),
+      (l) => lines.push(l),
+    );
+    assert.equal(code, 0);
+    assert.match(lines.join('\n'), /OVERALL_USED[\s\S]*"cpu":"3","memory":"3072m"/, 'skctl get prints the same table');
   });
 
   it('holds an nginx Deployment over requests.cpu with QuotaExceeded, and places it when another workload is deleted', async () => {
