@@ -45,7 +45,7 @@ export async function benchQuota(options: { bindings: number; samples: number })
   const latencies: number[] = [];
   const quotaWrites: number[] = [];
   const allWrites: number[] = [];
-  let fillSeconds = 0;
+  let fillSeconds: number;
   try {
     await membersReady(rt, names.length, 600_000);
     await api.send('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'quota' } });
