@@ -136,7 +136,11 @@ describe('application failover through kubectl and skctl sim', () => {
       const b = await binding('web-deployment', 'app');
       return b?.status?.aggregatedStatus?.find((s) => s.clusterName === from)?.health === 'Healthy';
     });
-    assert.equal(condition(await binding('web-deployment', 'app'), 'ApplicationFailover')?.reason, 'Watching');
+    // The roll-out's own window (a new Deployment is Unhealthy until its pods are ready) closes.
+    await eventually(
+      'watched, no window open',
+      async () => condition(await binding('web-deployment', 'app'), 'ApplicationFailover')?.reason === 'Watching',
+    );
 
     await sim('unhealthy', from, 'deployment/web', 'app');
     const watching = await eventually('the toleration window started', async () => {

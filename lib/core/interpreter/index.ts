@@ -44,3 +44,4 @@ export {
   tfJobComponents,
   volcanoJobComponents,
 } from './third-party-kinds/index.ts';
+export { replicaLimitsOf } from './limits.ts';

@@ -11,7 +11,7 @@ import {
   REPLICA_LIMITS_ANNOTATION,
   RESOURCE_BINDING_PERMANENT_ID_LABEL,
 } from '../../api/well-known.ts';
-import { replicaLimitsOf } from '../quota/usage.ts';
+import { replicaLimitsOf } from '../interpreter/limits.ts';
 import type { ObjectRef } from '../../api/object.ts';
 import { deepEqual } from '../../util/json.ts';
 import type { BindingWorkload } from '../interpreter/interpret.ts';

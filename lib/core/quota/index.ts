@@ -13,7 +13,6 @@ export {
   LIMITS_PREFIX,
   POD_COUNT_RESOURCE,
   type QuotaBindingSpec,
-  replicaLimitsOf,
   ResourceUsageOptionsError,
   type ResourceUsageOptions,
   withoutUsageAdditions,

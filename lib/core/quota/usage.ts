@@ -7,7 +7,6 @@
 import { isZeroQuantity, multiplyQuantity, type Quantity } from '../../api/quantity.ts';
 import type { ResourceBindingSpec, ResourceList } from '../model/types.ts';
 import { formatResourceList, plus, quantityOf } from './resource-list.ts';
-import { podTemplateLimits } from '../interpreter/hooks/requirements.ts';
 
 /** The binding fields a usage is computed from (a whole `ResourceBindingSpec` will do). */
 export type QuotaBindingSpec = Pick<ResourceBindingSpec, 'clusters' | 'components' | 'replicaRequirements'>;
@@ -129,27 +128,4 @@ export function calculateResourceUsage(spec: QuotaBindingSpec, options: Resource
   accumulate(perReplica, options.replicaLimits, 1, LIMITS_PREFIX);
   perReplica.set(POD_COUNT_RESOURCE, quantityOf(POD_COUNT_RESOURCE, '1'));
   return formatResourceList(scaled(perReplica, scheduled));
-}
-
-/**
- * The per-replica limits of a workload template (ours, not Karmada's: its bindings carry no limits),
- * for `limits.*` quota keys: the pod spec of a Pod, of `spec.template` (Deployment, ReplicaSet,
- * StatefulSet, DaemonSet, Job) or of a CronJob's job template. Undefined for other kinds, or when no
- * container sets a limit.
- */
-export function replicaLimitsOf(template: {
-  kind: string;
-  apiVersion: string;
-  spec?: unknown;
-}): ResourceList | undefined {
-  const spec = template.spec as Record<string, unknown> | undefined;
-  if (!spec || typeof spec !== 'object') return undefined;
-  const templateSpec = (t: unknown) => (t && typeof t === 'object' ? (t as { spec?: unknown }).spec : undefined);
-  let podSpec: unknown;
-  if (template.kind === 'Pod' && template.apiVersion === 'v1') podSpec = spec;
-  else if (template.kind === 'CronJob') {
-    const job = (spec['jobTemplate'] as { spec?: { template?: unknown } } | undefined)?.spec;
-    podSpec = templateSpec(job?.template);
-  } else if (['apps/v1', 'batch/v1'].includes(template.apiVersion)) podSpec = templateSpec(spec['template']);
-  return podSpec === undefined ? undefined : podTemplateLimits(podSpec);
 }
