@@ -155,6 +155,11 @@ spec:
         : undefined;
     });
     const from = healthy;
+    // The roll-out's own window (a new Deployment is Unhealthy until its pods are ready) closes first.
+    await eventually('watched, no window open', async () => {
+      const b = await getJson<Binding>(kubectl, ['rb', 'worker-deployment']);
+      return b?.status?.conditions?.find((x) => x.type === 'ApplicationFailover')?.reason === 'Watching';
+    });
     rt.members.get(from)!.markUnhealthy({ group: 'apps', kind: 'Deployment', namespace: 'default', name: 'worker' });
     const since = await eventually('the toleration window started', async () => {
       const b = await getJson<Binding>(kubectl, ['rb', 'worker-deployment']);
