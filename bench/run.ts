@@ -104,7 +104,13 @@ async function main(): Promise<void> {
   // 300 rather than issue 15's 5,000: 300 Deployments on one simulated member took 370 s to place here
   // (about 1/s — the same without a quota; not investigated yet), so 5,000 would take well over an
   // hour. The per-change figures should not depend on the count: no change lists the namespace.
-  measurements.push(...(await benchQuota({ bindings: quick ? 50 : 300, samples: quick ? 5 : 20 })));
+  // Known to time out sometimes waiting for a scale-up to reach the quota (not investigated yet): a
+  // failure is reported and the rest of the run is kept.
+  try {
+    measurements.push(...(await benchQuota({ bindings: quick ? 50 : 300, samples: quick ? 5 : 20 })));
+  } catch (err) {
+    console.log(`   FederatedResourceQuota bench failed: ${(err as Error).message}`);
+  }
 
   const previous = existsSync(RESULTS)
     ? (JSON.parse(readFileSync(RESULTS, 'utf8')) as { measurements: Measurement[] }).measurements
