@@ -16,22 +16,20 @@
  */
 import { formatKey, type KubeObject, type ObjectRef, parseKey, refOf } from '../api/object.ts';
 import { CLUSTER, CLUSTER_RESOURCE_BINDING, RESOURCE_BINDING } from '../api/karmada-names.ts';
-import { type Condition as ApiCondition, putCondition, rfc3339 } from '../api/conditions.ts';
+import { type Condition as ApiCondition, findCondition, putCondition, rfc3339 } from '../api/conditions.ts';
 import type { FailoverSettings } from '../config/failover.ts';
 import {
   APPLICATION_FAILOVER_CONDITION,
-  applicationEvictedSpec,
-  applicationFailoverCondition,
-  type ApplicationFailoverDecision,
-  applicationFailoverInactive,
   applicationFailoverOf,
+  type ApplicationFailoverPass,
+  applicationFailoverPass,
   buildFramework,
   buildSnapshot,
   type Cluster,
   type Condition,
-  decideApplicationFailover,
   type EstimatorOptions,
   hasHealthHook,
+  lastCopyAtStake,
   type ResourceBinding,
   type Snapshot,
   templateStubOf,
@@ -147,7 +145,12 @@ export function createApplicationFailoverController(
     const timerRef = healthTimerRefOf(ref);
     const behavior = binding && !binding.metadata.deletionTimestamp ? applicationFailoverOf(binding.spec) : undefined;
     // Never opted in (the resync sends every binding): nothing stored, nothing to say.
-    if (binding && !behavior && !hasCondition(binding, APPLICATION_FAILOVER_CONDITION)) return undefined;
+    if (
+      binding &&
+      !behavior &&
+      !findCondition(binding.status?.conditions as ApiCondition[], APPLICATION_FAILOVER_CONDITION)
+    )
+      return undefined;
     const timerObject = await store.get(timerRef);
     const stored = timersOf(timerObject?.spec);
     if (!binding || !behavior) {
@@ -158,53 +161,36 @@ export function createApplicationFailoverController(
     }
 
     const nowMs = context.now;
-    const inactive = applicationFailoverInactive({
+    const aggregatedStatus = (binding.status?.aggregatedStatus ?? []) as {
+      clusterName: string;
+      status?: unknown;
+      health?: string;
+    }[];
+    // The clusters are read only when the decision may ask whether the last copy can go elsewhere.
+    const snapshot = lastCopyAtStake(binding.spec, aggregatedStatus) ? await batch.snapshot() : undefined;
+    const pass = applicationFailoverPass({
       spec: binding.spec,
+      clusterScoped: binding.kind === CLUSTER_RESOURCE_BINDING.kind,
+      aggregatedStatus,
+      timers: stored,
+      nowMs,
+      statefulFailoverInjection: settings.featureGates.StatefulFailoverInjection,
       hasHealthRule: hasHealthHook(binding.spec.resource),
-    });
-    const snapshot = await batch.snapshot();
-    const decision: ApplicationFailoverDecision = inactive
-      ? { timers: {}, started: [], cleared: Object.keys(stored), due: [], held: [] }
-      : decideApplicationFailover({
-          spec: binding.spec,
-          clusterScoped: binding.kind === CLUSTER_RESOURCE_BINDING.kind,
-          aggregatedStatus: (binding.status?.aggregatedStatus ?? []) as {
-            clusterName: string;
-            status?: unknown;
-            health?: string;
-          }[],
-          timers: stored,
-          nowMs,
-          statefulFailoverInjection: settings.featureGates.StatefulFailoverInjection,
-          replacementFits: (excluded) => replacementFits(binding, excluded, snapshot, framework),
-        });
+      replacementFits: (excluded) => snapshot !== undefined && replacementFits(binding, excluded, snapshot, framework),
+    })!;
 
     // The timers first: a window must be stored before anything relies on it.
-    if (!sameTimers(stored, decision.timers)) {
-      const written = await tryWrite(() => writeTimers(timerObject, timerRef, binding, decision.timers));
+    if (!sameTimers(stored, pass.timers)) {
+      const written = await tryWrite(() => writeTimers(timerObject, timerRef, binding, pass.timers));
       if (!written.ok && written.reason !== 'gone') return { requeueAfterMs: 0 };
       stats.timerWrites++;
     }
 
-    const nowText = rfc3339(nowMs);
-    const nextSpec = applicationEvictedSpec(binding.spec, decision.due, nowText);
-    const wanted = decision.held.length
-      ? {
-          status: 'True' as const,
-          reason: 'EvictionHeld',
-          message: decision.held.map((h) => h.message).join('; '),
-        }
-      : applicationFailoverCondition({
-          inactive,
-          behavior,
-          timers: decision.timers,
-          targets: nextSpec?.clusters ?? binding.spec.clusters,
-        });
-    const written = await writeBinding(binding, nextSpec, wanted, context);
+    const written = await writeBinding(binding, pass.nextSpec, pass.condition, context);
     if (written === 'conflict') return { requeueAfterMs: 0 };
     if (written === 'gone') return undefined;
-    await report(binding, decision, written === 'written-condition', inactive?.message, context);
-    if (nextSpec) {
+    await report(binding, pass, written === 'written-condition', context);
+    if (pass.nextSpec) {
       const key = formatKey(ref);
       await options.workQueue.enqueue([
         { controller: SCHEDULER_CONTROLLER_NAME, lane, key, reason: 'application-failover' },
@@ -213,9 +199,9 @@ export function createApplicationFailoverController(
       ]);
     }
     // The end of a toleration window is a timer a user waits on: the priority lane.
-    return decision.nextMs === undefined
+    return pass.nextMs === undefined
       ? undefined
-      : { requeueAfterMs: Math.max(0, decision.nextMs - nowMs), requeueLane: 'priority' };
+      : { requeueAfterMs: Math.max(0, pass.nextMs - nowMs), requeueLane: 'priority' };
   }
 
   /** One write of the binding: evictions in the spec and the condition, or nothing when unchanged. */
@@ -264,9 +250,8 @@ export function createApplicationFailoverController(
 
   async function report(
     binding: ResourceBinding,
-    decision: ApplicationFailoverDecision,
+    pass: ApplicationFailoverPass,
     conditionChanged: boolean,
-    inactiveMessage: string | undefined,
     context: ReconcileContext,
   ): Promise<void> {
     const template = templateStubOf(binding);
@@ -275,24 +260,24 @@ export function createApplicationFailoverController(
       await events.record(binding, type, reason, message);
       if (template) await events.record(template, type, reason, message);
     };
-    const behavior = applicationFailoverOf(binding.spec);
-    if (inactiveMessage && conditionChanged) {
-      context.logger.warn('application failover inactive', { binding: key, detail: inactiveMessage });
-      await record('Warning', 'ApplicationFailoverInactive', `${capitalize(inactiveMessage)}.`);
+    const { behavior } = pass;
+    if (pass.inactive && conditionChanged) {
+      context.logger.warn('application failover inactive', { binding: key, detail: pass.inactive.message });
+      await record('Warning', 'ApplicationFailoverInactive', `${capitalize(pass.inactive.message)}.`);
     }
-    for (const cluster of decision.started) {
+    for (const cluster of pass.started) {
       stats.windowsStarted++;
       context.count?.(METRIC.applicationWindowsStarted);
-      const since = decision.timers[cluster];
-      const at = since !== undefined && behavior ? rfc3339(since + behavior.tolerationSeconds * 1000) : 'once due';
+      const since = pass.timers[cluster];
+      const at = since !== undefined ? rfc3339(since + behavior.tolerationSeconds * 1000) : 'once due';
       context.logger.info('workload unhealthy: toleration window started', { cluster, binding: key });
       await record(
         'Warning',
         'ApplicationUnhealthy',
-        `The workload on cluster ${cluster} is Unhealthy: it is evicted at ${at} (tolerationSeconds ${behavior?.tolerationSeconds ?? 0}) unless it becomes Healthy.`,
+        `The workload on cluster ${cluster} is Unhealthy: it is evicted at ${at} (tolerationSeconds ${behavior.tolerationSeconds}) unless it becomes Healthy.`,
       );
     }
-    for (const cluster of decision.cleared) {
+    for (const cluster of pass.cleared) {
       stats.windowsCleared++;
       context.count?.(METRIC.applicationWindowsCleared);
       context.logger.info('workload no longer unhealthy: toleration window ended', { cluster, binding: key });
@@ -302,7 +287,7 @@ export function createApplicationFailoverController(
         `The workload on cluster ${cluster} is no longer Unhealthy: it is not evicted.`,
       );
     }
-    for (const d of decision.due) {
+    for (const d of pass.due) {
       stats.evicted++;
       context.count?.(METRIC.evictions);
       context.logger.info('evicted', {
@@ -318,7 +303,7 @@ export function createApplicationFailoverController(
       );
     }
     if (conditionChanged) {
-      for (const h of decision.held) {
+      for (const h of pass.held) {
         stats.held++;
         context.count?.(METRIC.evictionsHeld);
         context.logger.warn('eviction held', { cluster: h.cluster, binding: key, reason: h.reason });
@@ -326,10 +311,6 @@ export function createApplicationFailoverController(
       }
     }
   }
-}
-
-function hasCondition(binding: ResourceBinding, type: string): boolean {
-  return (binding.status?.conditions ?? []).some((c) => c.type === type);
 }
 
 function capitalize(text: string): string {

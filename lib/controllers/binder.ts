@@ -23,7 +23,7 @@ import {
   RESOURCE_BINDING_PERMANENT_ID_LABEL as RB_ID_LABEL,
   WORK_PERMANENT_ID_LABEL,
 } from '../api/well-known.ts';
-import { chargedUsageOf, chargeQuota, releaseWaiters, removeWaiter, waiterKey } from './quota.ts';
+import { chargedUsageOf, chargeQuota, releaseWaiters, removeWaiter } from './quota.ts';
 import {
   bindingIdOf,
   CLUSTER,
@@ -349,20 +349,7 @@ export function createBinderController(options: BinderOptions): Controller & { s
     }
     const nowText = rfc3339(context.now);
     const current = (binding.status?.conditions ?? []) as Condition[];
-    const conditions = putCondition(
-      current,
-      HANDOFF_PENDING_CONDITION,
-      handoff.waiting.length
-        ? {
-            status: 'True',
-            reason: handoff.waiting.some((w) => w.why === 'unreachable')
-              ? 'EvictedClusterUnreachable'
-              : 'EvictedCopyDeleting',
-            message: handoff.waiting.map((w) => w.message).join('; '),
-          }
-        : undefined,
-      nowText,
-    );
+    const conditions = putCondition(current, HANDOFF_PENDING_CONDITION, handoff.condition, nowText);
     if (conditions !== current) {
       const written = await tryWrite(() =>
         store.updateStatus({ ...binding, status: { ...binding.status, conditions } }),
@@ -436,8 +423,9 @@ export function createBinderController(options: BinderOptions): Controller & { s
     }
     if (binding.spec.propagateDeps && !(await releaseDependencies(binding, new Set(), lane)))
       return { requeueAfterMs: 1_000 };
-    if (!(await releaseQuota(binding))) return { requeueAfterMs: 0 };
-    const removedFinalizer = await tryWrite(() => removeFinalizer(store, binding, finalizer));
+    const released = await releaseQuota(binding);
+    if (!released) return { requeueAfterMs: 0 };
+    const removedFinalizer = await tryWrite(() => removeFinalizer(store, released, finalizer));
     if (!removedFinalizer.ok && removedFinalizer.reason === 'conflict') return { requeueAfterMs: 0 };
     // Its application failover windows go with it.
     if (applicationFailoverOf(binding.spec)) {
@@ -452,13 +440,15 @@ export function createBinderController(options: BinderOptions): Controller & { s
    * A deleted ResourceBinding gives its usage back to the namespace's quotas, and leaves the quota
    * waitlist. What it was charged is zeroed on the binding first, so a retried pass cannot give it back
    * twice (a crash in between over-counts until the quota's next recompute — the safe direction).
+   * Returns the binding as now stored, or undefined when it changed meanwhile (decide again).
    */
-  async function releaseQuota(binding: ResourceBinding): Promise<boolean> {
+  async function releaseQuota(binding: ResourceBinding): Promise<ResourceBinding | undefined> {
     const namespace = binding.metadata.namespace;
-    if (binding.kind !== RESOURCE_BINDING.kind || !namespace || !quotaEnforcement) return true;
+    if (binding.kind !== RESOURCE_BINDING.kind || !namespace || !quotaEnforcement) return binding;
     const charged = chargedUsageOf(binding);
-    if (Object.keys(charged).length === 0) return true;
-    if ((await store.list({ ...FEDERATED_RESOURCE_QUOTA, namespace, limit: 1 })).items.length === 0) return true;
+    if (Object.keys(charged).length === 0) return binding;
+    const quotas = await listAll(store, { ...FEDERATED_RESOURCE_QUOTA, namespace });
+    if (quotas.length === 0) return binding;
     const zeroed = await tryWrite(() =>
       store.update({
         ...binding,
@@ -468,11 +458,11 @@ export function createBinderController(options: BinderOptions): Controller & { s
         },
       }),
     );
-    if (!zeroed.ok) return zeroed.reason === 'gone';
-    const charge = await chargeQuota(store, namespace, charged, {});
-    await removeWaiter(store, namespace, waiterKey(binding));
+    if (!zeroed.ok) return zeroed.reason === 'gone' ? binding : undefined;
+    const charge = await chargeQuota(store, quotas, charged, {});
+    await removeWaiter(store, namespace, formatKey(refOf(binding)));
     if (charge.ok && charge.freed) await releaseWaiters(store, options.workQueue, namespace);
-    return false;
+    return zeroed.object as ResourceBinding;
   }
 
   // ---------------------------------------------------------------------------------------------------

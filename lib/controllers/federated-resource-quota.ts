@@ -25,7 +25,7 @@ import {
 import { type EventRecorder, NO_EVENTS } from '../events/recorder.ts';
 import type { WorkQueue } from '../queue/port.ts';
 import type { Controller, ReconcileContext, ReconcileRequest, ReconcileResult } from '../reconcile/controller.ts';
-import { listAll } from '../store/list-all.ts';
+import { listAll, listAllDependents } from '../store/list-all.ts';
 import type { ObjectStore } from '../store/port.ts';
 import { tryWrite } from '../store/write.ts';
 import { deepEqual } from '../util/json.ts';
@@ -86,11 +86,9 @@ export function createFederatedResourceQuotaController(options: FederatedResourc
     const overall = ((frq.spec as { overall?: ResourceList } | undefined)?.overall ?? {}) as ResourceList;
     let overallUsed: ResourceList;
     if (enforcement) {
+      // Every binding still holds its charge until the binder gives it back, deleting or not.
       const bindings = (await listAll(store, { ...RESOURCE_BINDING, namespace })) as ResourceBinding[];
-      overallUsed = overallUsedFromUsages(
-        bindings.filter((b) => !b.metadata.deletionTimestamp || b.metadata.finalizers?.length).map(chargedUsageOf),
-        overall,
-      );
+      overallUsed = overallUsedFromUsages(bindings.map(chargedUsageOf), overall);
     } else {
       overallUsed = aggregatedStatus.reduce<ResourceList>((sum, s) => addResourceLists(sum, s.used ?? {}), {});
     }
@@ -99,13 +97,8 @@ export function createFederatedResourceQuotaController(options: FederatedResourc
       overallUsed?: ResourceList;
       aggregatedStatus?: unknown[];
     };
-    const status = {
-      ...previous,
-      overall,
-      overallUsed,
-      ...(aggregatedStatus.length ? { aggregatedStatus } : {}),
-    };
-    if (!aggregatedStatus.length) delete (status as { aggregatedStatus?: unknown }).aggregatedStatus;
+    const { aggregatedStatus: _stale, ...kept } = previous;
+    const status = { ...kept, overall, overallUsed, ...(aggregatedStatus.length ? { aggregatedStatus } : {}) };
     if (!deepEqual(status, previous)) {
       const written = await tryWrite(() => store.updateStatus({ ...frq, status }));
       if (!written.ok) return written.reason === 'gone' ? undefined : { requeueAfterMs: 0 };
@@ -179,13 +172,7 @@ export function createFederatedResourceQuotaController(options: FederatedResourc
   }
 
   async function dependentWorks(uid: string): Promise<KubeObject[]> {
-    const refs: ObjectRef[] = [];
-    let token: string | undefined;
-    do {
-      const page = await store.listDependents(uid, { limit: 500, ...(token ? { continue: token } : {}) });
-      refs.push(...page.items.filter((r) => r.group === WORK.group && r.kind === WORK.kind));
-      token = page.continue;
-    } while (token);
+    const refs = (await listAllDependents(store, uid)).filter((r) => r.group === WORK.group && r.kind === WORK.kind);
     return (await Promise.all(refs.map((r) => store.get(r)))).filter((w): w is KubeObject => w !== undefined);
   }
 }

@@ -11,13 +11,19 @@
  * quota frees up — usage drops, a limit rises — they are sent to the scheduler at once (Karmada #6486)
  * instead of waiting for a resync.
  */
-import { formatKey, parseKey } from '../api/object.ts';
+import { refOf } from '../api/object.ts';
 import { compareQuantities, isQuantityError, parseQuantity } from '../api/quantity.ts';
-import { FEDERATED_RESOURCE_QUOTA } from '../api/karmada-names.ts';
 import type { KubeObject, ObjectRef } from '../api/object.ts';
-import { admitUsageChange, calculateResourceUsage, type ResourceBinding, type ResourceList } from '../core/index.ts';
+import {
+  admitUsageChange,
+  calculateResourceUsage,
+  type QuotaUsageView,
+  type ResourceBinding,
+  type ResourceList,
+} from '../core/index.ts';
 import { QUOTA_CHARGED_ANNOTATION, REPLICA_LIMITS_ANNOTATION } from '../api/well-known.ts';
 import type { WorkQueue } from '../queue/port.ts';
+import { FEDERATED_RESOURCE_QUOTA } from '../api/karmada-names.ts';
 import { listAll } from '../store/list-all.ts';
 import type { ObjectStore } from '../store/port.ts';
 import { tryWrite, updateLatest } from '../store/write.ts';
@@ -30,52 +36,66 @@ export const QUOTA_WAITLIST = { group: 'work.serverless-karmada.io', kind: 'Quot
 const ATTEMPTS = 8;
 
 /** A quota as the admission reads it. */
-export function quotaView(frq: KubeObject): {
-  namespace: string;
-  name: string;
-  overall: ResourceList;
-  overallUsed: ResourceList;
-} {
+export function quotaView(frq: KubeObject): QuotaUsageView {
   return {
     namespace: frq.metadata.namespace ?? '',
     name: frq.metadata.name ?? '',
-    overall: ((frq.spec as { overall?: ResourceList } | undefined)?.overall ?? {}) as ResourceList,
-    overallUsed: ((frq.status as { overallUsed?: ResourceList } | undefined)?.overallUsed ?? {}) as ResourceList,
+    overall: (frq.spec as { overall?: ResourceList } | undefined)?.overall ?? {},
+    overallUsed: (frq.status as { overallUsed?: ResourceList } | undefined)?.overallUsed ?? {},
   };
 }
 
 /** What a charge came to. */
 export type QuotaCharge =
-  | { ok: true; charged: ObjectRef[]; freed: boolean }
-  | { ok: false; message: string; quota: ObjectRef; charged: []; busy?: boolean };
+  | {
+      ok: true;
+      charged: ObjectRef[];
+      /** Some quota's usage went down. */
+      freed: boolean;
+      /** The quotas as they are stored now (for the next charge of the same caller). */
+      latest: KubeObject[];
+    }
+  /** `busy`: the quota kept changing under us — a retry, not a denial. */
+  | { ok: false; message: string; quota: ObjectRef; busy?: boolean };
 
 /**
- * Charges the change of one binding's usage from `from` to `to` to every quota of `namespace`, one
- * conditional status write per affected quota. A denial reverts what was already charged. `freed`:
- * some quota's usage went down.
+ * Charges the change of one binding's usage from `from` to `to` to `quotas` (the quotas of its
+ * namespace, as the caller last read them), one conditional status write per affected quota; a stale
+ * quota is re-read on its conflict. A denial reverts what was already charged.
  */
 export async function chargeQuota(
   store: ObjectStore,
-  namespace: string,
+  quotas: readonly KubeObject[],
   from: ResourceList,
   to: ResourceList,
 ): Promise<QuotaCharge> {
-  const quotas = (await listAll(store, { ...FEDERATED_RESOURCE_QUOTA, namespace })).sort((a, b) =>
-    (a.metadata.name ?? '') < (b.metadata.name ?? '') ? -1 : 1,
-  );
+  const sorted = [...quotas].sort((a, b) => ((a.metadata.name ?? '') < (b.metadata.name ?? '') ? -1 : 1));
   const charged: ObjectRef[] = [];
+  const latest: KubeObject[] = [];
   let freed = false;
-  for (const listed of quotas) {
-    const ref = { ...FEDERATED_RESOURCE_QUOTA, namespace, name: listed.metadata.name! };
+  for (const listed of sorted) {
+    const ref = refOf(listed);
     let current: KubeObject | undefined = listed;
-    for (let attempt = 1; attempt <= ATTEMPTS && current; attempt++) {
+    for (let attempt = 1; current; attempt++) {
+      if (attempt > ATTEMPTS) {
+        await revertQuota(store, charged, from, to);
+        return {
+          ok: false,
+          busy: true,
+          message: `FederatedResourceQuota(${ref.namespace}/${ref.name}) is being updated concurrently; the placement is retried`,
+          quota: ref,
+        };
+      }
       const decision = admitUsageChange({ quotas: [quotaView(current)], from, to });
       if (!decision.allowed) {
         await revertQuota(store, charged, from, to);
-        return { ok: false, message: decision.message, quota: ref, charged: [] };
+        return { ok: false, message: decision.message, quota: ref };
       }
       const update = decision.updates[0];
-      if (!update) break;
+      if (!update) {
+        latest.push(current);
+        break;
+      }
       const before = quotaView(current).overallUsed;
       const written = await tryWrite(() =>
         store.updateStatus({
@@ -85,24 +105,14 @@ export async function chargeQuota(
       );
       if (written.ok) {
         charged.push(ref);
-        if (Object.entries(update.overallUsed).some(([k, v]) => lowered(before[k], v))) freed = true;
+        latest.push(written.object);
+        freed ||= Object.entries(update.overallUsed).some(([k, v]) => lowered(before[k], v));
         break;
       }
-      if (written.reason === 'gone') break;
-      current = written.reason === 'conflict' ? written.current : await store.get(ref);
-      if (attempt === ATTEMPTS) {
-        await revertQuota(store, charged, from, to);
-        return {
-          ok: false,
-          busy: true,
-          message: `FederatedResourceQuota(${namespace}/${ref.name}) is being updated concurrently; the placement is retried`,
-          quota: ref,
-          charged: [],
-        };
-      }
+      current = written.reason === 'conflict' ? written.current : undefined;
     }
   }
-  return { ok: true, charged, freed };
+  return { ok: true, charged, freed, latest };
 }
 
 /** Gives back a charge (`to` → `from`, a decrease, always admitted) to the quotas it was made to. */
@@ -137,11 +147,39 @@ function lowered(before: string | undefined, after: string): boolean {
   return compareQuantities(b, a) < 0;
 }
 
+/**
+ * What the quotas have been charged for a binding: the usage written with its placement, or — for a
+ * binding placed before its namespace had a quota — its usage as Karmada computes it.
+ */
+export function chargedUsageOf(binding: ResourceBinding): ResourceList {
+  return readList(binding.metadata.annotations?.[QUOTA_CHARGED_ANNOTATION]) ?? usageOf(binding, binding.spec);
+}
+
+/** Karmada's usage of `spec`, with the binding's per-replica limits for `limits.*` keys. */
+export function usageOf(binding: ResourceBinding, spec: ResourceBinding['spec']): ResourceList {
+  const limits = readList(binding.metadata.annotations?.[REPLICA_LIMITS_ANNOTATION]);
+  return calculateResourceUsage(spec, limits ? { replicaLimits: limits } : {});
+}
+
+/** A resource list stored as JSON in an annotation; undefined when absent or mangled. */
+function readList(text: string | undefined): ResourceList | undefined {
+  if (!text) return undefined;
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return undefined;
+    return Object.fromEntries(
+      Object.entries(parsed as Record<string, unknown>).filter((e): e is [string, string] => typeof e[1] === 'string'),
+    );
+  } catch {
+    return undefined;
+  }
+}
+
 // ---------------------------------------------------------------------------------------------------
 // The waitlist
 
 function waitlistRef(namespace: string): ObjectRef {
-  return { ...QUOTA_WAITLIST, name: namespace || '_cluster' };
+  return { ...QUOTA_WAITLIST, name: namespace };
 }
 
 function keysOf(item: KubeObject | undefined): string[] {
@@ -175,78 +213,64 @@ export async function addWaiter(store: ObjectStore, namespace: string, key: stri
 export async function removeWaiter(store: ObjectStore, namespace: string, key: string): Promise<void> {
   await updateLatest(store, waitlistRef(namespace), (item) => {
     const keys = keysOf(item);
-    if (!keys.includes(key)) return undefined;
-    return { ...item, spec: { bindings: keys.filter((k) => k !== key) } };
+    return keys.includes(key) ? { ...item, spec: { bindings: keys.filter((k) => k !== key) } } : undefined;
   });
 }
 
 /** Quota freed in `namespace`: every binding waiting for it goes to the scheduler now (priority lane). */
 export async function releaseWaiters(store: ObjectStore, workQueue: WorkQueue, namespace: string): Promise<number> {
   const keys = keysOf(await store.get(waitlistRef(namespace)));
-  if (keys.length === 0) return 0;
   await workQueue.enqueue(
-    keys
-      .filter((k) => {
-        try {
-          parseKey(k);
-          return true;
-        } catch {
-          return false;
-        }
-      })
-      .map((key) => ({ controller: SCHEDULER_CONTROLLER_NAME, lane: 'priority' as const, key, reason: 'quota-freed' })),
+    keys.map((key) => ({
+      controller: SCHEDULER_CONTROLLER_NAME,
+      lane: 'priority' as const,
+      key,
+      reason: 'quota-freed',
+    })),
   );
   return keys.length;
 }
 
-/** The key of a binding for the waitlist. */
-export function waiterKey(binding: KubeObject): string {
-  return formatKey({
-    group: 'work.karmada.io',
-    kind: binding.kind,
-    ...(binding.metadata.namespace ? { namespace: binding.metadata.namespace } : {}),
-    name: binding.metadata.name!,
-  });
-}
-
 /**
- * What the quotas have been charged for a binding: the usage written with its placement, or — for a
- * binding placed before its namespace had a quota — its usage as Karmada computes it.
+ * The quotas one scheduler batch charges: each namespace's quotas listed once, then kept as the
+ * batch's own charges leave them; the charges of one namespace run one at a time, so the keys of a
+ * batch never race each other for a quota (only other batches do, and the conditional write decides).
  */
-export function chargedUsageOf(binding: ResourceBinding): ResourceList {
-  const text = binding.metadata.annotations?.[QUOTA_CHARGED_ANNOTATION];
-  if (text) {
-    try {
-      const parsed = JSON.parse(text) as unknown;
-      if (parsed && typeof parsed === 'object' && !Array.isArray(parsed)) {
-        return Object.fromEntries(
-          Object.entries(parsed as Record<string, unknown>).filter(
-            (e): e is [string, string] => typeof e[1] === 'string',
-          ),
-        );
-      }
-    } catch {
-      // Mangled: the usage of its spec is the next best.
-    }
+export class BatchQuotas {
+  readonly #store: ObjectStore;
+  readonly #lists = new Map<string, Promise<KubeObject[]>>();
+  readonly #tails = new Map<string, Promise<unknown>>();
+
+  constructor(store: ObjectStore) {
+    this.#store = store;
   }
-  return usageOf(binding, binding.spec);
-}
 
-/** Karmada's usage of `spec`, with the binding's per-replica limits for `limits.*` keys. */
-export function usageOf(binding: ResourceBinding, spec: ResourceBinding['spec']): ResourceList {
-  const limits = readList(binding.metadata.annotations?.[REPLICA_LIMITS_ANNOTATION]);
-  return calculateResourceUsage(spec, limits ? { replicaLimits: limits } : {});
-}
+  /** The quotas of `namespace` as this batch last saw them. */
+  quotas(namespace: string): Promise<KubeObject[]> {
+    let list = this.#lists.get(namespace);
+    if (!list) {
+      list = listAll(this.#store, { ...FEDERATED_RESOURCE_QUOTA, namespace });
+      this.#lists.set(namespace, list);
+    }
+    return list;
+  }
 
-function readList(text: string | undefined): ResourceList | undefined {
-  if (!text) return undefined;
-  try {
-    const parsed = JSON.parse(text) as unknown;
-    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return undefined;
-    return Object.fromEntries(
-      Object.entries(parsed as Record<string, unknown>).filter((e): e is [string, string] => typeof e[1] === 'string'),
+  /** {@link chargeQuota} against the namespace's quotas, after the batch's earlier charges there. */
+  charge(namespace: string, from: ResourceList, to: ResourceList): Promise<QuotaCharge> {
+    const run = async () => {
+      const charge = await chargeQuota(this.#store, await this.quotas(namespace), from, to);
+      if (charge.ok) this.#lists.set(namespace, Promise.resolve(charge.latest));
+      else this.#lists.delete(namespace);
+      return charge;
+    };
+    const next = (this.#tails.get(namespace) ?? Promise.resolve()).then(run, run);
+    this.#tails.set(
+      namespace,
+      next.then(
+        () => undefined,
+        () => undefined,
+      ),
     );
-  } catch {
-    return undefined;
+    return next;
   }
 }

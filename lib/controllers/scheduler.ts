@@ -13,14 +13,14 @@
  * - Events `ScheduleBindingSucceed` / `ScheduleBindingFailed` are recorded on the binding and on its
  *   resource template, as Karmada does.
  */
-import { CLUSTER, CLUSTER_RESOURCE_BINDING, FEDERATED_RESOURCE_QUOTA, RESOURCE_BINDING } from '../api/karmada-names.ts';
+import { CLUSTER, CLUSTER_RESOURCE_BINDING, RESOURCE_BINDING } from '../api/karmada-names.ts';
 import { QUOTA_CHARGED_ANNOTATION } from '../api/well-known.ts';
 import { QUOTA_EXCEEDED_REASON, type ResourceList } from '../core/quota/index.ts';
-import type { KubeObject, ObjectRef } from '../api/object.ts';
+import type { ObjectRef } from '../api/object.ts';
 import { formatKey, parseKey, refOf } from '../api/object.ts';
 import type { EstimatorOptions } from '../core/scheduler/estimate.ts';
 import { buildFramework } from '../core/scheduler/plugins/registry.ts';
-import { DEFAULT_SCHEDULER_NAME, isSchedulable, scheduleTrigger } from '../core/scheduler/reschedule.ts';
+import { canonical, DEFAULT_SCHEDULER_NAME, isSchedulable, scheduleTrigger } from '../core/scheduler/reschedule.ts';
 import {
   affectedByCluster,
   reservationBeyond,
@@ -50,16 +50,7 @@ import { PriorityGate } from '../util/priority-gate.ts';
 import type { ObjectStore } from '../store/port.ts';
 import { tryWrite } from '../store/write.ts';
 import { BatchLedger, DEFAULT_RESERVATION_TTL_MS, ledgerReservations, loadLedger } from './reservations.ts';
-import {
-  addWaiter,
-  chargedUsageOf,
-  chargeQuota,
-  releaseWaiters,
-  removeWaiter,
-  revertQuota,
-  usageOf,
-  waiterKey,
-} from './quota.ts';
+import { addWaiter, BatchQuotas, chargedUsageOf, releaseWaiters, removeWaiter, revertQuota, usageOf } from './quota.ts';
 import {
   BINDER_CONTROLLER_NAME,
   EVICTION_CONTROLLER_NAME,
@@ -92,10 +83,8 @@ export interface SchedulerOptions {
 /** What one scheduler batch shares (the batch scope `context.batch`). */
 export interface SchedulerBatch extends BatchScope {
   readonly snapshot: Snapshot;
-  /** The FederatedResourceQuotas of a namespace, listed once per batch (charges re-read them). */
-  readonly quotasIn?: (namespace: string) => Promise<KubeObject[]>;
-  /** Runs one quota charge of `namespace` at a time within the batch. */
-  readonly quotaLock?: <T>(namespace: string, run: () => Promise<T>) => Promise<T>;
+  /** The namespaces' FederatedResourceQuotas, as this batch's charges leave them. */
+  readonly quotas: BatchQuotas;
   readonly ledger: BatchLedger;
   /** The batch's bindings as read when it opened (used by each key's first attempt). */
   readonly prefetched?: Map<string, ResourceBinding | undefined>;
@@ -171,8 +160,7 @@ export function createSchedulerController(options: SchedulerOptions): Controller
       namespaceBindings: memoize(
         (namespace) => listAll(store, { ...RESOURCE_BINDING, namespace }) as Promise<ResourceBinding[]>,
       ),
-      quotasIn: memoize((namespace) => listAll(store, { ...FEDERATED_RESOURCE_QUOTA, namespace })),
-      quotaLock: keyedLock(),
+      quotas: new BatchQuotas(store),
       ...(mixed
         ? { order: schedulingOrder(batch!.keys, priorityOf), gate: new PriorityGate(bindingKeys.map(priorityOf)) }
         : {}),
@@ -294,7 +282,7 @@ export function createSchedulerController(options: SchedulerOptions): Controller
       if (quota?.freed && binding.metadata.namespace)
         await releaseWaiters(store, options.workQueue, binding.metadata.namespace);
       if (wasHeldForQuota(binding) && result.outcome.ok)
-        await removeWaiter(store, binding.metadata.namespace ?? '', waiterKey(binding));
+        await removeWaiter(store, binding.metadata.namespace ?? '', formatKey(refOf(binding)));
       // Placed on a cluster with a NoExecute taint it tolerates for a while: the eviction controller
       // sets the timer that moves it when the toleration ends.
       const tainted = (next.spec.clusters ?? []).some(
@@ -328,13 +316,11 @@ export function createSchedulerController(options: SchedulerOptions): Controller
     const namespace = binding.metadata.namespace;
     if (!quotaEnforcement || !result.outcome.ok || binding.kind !== RESOURCE_BINDING.kind || !namespace)
       return undefined;
-    const quotas = scope.quotasIn ? await scope.quotasIn(namespace) : [];
+    const quotas = await scope.quotas.quotas(namespace);
     if (quotas.length === 0) return undefined;
     const from = chargedUsageOf(binding);
     const to = usageOf(binding, { ...binding.spec, clusters: result.outcome.value.clusters });
-    // One charge at a time per namespace within the batch: its keys never race each other for a quota.
-    const run = () => chargeQuota(store, namespace, from, to);
-    const charge = await (scope.quotaLock ? scope.quotaLock(namespace, run) : run());
+    const charge = await scope.quotas.charge(namespace, from, to);
     if (charge.ok) return { charged: charge.charged, from, to, freed: charge.freed };
     if (charge.busy) return 'busy';
     const failed = resultBinding(
@@ -346,7 +332,7 @@ export function createSchedulerController(options: SchedulerOptions): Controller
       context.now,
     );
     if (failed) await tryWrite(() => store.updateWithStatus(failed));
-    await addWaiter(store, namespace, waiterKey(binding));
+    await addWaiter(store, namespace, formatKey(refOf(binding)));
     stats.failed++;
     context.logger.info('placement held for quota', { quota: formatKey(charge.quota), detail: charge.message });
     const template = templateStubOf(binding);
@@ -454,28 +440,11 @@ function wasHeldForQuota(binding: ResourceBinding): boolean {
 
 /** The binding with the usage its quotas were charged, recorded with its placement. */
 function withChargedUsage(binding: ResourceBinding, usage: ResourceList): ResourceBinding {
-  const sorted = Object.fromEntries(Object.entries(usage).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
   return {
     ...binding,
     metadata: {
       ...binding.metadata,
-      annotations: { ...binding.metadata.annotations, [QUOTA_CHARGED_ANNOTATION]: JSON.stringify(sorted) },
+      annotations: { ...binding.metadata.annotations, [QUOTA_CHARGED_ANNOTATION]: canonical(usage) },
     },
-  };
-}
-
-/** Serialises the runs of each key (a promise chain per key). */
-function keyedLock(): <T>(key: string, run: () => Promise<T>) => Promise<T> {
-  const tails = new Map<string, Promise<unknown>>();
-  return <T>(key: string, run: () => Promise<T>): Promise<T> => {
-    const next = (tails.get(key) ?? Promise.resolve()).then(run, run);
-    tails.set(
-      key,
-      next.then(
-        () => undefined,
-        () => undefined,
-      ),
-    );
-    return next;
   };
 }

@@ -24,3 +24,15 @@ export async function listAllRefs(store: ObjectStore, query: Omit<ListQuery, 'la
   } while (token);
   return out;
 }
+
+/** Reads every page of the dependents index: the refs of the objects whose owner references name `uid`. */
+export async function listAllDependents(store: ObjectStore, uid: string): Promise<ObjectRef[]> {
+  const out: ObjectRef[] = [];
+  let token: string | undefined;
+  do {
+    const page = await store.listDependents(uid, { limit: 500, ...(token ? { continue: token } : {}) });
+    out.push(...page.items);
+    token = page.continue;
+  } while (token);
+  return out;
+}

@@ -28,7 +28,7 @@ import {
   type PurgeMode,
   type TaskOptions,
 } from './tasks.ts';
-import type { HeldEviction } from './decision.ts';
+import { type HeldEviction, holdLastCopy } from './decision.ts';
 
 /** The CRD default of `decisionConditions.tolerationSeconds`. */
 export const DEFAULT_APPLICATION_TOLERATION_SECONDS = 300;
@@ -206,27 +206,14 @@ export function decideApplicationFailover(args: {
     });
   }
 
-  if (due.length > 0) {
-    const leaving = new Set(due.map((d) => d.cluster));
-    const remaining = before.filter((c) => !leaving.has(c));
-    const excluded = [...leaving, ...evicting];
-    if (remaining.length === 0 && !args.replacementFits(excluded)) {
-      for (const d of due) {
-        held.push({
-          cluster: d.cluster,
-          reason: 'NoReplacementCluster',
-          message: `${d.message}; it is the last copy of the workload and no other cluster can take it, so it stays until one can`,
-        });
-      }
-      due.length = 0;
-    }
-  }
+  const lastCopy = holdLastCopy(args.spec, due, args.replacementFits);
+  held.push(...lastCopy.held);
   // An evicted cluster's window is over; a held one keeps running (it is decided again).
-  for (const d of due) delete timers[d.cluster];
+  for (const d of lastCopy.due) delete timers[d.cluster];
   const cleared = Object.keys(args.timers)
-    .filter((c) => timers[c] === undefined && !due.some((d) => d.cluster === c))
+    .filter((c) => timers[c] === undefined && !lastCopy.due.some((d) => d.cluster === c))
     .sort();
-  return { timers, started, cleared, due, held, ...(nextMs !== undefined ? { nextMs } : {}) };
+  return { timers, started, cleared, due: lastCopy.due, held, ...(nextMs !== undefined ? { nextMs } : {}) };
 }
 
 /**
@@ -274,5 +261,72 @@ export function applicationFailoverCondition(args: {
     status: 'True',
     reason: 'Watching',
     message: `the workload's health is watched on ${(args.targets ?? []).length} cluster(s); a cluster whose copy stays Unhealthy for ${args.behavior.tolerationSeconds}s is evicted (purge mode ${args.behavior.purgeMode})`,
+  };
+}
+
+/** Everything application failover decides for one binding in one pass. */
+export interface ApplicationFailoverPass extends ApplicationFailoverDecision {
+  behavior: ApplicationFailoverBehavior;
+  inactive?: FailoverInactive;
+  /** The spec with the due evictions, or undefined when there are none. */
+  nextSpec?: ResourceBindingSpec;
+  /** The `ApplicationFailover` condition wanted. */
+  condition: { status: 'True' | 'False'; reason: string; message: string };
+}
+
+/**
+ * Whether {@link decideApplicationFailover} may ask `replacementFits` for this binding: only when every
+ * cluster it is placed on reports Unhealthy (otherwise an eviction always leaves a copy). Lets a caller
+ * skip loading what the replacement check needs.
+ */
+export function lastCopyAtStake(
+  spec: Pick<ResourceBindingSpec, 'clusters'>,
+  aggregatedStatus: readonly { clusterName: string; health?: string }[] | undefined,
+): boolean {
+  const targets = spec.clusters ?? [];
+  return (
+    targets.length > 0 &&
+    targets.every((t) => aggregatedStatus?.some((s) => s.clusterName === t.name && s.health === 'Unhealthy'))
+  );
+}
+
+/**
+ * One binding's whole application-failover pass: undefined without `failover.application`; otherwise
+ * the windows, evictions and holds of {@link decideApplicationFailover} (nothing but closed windows when
+ * failover is inactive, see {@link applicationFailoverInactive}), the evicted spec, and the condition —
+ * `EvictionHeld` with every hold's message while evictions are held, else
+ * {@link applicationFailoverCondition}.
+ */
+export function applicationFailoverPass(args: {
+  spec: ResourceBindingSpec;
+  clusterScoped: boolean;
+  aggregatedStatus: readonly { clusterName: string; status?: unknown; health?: string }[] | undefined;
+  timers: Readonly<Record<string, number>>;
+  nowMs: number;
+  statefulFailoverInjection: boolean;
+  hasHealthRule: boolean;
+  replacementFits: (excluded: readonly string[]) => boolean;
+}): ApplicationFailoverPass | undefined {
+  const behavior = applicationFailoverOf(args.spec);
+  if (!behavior) return undefined;
+  const inactive = applicationFailoverInactive({ spec: args.spec, hasHealthRule: args.hasHealthRule });
+  const decision: ApplicationFailoverDecision = inactive
+    ? { timers: {}, started: [], cleared: Object.keys(args.timers).sort(), due: [], held: [] }
+    : decideApplicationFailover(args);
+  const nextSpec = applicationEvictedSpec(args.spec, decision.due, rfc3339(args.nowMs));
+  const condition = decision.held.length
+    ? { status: 'True' as const, reason: 'EvictionHeld', message: decision.held.map((h) => h.message).join('; ') }
+    : applicationFailoverCondition({
+        inactive,
+        behavior,
+        timers: decision.timers,
+        targets: nextSpec?.clusters ?? args.spec.clusters,
+      })!;
+  return {
+    ...decision,
+    behavior,
+    ...(inactive ? { inactive } : {}),
+    ...(nextSpec ? { nextSpec } : {}),
+    condition,
   };
 }

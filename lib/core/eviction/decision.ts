@@ -158,22 +158,35 @@ export function decideEviction(args: {
   }
 
   // The last copy: when the evictions would leave no cluster, they go ahead only if a replacement fits.
-  if (due.length > 0) {
-    const leaving = new Set(due.map((d) => d.cluster));
-    const remaining = (spec.clusters ?? []).filter((c) => !leaving.has(c.name));
-    const excluded = [...leaving, ...(spec.gracefulEvictionTasks ?? []).map((t) => t.fromCluster)];
-    if (remaining.length === 0 && !args.replacementFits(excluded)) {
-      for (const d of due) {
-        held.push({
-          cluster: d.cluster,
-          reason: 'NoReplacementCluster',
-          message: `${d.message}; it is the last copy of the workload and no other cluster can take it, so it stays until one can`,
-        });
-      }
-      due.length = 0;
-    }
-  }
-  return { due, held, assessment, ...(nextMs !== undefined ? { nextMs } : {}) };
+  const lastCopy = holdLastCopy(spec, due, args.replacementFits);
+  held.push(...lastCopy.held);
+  return { due: lastCopy.due, held, assessment, ...(nextMs !== undefined ? { nextMs } : {}) };
+}
+
+/**
+ * The last-copy rule of both failovers (#7455): evictions that would leave the binding without any
+ * cluster go ahead only when `replacementFits` (the scheduler's filters and estimate, run dry) finds
+ * another cluster with the leaving clusters and those already evicting excluded; otherwise every one of
+ * them is held (`NoReplacementCluster`). `replacementFits` is asked only then.
+ */
+export function holdLastCopy<D extends { cluster: string; message: string }>(
+  spec: Pick<ResourceBindingSpec, 'clusters' | 'gracefulEvictionTasks'>,
+  due: readonly D[],
+  replacementFits: (excluded: readonly string[]) => boolean,
+): { due: D[]; held: HeldEviction[] } {
+  if (due.length === 0) return { due: [], held: [] };
+  const leaving = new Set(due.map((d) => d.cluster));
+  const remaining = (spec.clusters ?? []).filter((c) => !leaving.has(c.name));
+  const excluded = [...leaving, ...(spec.gracefulEvictionTasks ?? []).map((t) => t.fromCluster)];
+  if (remaining.length > 0 || replacementFits(excluded)) return { due: [...due], held: [] };
+  return {
+    due: [],
+    held: due.map((d) => ({
+      cluster: d.cluster,
+      reason: 'NoReplacementCluster' as const,
+      message: `${d.message}; it is the last copy of the workload and no other cluster can take it, so it stays until one can`,
+    })),
+  };
 }
 
 /**

@@ -65,6 +65,7 @@ export {
   FAILOVER_HELD_CONDITION,
   failoverHeldCondition,
   type HeldEviction,
+  holdLastCopy,
 } from './decision.ts';
 export {
   APPLICATION_FAILOVER_CONDITION,
@@ -74,6 +75,9 @@ export {
   type ApplicationFailoverDecision,
   applicationFailoverInactive,
   applicationFailoverOf,
+  type ApplicationFailoverPass,
+  applicationFailoverPass,
+  lastCopyAtStake,
   decideApplicationFailover,
   DEFAULT_APPLICATION_TOLERATION_SECONDS,
   type DueApplicationEviction,

@@ -223,7 +223,7 @@ export interface HandoffWait {
  *   - evicted by application failover (the cluster was healthy when it was evicted): wait until the
  *     task's grace period (`gracePeriodSeconds`, else `--graceful-eviction-timeout`) has passed since
  *     the eviction, then release.
- * `nextMs`: when a wait on an unreachable cluster ends.
+ * `nextMs`: when a wait on an unreachable cluster ends; `condition`: what the binding says meanwhile.
  */
 export function directlyPurgeHandoff(args: {
   spec: Pick<ResourceBindingSpec, 'gracefulEvictionTasks'>;
@@ -231,7 +231,13 @@ export function directlyPurgeHandoff(args: {
   clusterReady: (cluster: string) => boolean;
   nowMs: number;
   timeoutMs: number;
-}): { waiting: HandoffWait[]; released: string[]; nextMs?: number } {
+}): {
+  waiting: HandoffWait[];
+  released: string[];
+  nextMs?: number;
+  /** The `FailoverHandoffPending` condition while anything is waited for; undefined otherwise. */
+  condition?: { status: 'True'; reason: 'EvictedClusterUnreachable' | 'EvictedCopyDeleting'; message: string };
+} {
   const waiting: HandoffWait[] = [];
   const released: string[] = [];
   let nextMs: number | undefined;
@@ -263,5 +269,14 @@ export function directlyPurgeHandoff(args: {
     });
     nextMs = nextMs === undefined ? until : Math.min(nextMs, until);
   }
-  return { waiting, released, ...(nextMs !== undefined ? { nextMs } : {}) };
+  const condition = waiting.length
+    ? {
+        status: 'True' as const,
+        reason: waiting.some((w) => w.why === 'unreachable')
+          ? ('EvictedClusterUnreachable' as const)
+          : ('EvictedCopyDeleting' as const),
+        message: waiting.map((w) => w.message).join('; '),
+      }
+    : undefined;
+  return { waiting, released, ...(nextMs !== undefined ? { nextMs } : {}), ...(condition ? { condition } : {}) };
 }

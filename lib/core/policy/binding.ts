@@ -15,6 +15,7 @@ import { replicaLimitsOf } from '../interpreter/limits.ts';
 import type { ObjectRef } from '../../api/object.ts';
 import { deepEqual } from '../../util/json.ts';
 import type { BindingWorkload } from '../interpreter/interpret.ts';
+import { canonical } from '../scheduler/reschedule.ts';
 import { SCHEDULED_CONDITION } from '../scheduler/result.ts';
 import type {
   KubeObject,
@@ -232,7 +233,7 @@ export function desiredBinding({
   // Per-replica limits for `limits.*` quota keys (a binding has no field for them).
   const annotations = { ...claimed.metadata.annotations };
   const limits = spec.components ? undefined : replicaLimitsOf(template);
-  if (limits) annotations[REPLICA_LIMITS_ANNOTATION] = JSON.stringify(sortedList(limits));
+  if (limits) annotations[REPLICA_LIMITS_ANNOTATION] = canonical(limits);
   else delete annotations[REPLICA_LIMITS_ANNOTATION];
   return {
     ...claimed,
@@ -245,10 +246,6 @@ export function desiredBinding({
     },
     spec,
   } as ResourceBinding;
-}
-
-function sortedList(list: Record<string, string>): Record<string, string> {
-  return Object.fromEntries(Object.entries(list).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
 /**

@@ -16,6 +16,7 @@ import {
 import type { KubeObject } from '../model/types.ts';
 import { executionNamespace } from '../../api/karmada-names.ts';
 import { generateWorkName } from '../work/names.ts';
+import { deepEqual } from '../../util/json.ts';
 
 type ResourceList = Record<string, string>;
 
@@ -108,8 +109,5 @@ export function quotaAggregatedStatus(works: readonly { cluster: string; work: K
 /** Whether a rendered static-assignment Work differs from the stored one (spec and labels). */
 export function staticWorkChanged(want: KubeObject, have: KubeObject | undefined): boolean {
   if (!have) return true;
-  return (
-    JSON.stringify(want['spec']) !== JSON.stringify(have['spec']) ||
-    JSON.stringify(want.metadata.labels ?? {}) !== JSON.stringify(have.metadata.labels ?? {})
-  );
+  return !deepEqual(want['spec'], have['spec']) || !deepEqual(want.metadata.labels ?? {}, have.metadata.labels ?? {});
 }

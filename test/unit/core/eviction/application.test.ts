@@ -10,8 +10,10 @@ import {
   applicationFailoverCondition,
   applicationFailoverInactive,
   applicationFailoverOf,
+  applicationFailoverPass,
   decideApplicationFailover,
   directlyPurgeHandoff,
+  lastCopyAtStake,
 } from '../../../../lib/core/index.ts';
 import type { ResourceBindingSpec } from '../../../../lib/core/model/types.ts';
 
@@ -332,4 +334,43 @@ describe('Directly handoff (the seeds: the new copy starts only after the old on
     assert.deepEqual(handoff(task('TaintUntolerated'), false, 0).released, ['member2']));
   it('Gracefully tasks are not waited for', () =>
     assert.deepEqual(handoff(task('ApplicationFailure', { purgeMode: 'Gracefully' }), true, 0).waiting, []));
+});
+
+describe('one whole pass (what the controller writes)', () => {
+  const pass = (application: Record<string, unknown> | undefined, hasHealthRule = true, fits = true) =>
+    applicationFailoverPass({
+      spec: spec(application, { clusters: [{ name: 'member2', replicas: 1 }] }),
+      clusterScoped: false,
+      aggregatedStatus: status({ member2: 'Unhealthy' }),
+      timers: { member2: T0 - 120_000 },
+      nowMs: T0,
+      statefulFailoverInjection: true,
+      hasHealthRule,
+      replacementFits: () => fits,
+    });
+  it('no failover.application: nothing', () => assert.equal(pass(undefined), undefined));
+  it('inactive: every window closes, nothing evicted, the condition says why', () => {
+    const p = pass(app(60), false)!;
+    assert.deepEqual([p.timers, p.cleared, p.due, p.nextSpec], [{}, ['member2'], [], undefined]);
+    assert.deepEqual([p.condition.status, p.condition.reason], ['False', 'NoHealthInterpretation']);
+  });
+  it('due: the evicted spec comes with it', () => {
+    const p = pass(app(60))!;
+    assert.deepEqual(p.nextSpec?.clusters, []);
+    assert.equal(p.nextSpec?.gracefulEvictionTasks?.[0]?.creationTimestamp, at(0));
+  });
+  it('held: the condition is EvictionHeld with the reason', () => {
+    const p = pass(app(60), true, false)!;
+    assert.equal(p.nextSpec, undefined);
+    assert.equal(p.condition.reason, 'EvictionHeld');
+    assert.match(p.condition.message, /last copy/);
+  });
+});
+
+describe('lastCopyAtStake (whether the replacement check can be asked at all)', () => {
+  it('every target Unhealthy: yes', () =>
+    assert.equal(lastCopyAtStake(spec(app(60)), status({ member1: 'Unhealthy', member2: 'Unhealthy' })), true));
+  it('one target Healthy: no — an eviction always leaves a copy', () =>
+    assert.equal(lastCopyAtStake(spec(app(60)), status({ member1: 'Healthy', member2: 'Unhealthy' })), false));
+  it('no target: no', () => assert.equal(lastCopyAtStake({ clusters: [] }, []), false));
 });
