@@ -10,6 +10,7 @@ import { request as httpRequest } from 'node:http';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { KubeConfig } from '@kubernetes/client-node';
+import { resolveResourceName } from '../kube/catalog/resolve-name.ts';
 import { UsageError } from './args.ts';
 import { useContext } from './member-kubeconfig.ts';
 
@@ -198,18 +199,15 @@ export class KubeClient {
    * qualified with `.group` or `.version.group`; the core group wins a tie (`events`).
    */
   async resolve(text: string): Promise<DiscoveredResource> {
-    const all = await this.discover();
-    const lower = text.toLowerCase();
-    const matches = (r: DiscoveredResource, name: string) =>
-      r.name === name || r.singularName === name || r.shortNames.includes(name) || r.kind.toLowerCase() === name;
-    const direct = all.find((r) => matches(r, lower));
-    if (direct) return direct;
-    for (let i = lower.indexOf('.'); i > 0; i = lower.indexOf('.', i + 1)) {
-      const name = lower.slice(0, i);
-      const rest = lower.slice(i + 1);
-      const hit = all.find((r) => matches(r, name) && (r.group === rest || `${r.version}.${r.group}` === rest));
-      if (hit) return hit;
-    }
+    const hit = resolveResourceName(await this.discover(), text, (r) => ({
+      plural: r.name,
+      singular: r.singularName,
+      shortNames: r.shortNames,
+      kind: r.kind,
+      group: r.group,
+      version: r.version,
+    }));
+    if (hit) return hit;
     throw new KubeApiError(
       404,
       'NotFound',

@@ -4,6 +4,7 @@
  * member serves. Pure: outcomes are values, the control channel turns them into 400 and 404 answers.
  */
 import type { ResourceDef } from '../kube/catalog/resources.ts';
+import { resolveResourceName } from '../kube/catalog/resolve-name.ts';
 import type { WorkloadRef } from './controllers/index.ts';
 
 /** The built-in kinds whose pods can be made to crash (any custom kind can be failed too). */
@@ -49,15 +50,7 @@ export type KindResolution =
  * batch Job and a Volcano Job is `jobs.batch.volcano.sh`.
  */
 export function resolveWorkloadKind(defs: readonly ResourceDef[], text: string): KindResolution {
-  const lower = text.toLowerCase();
-  const matches = (d: ResourceDef, name: string) =>
-    d.plural === name || d.singular === name || d.shortNames.includes(name) || d.kind.toLowerCase() === name;
-  let def = defs.find((d) => matches(d, lower));
-  for (let i = lower.indexOf('.'); !def && i > 0; i = lower.indexOf('.', i + 1)) {
-    const name = lower.slice(0, i);
-    const rest = lower.slice(i + 1);
-    def = defs.find((d) => matches(d, name) && (d.group === rest || `${d.version}.${d.group}` === rest));
-  }
+  const def = resolveResourceName(defs, text, (d) => d);
   if (!def)
     return {
       code: 'UnknownKind',
