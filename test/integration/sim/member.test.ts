@@ -3,59 +3,26 @@
  * replicas bounded by node capacity), Jobs, custom resources, garbage collection, faults, restarts.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { request } from 'node:https';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { KubeObject } from '../../../lib/api/object.ts';
-import { systemClock } from '../../../lib/clock/clock.ts';
-import { ensureLocalPki, type LocalPki, tlsServerOptions } from '../../../lib/pki/index.ts';
-import { type MemberConfig, parseSimulation } from '../../../lib/sim/config.ts';
-import { SimulatedMember } from '../../../lib/sim/member.ts';
+import type { MemberConfig } from '../../../lib/sim/config.ts';
+import { type SimulatedMember } from '../../../lib/sim/member.ts';
 import { deployment } from '../../support/factories.ts';
+import { simulatedMemberFixture } from '../../support/sim-member.ts';
 
-let dir: string;
-let pki: LocalPki;
-const members: SimulatedMember[] = [];
-
-before(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'sim-test-'));
-  pki = await ensureLocalPki(join(dir, 'pki'), { now: Date.now() });
-});
-after(async () => {
-  for (const m of members) await m.stop().catch(() => {});
-  rmSync(dir, { recursive: true, force: true });
-});
-
-async function start(overrides: Partial<MemberConfig> = {}, snapshot?: string): Promise<SimulatedMember> {
-  const sim = parseSimulation({
-    members: [
-      {
-        name: `m${members.length}`,
-        region: 'us-east-1',
-        zones: ['us-east-1a', 'us-east-1b'],
-        nodes: 2,
-        node: { cpu: '2', memory: '8Gi', pods: '10' },
-        ...overrides,
-      },
-    ],
-    podStartupMs: 30,
-    jobDurationMs: 60,
-  });
-  const member = await SimulatedMember.start({
-    config: sim.members[0]!,
-    timings: { podStartupMs: sim.podStartupMs, jobDurationMs: sim.jobDurationMs },
-    clock: systemClock,
-    tls: tlsServerOptions(pki),
-    caCertPem: pki.ca.certPem,
-    port: 0,
-    kubeconfigPath: join(dir, `${sim.members[0]!.name}.kubeconfig`),
-    ...(snapshot ? { snapshotPath: snapshot } : {}),
-  });
-  members.push(member);
-  return member;
-}
+const fixture = simulatedMemberFixture('m');
+const pki = {
+  get ca() {
+    return fixture.pki().ca;
+  },
+};
+const start = (overrides: Partial<MemberConfig> = {}, snapshot?: string) =>
+  fixture.start(
+    { zones: ['us-east-1a', 'us-east-1b'], node: { cpu: '2', memory: '8Gi', pods: '10' }, ...overrides },
+    snapshot,
+  );
 
 async function until<T>(what: string, probe: () => Promise<T | undefined>, timeoutMs = 10_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;
@@ -256,7 +223,7 @@ describe('simulated member cluster', () => {
   });
 
   it('keeps its objects and its token across a restart', async () => {
-    const snapshot = join(dir, 'kept.state.json');
+    const snapshot = join(fixture.dir(), 'kept.state.json');
     const first = await start({ name: 'kept' }, snapshot);
     await first.store.create(deployment('kept', { replicas: 1 }));
     const token = first.token;
@@ -267,7 +234,7 @@ describe('simulated member cluster', () => {
   });
 
   it('keeps workloads marked unhealthy across a restart (the application does not heal with the control plane)', async () => {
-    const snapshot = join(dir, 'sick.state.json');
+    const snapshot = join(fixture.dir(), 'sick.state.json');
     const ref = { group: 'apps', kind: 'Deployment', namespace: 'default', name: 'sick' };
     const first = await start({ name: 'sick' }, snapshot);
     first.markUnhealthy(ref);

@@ -6,53 +6,19 @@
  * terminal pods) and the keys it leaves out.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import type { GroupKind, KubeObject } from '../../../lib/api/object.ts';
-import { systemClock } from '../../../lib/clock/clock.ts';
-import { ensureLocalPki, type LocalPki, tlsServerOptions } from '../../../lib/pki/index.ts';
-import { parseSimulation } from '../../../lib/sim/config.ts';
 import { type QuotaSnapshot, resourceQuotaStatus } from '../../../lib/sim/controllers/resource-quota.ts';
-import { SimulatedMember } from '../../../lib/sim/member.ts';
+import { type SimulatedMember } from '../../../lib/sim/member.ts';
 import { eventually } from '../../support/eventually.ts';
+import { simulatedMemberFixture } from '../../support/sim-member.ts';
 import { deployment } from '../../support/factories.ts';
 
 type Obj = Record<string, unknown>;
 
-let dir: string;
-let pki: LocalPki;
-const members: SimulatedMember[] = [];
-
-before(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'sim-quota-test-'));
-  pki = await ensureLocalPki(join(dir, 'pki'), { now: Date.now() });
-});
-after(async () => {
-  for (const m of members) await m.stop().catch(() => {});
-  rmSync(dir, { recursive: true, force: true });
-});
-
-async function start(): Promise<SimulatedMember> {
-  const sim = parseSimulation({
-    members: [{ name: `q${members.length}`, region: 'us-east-1', zones: ['us-east-1a'], nodes: 2 }],
-    podStartupMs: 30,
-    jobDurationMs: 60,
-  });
-  const member = await SimulatedMember.start({
-    config: sim.members[0]!,
-    timings: { podStartupMs: sim.podStartupMs, jobDurationMs: sim.jobDurationMs },
-    clock: systemClock,
-    tls: tlsServerOptions(pki),
-    caCertPem: pki.ca.certPem,
-    port: 0,
-    kubeconfigPath: join(dir, `${sim.members[0]!.name}.kubeconfig`),
-  });
-  members.push(member);
-  return member;
-}
+const fixture = simulatedMemberFixture('q');
+const start = () => fixture.start();
 
 function quota(name: string, hard: Record<string, string>, namespace = 'default'): KubeObject {
   return { apiVersion: 'v1', kind: 'ResourceQuota', metadata: { name, namespace }, spec: { hard } };

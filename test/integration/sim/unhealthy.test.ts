@@ -5,55 +5,22 @@
  * and clearing it brings the workload back; the control socket answers 404 and 400 to mistakes.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
 import type { Server } from 'node:http';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { KubeObject } from '../../../lib/api/object.ts';
-import { systemClock } from '../../../lib/clock/clock.ts';
 import { runSim } from '../../../lib/cli/sim.ts';
-import { ensureLocalPki, type LocalPki, tlsServerOptions } from '../../../lib/pki/index.ts';
-import { parseSimulation } from '../../../lib/sim/config.ts';
 import { controlRequest, startControlServer, type MemberView } from '../../../lib/sim/control.ts';
 import { crashingPods, UnhealthyWorkloads } from '../../../lib/sim/controllers/unhealthy.ts';
-import { SimulatedMember } from '../../../lib/sim/member.ts';
+import { type SimulatedMember } from '../../../lib/sim/member.ts';
 import { eventually } from '../../support/eventually.ts';
+import { simulatedMemberFixture } from '../../support/sim-member.ts';
 import { deployment } from '../../support/factories.ts';
 
 type Obj = Record<string, unknown>;
 
-let dir: string;
-let pki: LocalPki;
-const members: SimulatedMember[] = [];
-
-before(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'sim-unhealthy-test-'));
-  pki = await ensureLocalPki(join(dir, 'pki'), { now: Date.now() });
-});
-after(async () => {
-  for (const m of members) await m.stop().catch(() => {});
-  rmSync(dir, { recursive: true, force: true });
-});
-
-async function start(): Promise<SimulatedMember> {
-  const sim = parseSimulation({
-    members: [{ name: `u${members.length}`, region: 'us-east-1', zones: ['us-east-1a'], nodes: 2 }],
-    podStartupMs: 30,
-    jobDurationMs: 60,
-  });
-  const member = await SimulatedMember.start({
-    config: sim.members[0]!,
-    timings: { podStartupMs: sim.podStartupMs, jobDurationMs: sim.jobDurationMs },
-    clock: systemClock,
-    tls: tlsServerOptions(pki),
-    caCertPem: pki.ca.certPem,
-    port: 0,
-    kubeconfigPath: join(dir, `${sim.members[0]!.name}.kubeconfig`),
-  });
-  members.push(member);
-  return member;
-}
+const fixture = simulatedMemberFixture('u');
+const start = () => fixture.start();
 
 const DEPLOY = (name: string) => ({ group: 'apps', kind: 'Deployment', namespace: 'default', name });
 const statusOf = (o: KubeObject | undefined): Obj => (o?.status ?? {}) as Obj;
@@ -322,7 +289,7 @@ describe('workloads marked unhealthy on a simulated member', () => {
 
     before(async () => {
       m = await start();
-      socket = join(dir, 'control.sock');
+      socket = join(fixture.dir(), 'control.sock');
       server = await startControlServer(socket, new Map([[m.name, m]]));
     });
     after(() => new Promise<void>((resolve) => server.close(() => resolve())));
