@@ -15,17 +15,19 @@ import { RESOURCE_BINDING } from '../lib/api/karmada-names.ts';
 import { healthTimerRefOf } from '../lib/controllers/application-failover.ts';
 import { startLocalRuntime } from '../lib/local/runtime.ts';
 import { median, percentile, type Measurement } from './harness.ts';
-import { apiClient, memberNames, membersReady, namespaceOnMembers, simulatedMembers, until } from './local-plane.ts';
+import {
+  apiClient,
+  benchTimings,
+  memberNames,
+  membersReady,
+  namespaceOnMembers,
+  simulatedMembers,
+  until,
+} from './local-plane.ts';
 
 const GROUP = 'Application failover (issue 14)';
 const NODE = { cpu: '64', memory: '256Gi', pods: '1000', 'ephemeral-storage': '100Gi' };
-const TIMINGS = {
-  statusUpdateFrequencyMs: 2_000,
-  successThresholdMs: 1_000,
-  failureThresholdMs: 1_000,
-  monitorGracePeriodMs: 40_000,
-  startupGracePeriodMs: 60_000,
-};
+const TIMINGS = benchTimings(2_000);
 const TOLERATION_SECONDS = 2;
 
 type Binding = KubeObject & { spec: { clusters?: { name: string }[] } };

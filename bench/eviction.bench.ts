@@ -18,6 +18,7 @@ import { listAll } from '../lib/store/list-all.ts';
 import { median, percentile, runConcurrent, type Measurement } from './harness.ts';
 import {
   apiClient,
+  benchTimings,
   conditionTrue,
   memberNames,
   membersReady,
@@ -28,13 +29,7 @@ import {
 
 const GROUP = 'Failover (issue 13)';
 const NODE = { cpu: '64', memory: '256Gi', pods: '100000', 'ephemeral-storage': '100Gi' };
-const TIMINGS = {
-  statusUpdateFrequencyMs: 10_000,
-  successThresholdMs: 1_000,
-  failureThresholdMs: 1_000,
-  monitorGracePeriodMs: 40_000,
-  startupGracePeriodMs: 60_000,
-};
+const TIMINGS = benchTimings();
 const TOLERATION_SECONDS = 2;
 const FAILOVER = {
   failoverEvictionTimeoutMs: 1_000,

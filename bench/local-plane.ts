@@ -90,3 +90,17 @@ export async function namespaceOnMembers(rt: LocalRuntime, name: string, timeout
     timeoutMs,
   );
 }
+
+/**
+ * The cluster-health timings of the local-plane benches: probes every `statusUpdateFrequencyMs`,
+ * thresholds of 1 s (so a member failure shows within seconds), Karmada's grace periods.
+ */
+export function benchTimings(statusUpdateFrequencyMs = 10_000, failureThresholdMs = 1_000) {
+  return {
+    statusUpdateFrequencyMs,
+    successThresholdMs: 1_000,
+    failureThresholdMs,
+    monitorGracePeriodMs: 40_000,
+    startupGracePeriodMs: 60_000,
+  };
+}

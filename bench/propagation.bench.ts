@@ -20,6 +20,7 @@ import type { Lane } from '../lib/queue/port.ts';
 import { median, percentile, runConcurrent, type Measurement } from './harness.ts';
 import {
   apiClient,
+  benchTimings,
   memberNames,
   membersReady,
   namespaceOnMembers,
@@ -30,13 +31,7 @@ import {
 
 const GROUP = 'Works to members (issue 6)';
 const NODE = { cpu: '64', memory: '256Gi', pods: '1000', 'ephemeral-storage': '100Gi' };
-const TIMINGS = {
-  statusUpdateFrequencyMs: 10_000,
-  successThresholdMs: 1_000,
-  failureThresholdMs: 30_000,
-  monitorGracePeriodMs: 40_000,
-  startupGracePeriodMs: 60_000,
-};
+const TIMINGS = benchTimings(10_000, 30_000);
 function configMap(name: string, value: string): KubeObject {
   return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name, namespace: 'bench' }, data: { value } } as KubeObject;
 }

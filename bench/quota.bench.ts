@@ -13,17 +13,19 @@
 import { FEDERATED_RESOURCE_QUOTA, RESOURCE_BINDING } from '../lib/api/karmada-names.ts';
 import { startLocalRuntime } from '../lib/local/runtime.ts';
 import { median, percentile, runConcurrent, type Measurement } from './harness.ts';
-import { apiClient, memberNames, membersReady, namespaceOnMembers, simulatedMembers, until } from './local-plane.ts';
+import {
+  apiClient,
+  benchTimings,
+  memberNames,
+  membersReady,
+  namespaceOnMembers,
+  simulatedMembers,
+  until,
+} from './local-plane.ts';
 
 const GROUP = 'FederatedResourceQuota (issue 15)';
 const NODE = { cpu: '100000', memory: '100Ti', pods: '1000000', 'ephemeral-storage': '100Gi' };
-const TIMINGS = {
-  statusUpdateFrequencyMs: 10_000,
-  successThresholdMs: 1_000,
-  failureThresholdMs: 1_000,
-  monitorGracePeriodMs: 40_000,
-  startupGracePeriodMs: 60_000,
-};
+const TIMINGS = benchTimings();
 
 export async function benchQuota(options: { bindings: number; samples: number }): Promise<Measurement[]> {
   const names = memberNames(1);

@@ -8,19 +8,20 @@
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import type { KubeObject } from '../../lib/api/object.ts';
 import { runGet } from '../../lib/cli/get.ts';
-import { type LocalRuntime, startLocalRuntime } from '../../lib/local/runtime.ts';
+import type { LocalRuntime } from '../../lib/local/runtime.ts';
 import { eventually } from '../support/eventually.ts';
-import { E2E_TIMINGS, getJson, membersReady, oneRegionMembers } from '../support/e2e.ts';
-import { kubectlRunner } from '../support/kubectl.ts';
+import { e2ePlane, getJson } from '../support/e2e.ts';
+import type { kubectlRunner } from '../support/kubectl.ts';
 
 const MEMBERS = ['member1', 'member2'];
 
+const plane = e2ePlane(MEMBERS, { logLevel: 'WARN' });
 let rt: LocalRuntime;
 let kubectl: ReturnType<typeof kubectlRunner>;
-const onMember = new Map<string, ReturnType<typeof kubectlRunner>>();
+let onMember: Map<string, ReturnType<typeof kubectlRunner>>;
 
 type Quota = KubeObject & {
   status?: {
@@ -41,23 +42,7 @@ const scheduled = async (name: string, namespace: string) =>
     (c) => c.type === 'Scheduled',
   );
 
-before(async () => {
-  rt = await startLocalRuntime({
-    inMemory: true,
-    apiPort: 0,
-    simulation: oneRegionMembers(MEMBERS),
-    clusterTimings: E2E_TIMINGS,
-    logLevel: 'WARN',
-  });
-  kubectl = kubectlRunner(rt.kubeconfig);
-  for (const name of MEMBERS) onMember.set(name, kubectlRunner(rt.members.get(name)!.kubeconfig));
-  await membersReady(rt, MEMBERS);
-});
-after(async () => {
-  kubectl?.cleanup();
-  for (const k of onMember.values()) k.cleanup();
-  await rt?.stop();
-});
+before(() => ({ rt, kubectl, onMember } = plane.current()));
 
 const nginx = (name: string, namespace: string, replicas: number, resources: string) => `
 apiVersion: apps/v1

@@ -1,12 +1,14 @@
 /**
  * What the end-to-end tests share: the cluster timings that make health changes show within seconds,
- * simulated members in one region, waiting for members to be Ready, and reading objects through kubectl.
+ * simulated members in one region, waiting for members to be Ready, reading objects through kubectl,
+ * and the plane a test file starts.
  */
+import { after, before } from 'node:test';
 import type { KubeObject } from '../../lib/api/object.ts';
-import type { LocalRuntime } from '../../lib/local/runtime.ts';
+import { type LocalRuntime, type LocalRuntimeOptions, startLocalRuntime } from '../../lib/local/runtime.ts';
 import type { SimulationConfig } from '../../lib/sim/config.ts';
 import { eventually } from './eventually.ts';
-import type { kubectlRunner } from './kubectl.ts';
+import { kubectlRunner } from './kubectl.ts';
 
 type Kubectl = ReturnType<typeof kubectlRunner>;
 
@@ -55,4 +57,36 @@ export async function membersReady(rt: LocalRuntime, names: readonly string[]): 
 export async function getJson<T = KubeObject>(k: Kubectl, args: string[]): Promise<T | undefined> {
   const r = await k.run(['get', ...args, '-o', 'json']);
   return r.code === 0 ? (JSON.parse(r.stdout) as T) : undefined;
+}
+
+/**
+ * The local control plane a test file drives: in memory, with one-region simulated members, kubectl
+ * for it and for each member; started (members Ready) before the file's tests and stopped after.
+ * Call at the top of the file; `current()` is valid from the file's own `before` hooks on.
+ */
+export function e2ePlane(members: readonly string[], options: Partial<LocalRuntimeOptions> = {}) {
+  let plane: { rt: LocalRuntime; kubectl: Kubectl; onMember: Map<string, Kubectl> } | undefined;
+  before(async () => {
+    const rt = await startLocalRuntime({
+      inMemory: true,
+      apiPort: 0,
+      simulation: oneRegionMembers(members),
+      clusterTimings: E2E_TIMINGS,
+      ...options,
+    });
+    const onMember = new Map(members.map((name) => [name, kubectlRunner(rt.members.get(name)!.kubeconfig)]));
+    plane = { rt, kubectl: kubectlRunner(rt.kubeconfig), onMember };
+    await membersReady(rt, members);
+  });
+  after(async () => {
+    plane?.kubectl.cleanup();
+    for (const k of plane?.onMember.values() ?? []) k.cleanup();
+    await plane?.rt.stop();
+  });
+  return {
+    current() {
+      if (!plane) throw new Error('the e2e plane is not started yet');
+      return plane;
+    },
+  };
 }
