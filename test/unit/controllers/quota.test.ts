@@ -67,30 +67,35 @@ function setup() {
   const read = async (b: KubeObject) => (await w.store.get(refOf(b))) as ResourceBinding;
   const scheduledCondition = async (b: KubeObject) =>
     (await read(b)).status?.conditions?.find((c) => c.type === 'Scheduled');
-  return { ...w, scheduler, schedule, syncQuota, used, read, scheduledCondition };
+  /** Member m1 and the quota `team` with `overall` (its status written by the controller). */
+  async function withQuota(overall: Record<string, string>, extra: Record<string, unknown> = {}) {
+    await w.seed(member('m1'));
+    await w.seed(quota(overall, extra));
+    await syncQuota();
+  }
+  /** A binding of `replicas` one-cpu replicas, scheduled once. */
+  async function place(name: string, replicas: number): Promise<ResourceBinding> {
+    const b = await w.seed(rb(name, replicas));
+    await schedule(keyOf(b));
+    return b;
+  }
+  return { ...w, scheduler, schedule, syncQuota, used, read, scheduledCondition, withQuota, place };
 }
 
 describe('quota enforcement in the scheduler (FederatedQuotaEnforcement)', () => {
   it('a placement within the limit is charged to overallUsed in the same pass', async () => {
     const t = setup();
-    await t.seed(member('m1'));
-    await t.seed(quota({ cpu: '4' }));
-    await t.syncQuota();
-    const b = await t.seed(rb('web', 3));
-    await t.schedule(keyOf(b));
+    await t.withQuota({ cpu: '4' });
+    const b = await t.place('web', 3);
     assert.equal((await t.scheduledCondition(b))?.status, 'True');
     assert.equal((await t.used())?.cpu, '3');
   });
 
   it("over the limit: not placed, Scheduled=False/QuotaExceeded with Karmada's message, held in the waitlist", async () => {
     const t = setup();
-    await t.seed(member('m1'));
-    await t.seed(quota({ cpu: '4' }));
-    await t.syncQuota();
-    const a = await t.seed(rb('a', 3));
-    await t.schedule(keyOf(a));
-    const b = await t.seed(rb('b', 2));
-    await t.schedule(keyOf(b));
+    await t.withQuota({ cpu: '4' });
+    await t.place('a', 3);
+    const b = await t.place('b', 2);
     const c = await t.scheduledCondition(b);
     assert.deepEqual([c?.status, c?.reason], ['False', 'QuotaExceeded']);
     assert.equal(
@@ -109,9 +114,7 @@ describe('quota enforcement in the scheduler (FederatedQuotaEnforcement)', () =>
   it('requests.cpu and limits.cpu keys are enforced too (Karmada #7864 dropped them)', async () => {
     for (const key of ['requests.cpu', 'limits.cpu']) {
       const t = setup();
-      await t.seed(member('m1'));
-      await t.seed(quota({ [key]: '2' }));
-      await t.syncQuota();
+      await t.withQuota({ [key]: '2' });
       const b = await t.seed(rb('big', 3));
       await t.schedule(keyOf(b));
       assert.equal((await t.scheduledCondition(b))?.reason, 'QuotaExceeded', key);
@@ -120,9 +123,7 @@ describe('quota enforcement in the scheduler (FederatedQuotaEnforcement)', () =>
 
   it('N bindings scheduled at once by separate schedulers against a quota that fits N−1: exactly N−1 placed', async () => {
     const t = setup();
-    await t.seed(member('m1'));
-    await t.seed(quota({ cpu: '5' }));
-    await t.syncQuota();
+    await t.withQuota({ cpu: '5' });
     const bindings = [];
     for (let i = 0; i < 6; i++) bindings.push(await t.seed(rb(`w${i}`, 1)));
     // Six invocations, each its own scheduler and batch, all in flight together.
@@ -135,13 +136,9 @@ describe('quota enforcement in the scheduler (FederatedQuotaEnforcement)', () =>
 
   it('when quota frees (a binding deleted), the held binding is retried at once and placed', async () => {
     const t = setup();
-    await t.seed(member('m1'));
-    await t.seed(quota({ cpu: '4' }));
-    await t.syncQuota();
-    const a = await t.seed(rb('a', 3));
-    await t.schedule(keyOf(a));
-    const b = await t.seed(rb('b', 2));
-    await t.schedule(keyOf(b));
+    await t.withQuota({ cpu: '4' });
+    const a = await t.place('a', 3);
+    const b = await t.place('b', 2);
     assert.equal((await t.scheduledCondition(b))?.reason, 'QuotaExceeded');
 
     // a is deleted: the binder gives its usage back (the binding has the binder's finalizer).
@@ -168,11 +165,8 @@ describe('quota enforcement in the scheduler (FederatedQuotaEnforcement)', () =>
 
   it('a change that lowers usage is allowed even over a lowered limit (Karmada denies it)', async () => {
     const t = setup();
-    await t.seed(member('m1'));
-    await t.seed(quota({ cpu: '10' }));
-    await t.syncQuota();
-    const a = await t.seed(rb('a', 6));
-    await t.schedule(keyOf(a));
+    await t.withQuota({ cpu: '10' });
+    const a = await t.place('a', 6);
     // The administrator lowers the limit below what is used.
     const frq = (await t.store.get(FRQ_REF))!;
     await t.store.update({ ...frq, spec: { overall: { cpu: '4' } } });
@@ -189,19 +183,15 @@ describe('quota enforcement in the scheduler (FederatedQuotaEnforcement)', () =>
 describe('the FederatedResourceQuota controller', () => {
   it('overall = spec.overall and overallUsed recomputed from the bindings; a raised limit releases the waiters', async () => {
     const t = setup();
-    await t.seed(member('m1'));
-    await t.seed(quota({ cpu: '4', memory: '1Gi' }));
-    await t.syncQuota();
+    await t.withQuota({ cpu: '4', memory: '1Gi' });
     const status = (await t.store.get(FRQ_REF))?.status as {
       overall: Record<string, string>;
       overallUsed: Record<string, string>;
     };
     assert.deepEqual(status.overall, { cpu: '4', memory: '1Gi' });
     assert.deepEqual(status.overallUsed, { cpu: '0', memory: '0' });
-    const a = await t.seed(rb('a', 3));
-    await t.schedule(keyOf(a));
-    const b = await t.seed(rb('b', 2));
-    await t.schedule(keyOf(b));
+    await t.place('a', 3);
+    const b = await t.place('b', 2);
     t.queue.items.length = 0;
     const frq = (await t.store.get(FRQ_REF))!;
     await t.store.update({ ...frq, spec: { overall: { cpu: '8', memory: '1Gi' } } });
@@ -213,20 +203,16 @@ describe('the FederatedResourceQuota controller', () => {
 
   it('static assignments become ResourceQuota Works in the named members; usage comes back per cluster', async () => {
     const t = setup();
-    await t.seed(member('m1'));
     await t.seed(member('m2'));
-    await t.seed(
-      quota(
-        { cpu: '4' },
-        {
-          staticAssignments: [
-            { clusterName: 'm1', hard: { cpu: '1' } },
-            { clusterName: 'm2', hard: { cpu: '3' } },
-          ],
-        },
-      ),
+    await t.withQuota(
+      { cpu: '4' },
+      {
+        staticAssignments: [
+          { clusterName: 'm1', hard: { cpu: '1' } },
+          { clusterName: 'm2', hard: { cpu: '3' } },
+        ],
+      },
     );
-    await t.syncQuota();
     const works = [];
     for (const c of ['m1', 'm2']) {
       const list = await t.store.list({ group: 'work.karmada.io', kind: 'Work', namespace: `karmada-es-${c}` });
