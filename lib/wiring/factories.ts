@@ -88,15 +88,17 @@ export const schedulerFactory: ControllerFactory = (runtime) =>
     now: () => runtime.clock.now(),
   });
 
-export const binderFactory: ControllerFactory = (runtime) =>
-  createBinderController({
+export const binderFactory: ControllerFactory = (runtime) => {
+  const failover = failoverSettings(runtime.config.failover);
+  return createBinderController({
     store: runtime.store,
     workQueue: runtime.workQueue,
     events: eventRecorder(runtime, 'binding-controller'),
-    statefulFailoverInjection: failoverSettings(runtime.config.failover).featureGates.StatefulFailoverInjection,
-    gracefulEvictionTimeoutMs: failoverSettings(runtime.config.failover).gracefulEvictionTimeoutMs,
-    quotaEnforcement: failoverSettings(runtime.config.failover).featureGates.FederatedQuotaEnforcement,
+    statefulFailoverInjection: failover.featureGates.StatefulFailoverInjection,
+    gracefulEvictionTimeoutMs: failover.gracefulEvictionTimeoutMs,
+    quotaEnforcement: failover.featureGates.FederatedQuotaEnforcement,
   });
+};
 
 export const executorFactory: ControllerFactory = (runtime) =>
   createExecutorController({
