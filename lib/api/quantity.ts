@@ -193,11 +193,14 @@ export function compareQuantities(a: Quantity, b: Quantity): number {
   return compareParts(a.unscaled, a.scale, b.unscaled, b.scale);
 }
 
-/** `Quantity.Add` (the format of `a` is kept, as Go keeps the receiver's). */
+/**
+ * `Quantity.Add`: the receiver's format is kept, except that a zero receiver takes the addend's, as in
+ * Go (`0 + 1Gi` is `1Gi`, not `1073741824`).
+ */
 export function addQuantities(a: Quantity, b: Quantity): Quantity {
   const scale = Math.max(a.scale, b.scale);
   const unscaled = a.unscaled * 10n ** BigInt(scale - a.scale) + b.unscaled * 10n ** BigInt(scale - b.scale);
-  return { unscaled, scale, format: a.format };
+  return { unscaled, scale, format: a.unscaled === 0n ? b.format : a.format };
 }
 
 /** The zero quantity (`resource.Quantity{}`). */

@@ -15,7 +15,8 @@ import {
 } from '../../api/quantity.ts';
 import type { ResourceList } from '../model/types.ts';
 import { isEnforceableQuotaKey, usageForQuotaKeys } from './keys.ts';
-import { atLeastZero, formatResourceList, plus, quantityOf } from './resource-list.ts';
+import { addQuantities } from '../../api/quantity.ts';
+import { atLeastZero, formatResourceList, quantityOf } from './resource-list.ts';
 
 /** Karmada's `util.QuotaExceededReason` / `BindingReasonQuotaExceeded`. */
 export const QUOTA_EXCEEDED_REASON = 'QuotaExceeded';
@@ -111,7 +112,7 @@ export function admitUsageChange(change: UsageChange): QuotaAdmission {
     const next = new Map<string, Quantity>();
     for (const key of keys) {
       const d = delta.get(key)!;
-      const used = atLeastZero(plus(quantityOf(key, quota.overallUsed[key]), d));
+      const used = atLeastZero(addQuantities(quantityOf(key, quota.overallUsed[key]), d));
       next.set(key, used);
       const limit = quantityOf(key, quota.overall[key]);
       if (compareQuantities(d, ZERO_QUANTITY) > 0 && compareQuantities(used, limit) > 0) {

@@ -24,14 +24,6 @@ export function quantityOf(resource: string, value: string | undefined): Quantit
   return q;
 }
 
-/**
- * `Quantity.Add` with Go's rule that a zero receiver takes the addend's format (`0 + 1Gi` is `1Gi`,
- * where `addQuantities` alone would keep the zero's DecimalSI and print `1073741824`).
- */
-export function plus(a: Quantity, b: Quantity): Quantity {
-  return isZeroQuantity(a) ? addQuantities(b, a) : addQuantities(a, b);
-}
-
 /** The greater of `q` and zero (a usage never goes below nothing). */
 export function atLeastZero(q: Quantity): Quantity {
   return compareQuantities(q, ZERO_QUANTITY) < 0 ? ZERO_QUANTITY : q;
@@ -56,7 +48,7 @@ function combine(a: ResourceList, b: ResourceList, op: (x: Quantity, y: Quantity
  * @example addResourceLists({ cpu: '500m' }, { cpu: '1', memory: '1Gi' }) // { cpu: '1500m', memory: '1Gi' }
  */
 export function addResourceLists(a: ResourceList, b: ResourceList): ResourceList {
-  return combine(a, b, plus);
+  return combine(a, b, addQuantities);
 }
 
 /**

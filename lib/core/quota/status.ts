@@ -4,10 +4,10 @@
  * `quotaStatus.Overall = quota.Spec.Overall`), which heals whatever the incremental admission
  * charges left behind.
  */
-import type { Quantity } from '../../api/quantity.ts';
+import { addQuantities, type Quantity } from '../../api/quantity.ts';
 import type { ResourceList } from '../model/types.ts';
 import { isEnforceableQuotaKey, usageForQuotaKeys } from './keys.ts';
-import { formatResourceList, plus, quantityOf } from './resource-list.ts';
+import { formatResourceList, quantityOf } from './resource-list.ts';
 
 /** The parts of a FederatedResourceQuota spec the status is made from. */
 export interface QuotaOverallSpec {
@@ -38,7 +38,7 @@ export function overallUsedFromUsages(usages: readonly ResourceList[], overall: 
   const totals = new Map<string, Quantity>(keys.map((k) => [k, quantityOf(k, '0')]));
   for (const usage of usages) {
     for (const [key, value] of Object.entries(usageForQuotaKeys(usage, keys))) {
-      totals.set(key, plus(totals.get(key)!, quantityOf(key, value)));
+      totals.set(key, addQuantities(totals.get(key)!, quantityOf(key, value)));
     }
   }
   return formatResourceList(totals);

@@ -4,9 +4,9 @@
  * Karmada does not compute — the pod count (`pods`) and, when the caller knows them, the limit sums
  * (`limits.<name>`) — so that quotas on `pods` and `limits.*` can be enforced (Karmada #7864).
  */
-import { isZeroQuantity, multiplyQuantity, type Quantity } from '../../api/quantity.ts';
+import { addQuantities, isZeroQuantity, multiplyQuantity, type Quantity } from '../../api/quantity.ts';
 import type { ResourceBindingSpec, ResourceList } from '../model/types.ts';
-import { formatResourceList, plus, quantityOf } from './resource-list.ts';
+import { formatResourceList, quantityOf } from './resource-list.ts';
 
 /** The binding fields a usage is computed from (a whole `ResourceBindingSpec` will do). */
 export type QuotaBindingSpec = Pick<ResourceBindingSpec, 'clusters' | 'components' | 'replicaRequirements'>;
@@ -63,7 +63,7 @@ function accumulate(into: Map<string, Quantity>, per: ResourceList | undefined, 
     const key = prefix + name;
     const total = multiplyQuantity(q, times);
     const existing = into.get(key);
-    into.set(key, existing ? plus(existing, total) : total);
+    into.set(key, existing ? addQuantities(existing, total) : total);
   }
 }
 

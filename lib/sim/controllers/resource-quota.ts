@@ -24,7 +24,6 @@ import {
   addQuantities,
   compareQuantities,
   formatQuantity,
-  isZeroQuantity,
   type Quantity,
   readQuantity,
   ZERO_QUANTITY,
@@ -66,16 +65,10 @@ export interface QuotaSnapshot {
   objects(gk: GroupKind, namespace: string): readonly KubeObject[];
 }
 
-/** Go's `Quantity.Add` on a zero receiver takes the addend's format (so memory sums stay `Mi`). */
-function plus(a: Quantity, b: Quantity): Quantity {
-  const sum = addQuantities(a, b);
-  return isZeroQuantity(a) ? { ...sum, format: b.format } : sum;
-}
-
 function addInto(into: Resources, add: Resources, onlyPresent = false): void {
   for (const [k, v] of add) {
     const cur = into.get(k);
-    if (cur) into.set(k, plus(cur, v));
+    if (cur) into.set(k, addQuantities(cur, v));
     else if (!onlyPresent) into.set(k, v);
   }
 }
@@ -193,7 +186,7 @@ function pvcClass(pvc: KubeObject): string | undefined {
 
 function sum(values: Iterable<Quantity | undefined>): Quantity {
   let total = ZERO_QUANTITY;
-  for (const v of values) if (v) total = plus(total, v);
+  for (const v of values) if (v) total = addQuantities(total, v);
   return total;
 }
 

@@ -1,11 +1,12 @@
 /**
- * The exact quantity arithmetic the quota code is built on: `subtractQuantities` and
- * `multiplyQuantity` (Go's `Quantity.Sub` / `Quantity.Mul`, lib/api/quantity.ts) and the resource-list
+ * The exact quantity arithmetic the quota code is built on: `addQuantities`, `subtractQuantities` and
+ * `multiplyQuantity` (Go's `Quantity.Add` / `Sub` / `Mul`, lib/api/quantity.ts) and the resource-list
  * helpers over them. No floats anywhere: every amount is an exact decimal.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import {
+  addQuantities,
   formatQuantity,
   isQuantityError,
   multiplyQuantity,
@@ -22,6 +23,16 @@ function q(text: string): Quantity {
   if (isQuantityError(parsed)) throw new Error(parsed.error);
   return parsed;
 }
+
+describe('addQuantities (Quantity.Add)', () => {
+  for (const [name, a, b, want] of [
+    ['the receiver keeps its format', '1Gi', '512Mi', '1536Mi'],
+    ['a zero receiver takes the addend format (Go: 0 + 1Gi is 1Gi)', '0', '1Gi', '1Gi'],
+    ['mixed scales add exactly', '1', '250m', '1250m'],
+  ] as const) {
+    it(name, () => assert.equal(formatQuantity(addQuantities(q(a), q(b))), want));
+  }
+});
 
 describe('subtractQuantities (Quantity.Sub)', () => {
   const rows: { name: string; a: string; b: string; want: string }[] = [
