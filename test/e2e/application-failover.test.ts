@@ -10,13 +10,12 @@
  * - a WorkloadRebalancer moves replicas back after recovery and is removed after its TTL.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { before, describe, it } from 'node:test';
 import type { KubeObject } from '../../lib/api/object.ts';
 import { runSim } from '../../lib/cli/sim.ts';
 import type { LocalRuntime } from '../../lib/local/runtime.ts';
 import { eventually } from '../support/eventually.ts';
-import { e2ePlane, getJson } from '../support/e2e.ts';
+import { e2ePlane, getJson, installFlinkCrd } from '../support/e2e.ts';
 import type { kubectlRunner } from '../support/kubectl.ts';
 
 const MEMBERS = ['member1', 'member2'];
@@ -167,13 +166,7 @@ describe('application failover through kubectl and skctl sim', () => {
   });
 
   it("moves the v1.12 notes' FlinkDeployment (Immediately, tolerationSeconds 60) with application.karmada.io/failover-jobid", async () => {
-    const crd = readFileSync('examples/flink/crd.yaml', 'utf8');
-    await kubectl.ok(['apply', '-f', '-'], crd);
-    for (const m of MEMBERS) await onMember.get(m)!.ok(['apply', '-f', '-'], crd);
-    await eventually(
-      'the Flink CRD established',
-      async () => (await kubectl.run(['get', 'flinkdeployments'])).code === 0,
-    );
+    await installFlinkCrd(kubectl, [...onMember.values()]);
     await kubectl.ok(['apply', '-f', 'examples/application-failover/flink.yaml']);
     const placed = await placedOnOne('stateful-job-flinkdeployment');
     const from = placed.spec.clusters![0]!.name;

@@ -13,12 +13,11 @@
  *   NoExecute taint is refused without --allow-no-execute-taint-policy.
  */
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import type { KubeObject } from '../../lib/api/object.ts';
 import { type LocalRuntime, startLocalRuntime } from '../../lib/local/runtime.ts';
 import { eventually } from '../support/eventually.ts';
-import { clusterReady, E2E_TIMINGS, getJson, membersReady, oneRegionMembers } from '../support/e2e.ts';
+import { clusterReady, E2E_TIMINGS, getJson, installFlinkCrd, membersReady, oneRegionMembers } from '../support/e2e.ts';
 import { kubectlRunner } from '../support/kubectl.ts';
 
 const FAILOVER = {
@@ -199,13 +198,7 @@ spec:
   });
 
   it("moves the seeds' FlinkDeployment (Directly, statePreservation) with its job id, and deletes the stale job when the member is back", async () => {
-    const crd = readFileSync('examples/flink/crd.yaml', 'utf8');
-    await kubectl.ok(['apply', '-f', '-'], crd);
-    for (const m of MEMBERS) await onMember.get(m)!.ok(['apply', '-f', '-'], crd);
-    await eventually(
-      'the Flink CRD established',
-      async () => (await kubectl.run(['get', 'flinkdeployments'])).code === 0,
-    );
+    await installFlinkCrd(kubectl, [...onMember.values()]);
     await kubectl.ok(['apply', '-f', 'examples/flink/propagationpolicy.yaml']);
     await kubectl.ok(['apply', '-f', 'examples/flink/flinkdeployment.yaml']);
     const placed = await eventually('the FlinkDeployment placed', async () => {

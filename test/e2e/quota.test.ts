@@ -13,7 +13,7 @@ import type { KubeObject } from '../../lib/api/object.ts';
 import { runGet } from '../../lib/cli/get.ts';
 import type { LocalRuntime } from '../../lib/local/runtime.ts';
 import { eventually } from '../support/eventually.ts';
-import { e2ePlane, getJson } from '../support/e2e.ts';
+import { e2ePlane, getJson, installFlinkCrd } from '../support/e2e.ts';
 import type { kubectlRunner } from '../support/kubectl.ts';
 
 const MEMBERS = ['member1', 'member2'];
@@ -69,13 +69,7 @@ spec:
 
 describe('FederatedResourceQuota through kubectl', () => {
   it("counts the v1.15 notes' FlinkDeployment exactly: cpu 3, memory 3072m", async () => {
-    const crd = readFileSync('examples/flink/crd.yaml', 'utf8');
-    await kubectl.ok(['apply', '-f', '-'], crd);
-    for (const m of MEMBERS) await onMember.get(m)!.ok(['apply', '-f', '-'], crd);
-    await eventually(
-      'the Flink CRD established',
-      async () => (await kubectl.run(['get', 'flinkdeployments'])).code === 0,
-    );
+    await installFlinkCrd(kubectl, [...onMember.values()]);
     await kubectl.ok(['create', 'namespace', 'flink']);
     await kubectl.ok(
       ['apply', '-f', '-'],

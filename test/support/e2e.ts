@@ -3,6 +3,7 @@
  * simulated members in one region, waiting for members to be Ready, reading objects through kubectl,
  * and the plane a test file starts.
  */
+import { readFileSync } from 'node:fs';
 import { after, before } from 'node:test';
 import type { KubeObject } from '../../lib/api/object.ts';
 import { type LocalRuntime, type LocalRuntimeOptions, startLocalRuntime } from '../../lib/local/runtime.ts';
@@ -89,4 +90,18 @@ export function e2ePlane(members: readonly string[], options: Partial<LocalRunti
       return plane;
     },
   };
+}
+
+/**
+ * Registers the Flink CRD (`examples/flink/crd.yaml`) on the control plane and on `members` (which
+ * must serve the kind for a placement there, as with Karmada), and waits until the API serves it.
+ */
+export async function installFlinkCrd(kubectl: Kubectl, members: readonly Kubectl[]): Promise<void> {
+  const crd = readFileSync('examples/flink/crd.yaml', 'utf8');
+  await kubectl.ok(['apply', '-f', '-'], crd);
+  for (const member of members) await member.ok(['apply', '-f', '-'], crd);
+  await eventually(
+    'the Flink CRD established',
+    async () => (await kubectl.run(['get', 'flinkdeployments'])).code === 0,
+  );
 }
