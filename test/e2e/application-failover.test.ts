@@ -66,7 +66,7 @@ const placedOnOne = (name: string, namespace = 'default') =>
     return b?.spec.clusters?.length === 1 ? b : undefined;
   });
 
-before(() => ({ rt, kubectl, onMember } = plane.current()));
+before(async () => ({ rt, kubectl, onMember } = await plane.started()));
 
 const deployment = (name: string, namespace: string, replicas = 2) => `
 apiVersion: apps/v1

@@ -42,7 +42,7 @@ const scheduled = async (name: string, namespace: string) =>
     (c) => c.type === 'Scheduled',
   );
 
-before(() => ({ rt, kubectl, onMember } = plane.current()));
+before(async () => ({ rt, kubectl, onMember } = await plane.started()));
 
 const nginx = (name: string, namespace: string, replicas: number, resources: string) => `
 apiVersion: apps/v1

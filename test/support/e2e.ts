@@ -4,7 +4,7 @@
  * and the plane a test file starts.
  */
 import { readFileSync } from 'node:fs';
-import { after, before } from 'node:test';
+import { after } from 'node:test';
 import type { KubeObject } from '../../lib/api/object.ts';
 import { type LocalRuntime, type LocalRuntimeOptions, startLocalRuntime } from '../../lib/local/runtime.ts';
 import type { SimulationConfig } from '../../lib/sim/config.ts';
@@ -63,11 +63,14 @@ export async function getJson<T = KubeObject>(k: Kubectl, args: string[]): Promi
 /**
  * The local control plane a test file drives: in memory, with one-region simulated members, kubectl
  * for it and for each member; started (members Ready) before the file's tests and stopped after.
- * Call at the top of the file; `current()` is valid from the file's own `before` hooks on.
+ * Call at the top of the file and take the plane in the file's own hook with
+ * `before(async () => ({ rt, kubectl } = await plane.started()))`: Node runs a file's root hooks without
+ * waiting for each other, so `started()` waits for the start itself.
  */
 export function e2ePlane(members: readonly string[], options: Partial<LocalRuntimeOptions> = {}) {
-  let plane: { rt: LocalRuntime; kubectl: Kubectl; onMember: Map<string, Kubectl> } | undefined;
-  before(async () => {
+  type Plane = { rt: LocalRuntime; kubectl: Kubectl; onMember: Map<string, Kubectl> };
+  let starting: Promise<Plane> | undefined;
+  const start = async (): Promise<Plane> => {
     const rt = await startLocalRuntime({
       inMemory: true,
       apiPort: 0,
@@ -76,18 +79,25 @@ export function e2ePlane(members: readonly string[], options: Partial<LocalRunti
       ...options,
     });
     const onMember = new Map(members.map((name) => [name, kubectlRunner(rt.members.get(name)!.kubeconfig)]));
-    plane = { rt, kubectl: kubectlRunner(rt.kubeconfig), onMember };
-    await membersReady(rt, members);
-  });
+    const plane = { rt, kubectl: kubectlRunner(rt.kubeconfig), onMember };
+    try {
+      await membersReady(rt, members);
+    } catch (err) {
+      await rt.stop();
+      throw err;
+    }
+    return plane;
+  };
   after(async () => {
+    const plane = await starting?.catch(() => undefined);
     plane?.kubectl.cleanup();
     for (const k of plane?.onMember.values() ?? []) k.cleanup();
     await plane?.rt.stop();
   });
   return {
-    current() {
-      if (!plane) throw new Error('the e2e plane is not started yet');
-      return plane;
+    started(): Promise<Plane> {
+      starting ??= start();
+      return starting;
     },
   };
 }
