@@ -42,6 +42,9 @@ export const CONFIG_GROUP = 'config.karmada.io';
 /** API group of WorkloadRebalancer. */
 export const APPS_GROUP = 'apps.karmada.io';
 
+/** karmada-search's API group (ResourceRegistry, the proxy and the cache search). */
+export const SEARCH_GROUP = 'search.karmada.io';
+
 /** The kinds the scheduler and the detector work on. */
 export const RESOURCE_BINDING = { group: WORK_GROUP, kind: 'ResourceBinding' } as const;
 export const CLUSTER_RESOURCE_BINDING = { group: WORK_GROUP, kind: 'ClusterResourceBinding' } as const;
@@ -55,6 +58,7 @@ export const WORK = { group: WORK_GROUP, kind: 'Work' } as const;
 /** The kind the workload-rebalancer controller works on (cluster-scoped). */
 export const WORKLOAD_REBALANCER = { group: APPS_GROUP, kind: 'WorkloadRebalancer' } as const;
 export const FEDERATED_RESOURCE_QUOTA = { group: POLICY_GROUP, kind: 'FederatedResourceQuota' } as const;
+export const RESOURCE_REGISTRY = { group: SEARCH_GROUP, kind: 'ResourceRegistry' } as const;
 
 /** The permanent id of the (Cluster)ResourceBinding a Work (or manifest) was rendered from, if any. */
 export function bindingIdOf(labels: Readonly<Record<string, string>> | undefined): string | undefined {

@@ -151,3 +151,8 @@ export const MANAGED_RESOURCE_ANNOTATIONS: readonly string[] = [
   WORK_NAME_ANNOTATION,
   WORK_NAMESPACE_ANNOTATION,
 ];
+
+// ------------------------------------------------------------------------------------------ search
+
+/** karmada-search's `clusterv1alpha1.CacheSourceAnnotationKey`: on every object the proxy or search serves from its cache. */
+export const CACHED_FROM_CLUSTER_ANNOTATION = 'resource.karmada.io/cached-from-cluster';

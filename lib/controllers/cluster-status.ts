@@ -67,6 +67,7 @@ import {
   EVICTION_CONTROLLER_NAME,
   EXECUTOR_CONTROLLER_NAME,
   SCHEDULER_CONTROLLER_NAME,
+  SEARCH_CONTROLLER_NAME,
   SWEEP_KEY,
   UNSCHEDULABLE_KEY,
 } from './specs.ts';
@@ -224,6 +225,13 @@ export function createClusterStatusController(options: ClusterStatusOptions): Co
       if (mode !== 'Pull' && findCondition(nextStatus.conditions as Condition[], READY_CONDITION)?.status === 'True') {
         await options.workQueue.enqueue([
           { controller: EXECUTOR_CONTROLLER_NAME, lane: 'standard', key: request.key, reason: 'member-sync' },
+          // The search cache follows the member at the same cadence (it skips when no registry selects it).
+          { controller: SEARCH_CONTROLLER_NAME, lane: 'standard', key: request.key, reason: 'member-sync' },
+        ]);
+      } else if (mode !== 'Pull') {
+        // Not Ready: the search cache marks its objects as last collected.
+        await options.workQueue.enqueue([
+          { controller: SEARCH_CONTROLLER_NAME, lane: 'standard', key: request.key, reason: 'member-sync' },
         ]);
       }
       return syncTaints(options, latest, events, nextStatus.conditions as Condition[], batch, now, context);

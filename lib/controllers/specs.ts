@@ -14,6 +14,7 @@ import {
   OVERRIDE_POLICY,
   PROPAGATION_POLICY,
   RESOURCE_BINDING,
+  RESOURCE_REGISTRY,
   WORK,
   WORKLOAD_REBALANCER,
 } from '../api/karmada-names.ts';
@@ -48,6 +49,8 @@ export const FEDERATED_RESOURCE_QUOTA_CONTROLLER_NAME = 'federated-resource-quot
 export const NAMESPACE_SYNC_CONTROLLER_NAME = 'namespace-sync';
 /** Name of the WorkloadRebalancer controller (lib/controllers/workload-rebalancer.ts). */
 export const WORKLOAD_REBALANCER_CONTROLLER_NAME = 'workload-rebalancer';
+/** Name of the search collector: the proxy's cache of member objects (lib/controllers/search.ts). */
+export const SEARCH_CONTROLLER_NAME = 'search';
 /** The key a schedule sends to fan a controller out over all its objects. */
 export const SWEEP_KEY = '*';
 /** The key that asks the scheduler to retry every binding that could not be scheduled (capacity appeared). */
@@ -160,7 +163,8 @@ export const CONTROLLER_SPECS: readonly ControllerSpec[] = [
     // Capacity, taints or APIs changed: the scheduler retries what could not be scheduled.
     // After each probe of a Ready Push cluster the executor syncs it (drift, status, retries).
     // NoExecute taints changed: the eviction controller examines the cluster's bindings.
-    sendsTo: [SCHEDULER_CONTROLLER_NAME, EXECUTOR_CONTROLLER_NAME, EVICTION_CONTROLLER_NAME],
+    // After each probe of a Push cluster the search collector syncs what ResourceRegistries select there.
+    sendsTo: [SCHEDULER_CONTROLLER_NAME, EXECUTOR_CONTROLLER_NAME, EVICTION_CONTROLLER_NAME, SEARCH_CONTROLLER_NAME],
     triggers: { kinds: [CLUSTER, CLUSTER_TAINT_POLICY] },
     // Every minute the sweep spreads one probe per cluster per --cluster-status-update-frequency.
     schedules: [{ name: 'cluster-sweep', expression: 'rate(1 minute)', key: SWEEP_KEY }],
@@ -315,6 +319,21 @@ export const CONTROLLER_SPECS: readonly ControllerSpec[] = [
     memoryMB: 512,
     maxReceiveCount: 8,
     lanes: bothLanes(SMALL_LANE),
+  },
+  {
+    name: SEARCH_CONTROLLER_NAME,
+    description:
+      "Search collector: keeps the global proxy's cache of member objects (what ResourceRegistries select) equal to the members, page by page, and each registry's Synced condition",
+    // The resync re-examines every registry (its condition) and every cluster (a sync whose message was lost).
+    watches: [RESOURCE_REGISTRY, CLUSTER],
+    sendsTo: [],
+    triggers: { kinds: [RESOURCE_REGISTRY, CLUSTER] },
+    opensCredentials: true,
+    // Lists of large members take a while; one cluster per message, a few at once.
+    timeoutSeconds: 300,
+    memoryMB: 512,
+    maxReceiveCount: 5,
+    lanes: bothLanes({ batchSize: 2, maximumBatchingWindowSeconds: 0, maxConcurrency: 4 }),
   },
   {
     name: GARBAGE_COLLECTOR_NAME,

@@ -25,5 +25,6 @@ export * from './clusters/index.ts';
 export * from './eviction/index.ts';
 export * from './rebalancer/index.ts';
 export * from './quota/index.ts';
+export * from './search/index.ts';
 // Karmada's well-known labels, annotations and finalizers, which the objects above carry.
 export * from '../api/well-known.ts';

@@ -104,9 +104,6 @@ function resourceRegistrySchema() {
         targetCluster: clusterAffinity(),
         resourceSelectors: listOf(
           obj({ apiVersion: str(), kind: str(), namespace: str() }, { required: ['apiVersion', 'kind'] }),
-          {
-            minItems: 1,
-          },
         ),
         backendStore: obj({
           openSearch: obj({ addresses: strings(), secretRef: obj({ namespace: str(), name: str() }) }),

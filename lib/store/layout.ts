@@ -15,6 +15,13 @@ import { BadRequestError } from './errors.ts';
  */
 export const KIND_SHARDS = 8;
 
+/**
+ * Rows of the search cache (lib/search/cache-store.ts) have keys starting with this: member objects,
+ * not the control plane's, so nothing that reads objects reads them. No object key can start with
+ * it (`|` is in no group name).
+ */
+export const SEARCH_CACHE_PREFIX = 'search-cache|';
+
 /** Keys of one row. */
 export interface RowKeys {
   /** Table partition key: the object key, so writes spread evenly. */

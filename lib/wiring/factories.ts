@@ -17,6 +17,8 @@ import { createNamespaceController } from '../controllers/namespace.ts';
 import { createNamespaceSyncController } from '../controllers/namespace-sync.ts';
 import { createSchedulerController } from '../controllers/scheduler.ts';
 import { createWorkloadRebalancerController } from '../controllers/workload-rebalancer.ts';
+import { createSearchController } from '../controllers/search.ts';
+import { SearchCache } from '../search/cache-store.ts';
 import {
   BINDER_CONTROLLER_NAME,
   CLUSTER_CONTROLLER_NAME,
@@ -30,6 +32,7 @@ import {
   NAMESPACE_SYNC_CONTROLLER_NAME,
   resyncTargets,
   SCHEDULER_CONTROLLER_NAME,
+  SEARCH_CONTROLLER_NAME,
   WORKLOAD_REBALANCER_CONTROLLER_NAME,
 } from '../controllers/specs.ts';
 import { parsePluginsFlag } from '../core/scheduler/plugins/registry.ts';
@@ -145,6 +148,16 @@ export const workloadRebalancerFactory: ControllerFactory = (runtime) =>
     events: eventRecorder(runtime, 'workload-rebalancer'),
   });
 
+export const searchFactory: ControllerFactory = (runtime) =>
+  createSearchController({
+    store: runtime.store,
+    cache: new SearchCache(runtime.rows),
+    workQueue: runtime.workQueue,
+    cipher: runtime.cipher,
+    // At most one full list of a member per status period, however often probes ask.
+    minSyncIntervalMs: clusterTimings(runtime.config).statusUpdateFrequencyMs,
+  });
+
 /** Every controller by name; must cover every entry of CONTROLLER_SPECS (a test checks). */
 export const CONTROLLER_FACTORIES: Readonly<Record<string, ControllerFactory>> = {
   [RESYNC_CONTROLLER]: resyncFactory,
@@ -161,4 +174,5 @@ export const CONTROLLER_FACTORIES: Readonly<Record<string, ControllerFactory>> =
   [FEDERATED_RESOURCE_QUOTA_CONTROLLER_NAME]: federatedResourceQuotaFactory,
   [NAMESPACE_SYNC_CONTROLLER_NAME]: namespaceSyncFactory,
   [WORKLOAD_REBALANCER_CONTROLLER_NAME]: workloadRebalancerFactory,
+  [SEARCH_CONTROLLER_NAME]: searchFactory,
 };

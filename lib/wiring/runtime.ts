@@ -8,12 +8,15 @@ import type { RuntimeConfig } from '../config/runtime.ts';
 import type { CredentialCipher } from '../crypto/cipher.ts';
 import type { Lane, QueueTransport, WorkQueue } from '../queue/port.ts';
 import type { ObjectStore } from '../store/port.ts';
+import type { RowStore } from '../store/rows.ts';
 
 /** The ports one process works with, and how to release what backs them. */
 export interface Runtime {
   config: RuntimeConfig;
   clock: Clock;
   store: ObjectStore;
+  /** The table `store` keeps its objects in: the search cache keeps member objects beside them. */
+  rows: RowStore;
   /** Seals and opens member-cluster credentials (KMS in AWS, a key file locally). */
   cipher: CredentialCipher;
   transport: QueueTransport;

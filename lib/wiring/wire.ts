@@ -38,14 +38,13 @@ export function wireRuntime(config: RuntimeConfig, clock: Clock = systemClock): 
   const transport = new SqsTransport(sqs);
   const queueUrl = (controller: string, lane: Lane) =>
     config.queueUrlBase + queueName(config.queuePrefix, controller, lane);
+  const rows = new DynamoRowStore({ client: dynamo, tableName: config.tableName });
   return {
     config,
     clock,
     cipher: credentialCipher(config),
-    store: new RowObjectStore(new DynamoRowStore({ client: dynamo, tableName: config.tableName }), {
-      clock,
-      ttlSeconds: eventTtl(config.eventTtlSeconds),
-    }),
+    store: new RowObjectStore(rows, { clock, ttlSeconds: eventTtl(config.eventTtlSeconds) }),
+    rows,
     transport,
     workQueue: new TransportWorkQueue(transport, queueUrl, clock),
     queueUrl,

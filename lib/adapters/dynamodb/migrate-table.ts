@@ -20,7 +20,7 @@ import {
   ScanCommand,
 } from '@aws-sdk/client-dynamodb';
 import { decodeBody } from '../../store/codec.ts';
-import { ownerKeyOf } from '../../store/layout.ts';
+import { ownerKeyOf, SEARCH_CACHE_PREFIX } from '../../store/layout.ts';
 import { ensureTable } from './ensure-table.ts';
 import { ATTR, createTableInput } from './table.ts';
 
@@ -55,7 +55,8 @@ function fromStored(item: StoredItem): Item {
   }
   // Derive this version's index attributes from the body.
   const body = out[ATTR.body]?.B;
-  if (body) {
+  // Search-cache rows hold member objects, whose owners are not the control plane's.
+  if (body && !out[ATTR.pk]?.S?.startsWith(SEARCH_CACHE_PREFIX)) {
     const owner = ownerKeyOf(decodeBody(body));
     if (owner) out[ATTR.ownerKey] = { S: owner };
   }

@@ -10,7 +10,7 @@
  * if (errors.length) throw apiErrors.invalid('PropagationPolicy', 'policy.karmada.io', name, errors);
  */
 import { type KubeObject, parseApiVersion } from '../../api/object.ts';
-import { CLUSTER_GROUP, CONFIG_GROUP, POLICY_GROUP, WORK_GROUP } from '../../api/karmada-names.ts';
+import { CLUSTER_GROUP, CONFIG_GROUP, POLICY_GROUP, SEARCH_GROUP, WORK_GROUP } from '../../api/karmada-names.ts';
 import type { FieldError } from '../../kube/base/field-errors.ts';
 import { cloneJson } from '../../util/json.ts';
 import { defaultCluster, validateCluster } from './cluster.ts';
@@ -25,6 +25,7 @@ import {
   validatePropagationPolicy,
 } from './propagation-policy.ts';
 import { validateResourceInterpreterCustomization } from './resource-interpreter-customization.ts';
+import { validateResourceRegistry } from './resource-registry.ts';
 import { defaultClusterResourceBinding, defaultResourceBinding, defaultWork, validateWork } from './work.ts';
 
 export * from './cluster.ts';
@@ -36,6 +37,7 @@ export * from './override-policy.ts';
 export * from './placement.ts';
 export * from './propagation-policy.ts';
 export * from './resource-interpreter-customization.ts';
+export * from './resource-registry.ts';
 export * from './work.ts';
 
 type Validator = (obj: KubeObject, old: KubeObject | undefined, options: KarmadaAdmissionOptions) => FieldError[];
@@ -53,6 +55,7 @@ const VALIDATORS: Record<string, Validator> = {
     validateResourceInterpreterCustomization(obj, old),
   [`${CLUSTER_GROUP}/Cluster`]: validateCluster,
   [`${WORK_GROUP}/Work`]: validateWork,
+  [`${SEARCH_GROUP}/ResourceRegistry`]: validateResourceRegistry,
 };
 
 const DEFAULTERS: Record<string, Defaulter> = {

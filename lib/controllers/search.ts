@@ -1,0 +1,309 @@
+/**
+ * The search collector (karmada-search's controller and its informers, without an informer): keeps
+ * the search cache (lib/search/cache-store.ts) equal to what the ResourceRegistries select in each
+ * member, page by page, so no process holds a cluster's objects.
+ *
+ * - Key of a Cluster: one sync of that cluster — after each probe of a Push cluster (the
+ *   cluster-status controller sends it), when a registry or the cluster changes. Read the cluster,
+ *   the registries and the cluster's cache record; decide ({@link clusterSyncPlan}) what to collect
+ *   and what to drop; then, for each collected kind, list the member in pages and make each page's
+ *   key range of the cache equal to it ({@link cacheSyncPlan}: writes only for what changed). A
+ *   member that cannot be read keeps its last objects, and its record says since when.
+ * - Key of a ResourceRegistry: its `Synced` condition from the records of the clusters it selects;
+ *   when its spec changed (or it is gone), every cluster syncs again.
+ *
+ * Pull clusters are collected from their agent's reports (webhook `search`), not here.
+ */
+import { CLUSTER, RESOURCE_REGISTRY } from '../api/karmada-names.ts';
+import { formatKey, type KubeObject, parseKey, refOf } from '../api/object.ts';
+import {
+  cacheSyncPlan,
+  type Cluster,
+  type ClusterCacheRecord,
+  clusterSyncPlan,
+  type Collection,
+  pageRange,
+  READY_CONDITION,
+  registryCondition,
+  type ResourceRegistryLike,
+  toCached,
+} from '../core/index.ts';
+import { findCondition, type Condition } from '../core/clusters/health.ts';
+import type { CredentialCipher } from '../crypto/cipher.ts';
+import type { MemberClient, MemberConnection } from '../members/client.ts';
+import { MemberApiError, MemberUnreachableError } from '../members/client.ts';
+import { cachedClient, cachedConnection } from '../members/connections.ts';
+import type { WorkQueue } from '../queue/port.ts';
+import type { Controller, ReconcileContext, ReconcileRequest, ReconcileResult } from '../reconcile/controller.ts';
+import type { SearchCache } from '../search/cache-store.ts';
+import { listAll } from '../store/list-all.ts';
+import type { ObjectStore } from '../store/port.ts';
+import { tryWrite } from '../store/write.ts';
+import { forEachLimited } from '../util/concurrency.ts';
+import { deepEqual } from '../util/json.ts';
+import { SEARCH_CONTROLLER_NAME } from './specs.ts';
+
+/** Internal bookkeeping per cluster: what the cache holds of it (not served by the API). */
+export const CLUSTER_CACHE = { group: 'search.serverless-karmada.io', kind: 'ClusterCache' } as const;
+
+/** Objects per member list page, and per cache page. */
+const DEFAULT_PAGE_SIZE = 500;
+/** Cache writes of one page in flight at once. */
+const WRITE_CONCURRENCY = 16;
+
+export interface SearchControllerOptions {
+  store: ObjectStore;
+  cache: SearchCache;
+  workQueue: WorkQueue;
+  cipher?: CredentialCipher;
+  /** How to reach a member (tests); default: the cached clients of the other member controllers. */
+  connect?: (conn: MemberConnection) => MemberClient;
+  pageSize?: number;
+  /**
+   * A member-sync request within this long of the cluster's last sync is skipped (the probe
+   * cadence may be faster than a large cluster's list). Registry and cluster changes always sync.
+   */
+  minSyncIntervalMs?: number;
+}
+
+/** Counters a benchmark or test can read. */
+export interface SearchStats {
+  syncs: number;
+  pagesRead: number;
+  cacheWrites: number;
+  cacheRemovals: number;
+}
+
+export function createSearchController(options: SearchControllerOptions): Controller & { stats: SearchStats } {
+  const { store, cache } = options;
+  const pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
+  const connect = options.connect ?? cachedClient;
+  const stats: SearchStats = { syncs: 0, pagesRead: 0, cacheWrites: 0, cacheRemovals: 0 };
+
+  const enqueue = (keys: string[], lane: ReconcileRequest['lane'], reason: string) =>
+    keys.length
+      ? options.workQueue.enqueue(keys.map((key) => ({ controller: SEARCH_CONTROLLER_NAME, lane, key, reason })))
+      : Promise.resolve();
+
+  /** Deletes every cached object of a kind in a cluster. */
+  const dropKind = async (cluster: string, kind: Collection) => {
+    for (;;) {
+      const entries = await cache.entries(cluster, kind, {}, pageSize);
+      if (entries.length === 0) return;
+      await forEachLimited(entries, WRITE_CONCURRENCY, async (e) => {
+        if (await cache.remove(cluster, kind, e.key, e.version)) stats.cacheRemovals++;
+      });
+      if (entries.length < pageSize) return;
+    }
+  };
+
+  /** One kind of one member into the cache, page by page; the number of objects. */
+  const collectKind = async (client: MemberClient, cluster: string, kind: Collection): Promise<number> => {
+    let objects = 0;
+    for (const namespace of kind.namespaces ?? [undefined]) {
+      const path = namespace
+        ? await client.pathOf(kind.apiVersion, kind.kind, namespace)
+        : await client.collectionPath(kind.apiVersion, kind.kind);
+      // A cluster-scoped kind selected "in a namespace" is collected once, whole.
+      const prefix = namespace && path.includes('/namespaces/') ? `${namespace}/` : undefined;
+      let after: string | undefined;
+      let token: string | undefined;
+      do {
+        const page = await client.getJson<{ items?: KubeObject[]; metadata?: { continue?: string } }>(
+          `${path}?limit=${pageSize}${token ? `&continue=${encodeURIComponent(token)}` : ''}`,
+        );
+        stats.pagesRead++;
+        token = page.metadata?.continue || undefined;
+        const items = (page.items ?? []).map((o) => toCached(o, kind.apiVersion, kind.kind));
+        objects += items.length;
+        // An empty page that is not the last covers no key range yet.
+        if (items.length === 0 && token) continue;
+        const range = pageRange(after, items, !token);
+        const plan = cacheSyncPlan(
+          await cache.entries(cluster, kind, { ...range, ...(prefix ? { prefix } : {}) }),
+          items,
+        );
+        await forEachLimited(plan.put, WRITE_CONCURRENCY, async (p) => {
+          if (await cache.put(cluster, kind, p.key, p.object, p.version)) stats.cacheWrites++;
+        });
+        await forEachLimited(plan.remove, WRITE_CONCURRENCY, async (r) => {
+          if (await cache.remove(cluster, kind, r.key, r.version)) stats.cacheRemovals++;
+        });
+        after = range.through;
+      } while (token);
+      if (namespace && !prefix) break;
+    }
+    return objects;
+  };
+
+  const writeRecord = async (name: string, current: KubeObject | undefined, record: ClusterCacheRecord | undefined) => {
+    if (!record) {
+      if (current) await tryWrite(() => store.delete(refOf(current)));
+      return;
+    }
+    if (current && deepEqual(current.spec, record)) return;
+    await tryWrite(() =>
+      current
+        ? store.update({ ...current, spec: record as unknown as Record<string, unknown> })
+        : store.create({
+            apiVersion: `${CLUSTER_CACHE.group}/v1`,
+            kind: CLUSTER_CACHE.kind,
+            metadata: { name },
+            spec: record as unknown as Record<string, unknown>,
+          }),
+    );
+  };
+
+  const syncCluster = async (name: string, request: ReconcileRequest, context: ReconcileContext) => {
+    const [clusterObj, registries, recordObj] = await Promise.all([
+      store.get({ ...CLUSTER, name }),
+      listAll(store, RESOURCE_REGISTRY),
+      store.get({ ...CLUSTER_CACHE, name }),
+    ]);
+    const cluster = clusterObj as Cluster | undefined;
+    const previous = recordObj?.spec as ClusterCacheRecord | undefined;
+    const plan = clusterSyncPlan(cluster, registries as ResourceRegistryLike[], previous);
+    const onlyProbe = request.reasons.every((r) => r === 'member-sync');
+    const lastSync = Math.max(0, ...(previous?.kinds ?? []).map((k) => Date.parse(k.syncedAt ?? '') || 0));
+    if (
+      onlyProbe &&
+      plan.drop.length === 0 &&
+      previous?.reachable &&
+      options.minSyncIntervalMs &&
+      context.now - lastSync < options.minSyncIntervalMs
+    ) {
+      return;
+    }
+    for (const kind of plan.drop) await dropKind(name, kind);
+    if (plan.collect.length === 0) {
+      await writeRecord(name, recordObj, undefined);
+      if (previous)
+        await enqueue(
+          registries.map((r) => formatKey(refOf(r))),
+          'standard',
+          'cluster-cache',
+        );
+      return;
+    }
+    stats.syncs++;
+    const nowText = new Date(context.now).toISOString();
+    const before = new Map((previous?.kinds ?? []).map((k) => [`${k.apiVersion}/${k.kind}`, k]));
+    const unreachable = (message: string): ClusterCacheRecord => ({
+      // Kinds keep what they hold; newly selected ones are recorded as not collected yet.
+      kinds: plan.collect.map((c) => ({ ...(before.get(`${c.apiVersion}/${c.kind}`) ?? {}), ...c })),
+      reachable: false,
+      unreachableSince: previous?.reachable === false ? (previous.unreachableSince ?? nowText) : nowText,
+      message,
+    });
+    const mode = (cluster!.spec as { syncMode?: string } | undefined)?.syncMode;
+    const ready = findCondition((cluster!.status?.conditions ?? []) as Condition[], READY_CONDITION)?.status === 'True';
+    let record: ClusterCacheRecord;
+    if (mode === 'Pull') {
+      record = previous?.reachable
+        ? {
+            ...previous,
+            kinds: plan.collect.map((c) => ({ ...(before.get(`${c.apiVersion}/${c.kind}`) ?? {}), ...c })),
+          }
+        : unreachable('a Pull cluster: its objects come from its agent, which has not reported them yet');
+    } else if (!ready) {
+      record = unreachable('the cluster is not Ready');
+    } else if (!options.cipher) {
+      record = unreachable('this control plane has no key to open member credentials');
+    } else {
+      try {
+        const client = connect(await cachedConnection(store, options.cipher, cluster!, context.now));
+        const kinds: ClusterCacheRecord['kinds'] = [];
+        for (const kind of plan.collect) {
+          try {
+            const objects = await collectKind(client, name, kind);
+            kinds.push({ ...kind, objects, syncedAt: nowText });
+          } catch (err) {
+            if (!(err instanceof MemberApiError)) throw err;
+            // The member does not serve the kind (yet), or refuses the list: said per kind.
+            kinds.push({ ...(before.get(`${kind.apiVersion}/${kind.kind}`) ?? {}), ...kind, error: err.message });
+          }
+        }
+        record = { kinds, reachable: true };
+      } catch (err) {
+        if (!(err instanceof MemberUnreachableError)) throw err;
+        context.logger.warn('member unreachable; its cached objects stay as last collected', {
+          cluster: name,
+          error: err.message,
+        });
+        record = unreachable(`unreachable: ${err.message}`);
+      }
+    }
+    await writeRecord(name, recordObj, record);
+    const changed =
+      previous?.reachable !== record.reachable ||
+      !deepEqual(
+        (previous?.kinds ?? []).map((k) => [k.apiVersion, k.kind, k.namespaces]),
+        record.kinds.map((k) => [k.apiVersion, k.kind, k.namespaces]),
+      );
+    if (changed)
+      await enqueue(
+        registries.map((r) => formatKey(refOf(r))),
+        'standard',
+        'cluster-cache',
+      );
+  };
+
+  const reconcileRegistry = async (name: string, request: ReconcileRequest, context: ReconcileContext) => {
+    const [registry, clusters] = await Promise.all([
+      store.get({ ...RESOURCE_REGISTRY, name }),
+      listAll(store, CLUSTER),
+    ]);
+    const stored = ((registry?.status as { conditions?: unknown[] } | undefined)?.conditions ?? []) as (Condition & {
+      observedGeneration?: number;
+    })[];
+    const previous = stored.find((c) => c.type === 'Synced');
+    // A new or changed registry (or a deleted one): every cluster works out its collection again.
+    if (!registry || previous?.observedGeneration !== registry.metadata.generation) {
+      await enqueue(
+        clusters.map((c) => formatKey(refOf(c))),
+        request.lane,
+        'resource-registry',
+      );
+    }
+    if (!registry || registry.metadata.deletionTimestamp) return;
+    const records = new Map(
+      (await listAll(store, CLUSTER_CACHE)).map((r) => [r.metadata.name!, r.spec as unknown as ClusterCacheRecord]),
+    );
+    const condition = registryCondition(registry as ResourceRegistryLike, clusters as Cluster[], records);
+    const same =
+      previous &&
+      previous.status === condition.status &&
+      previous.reason === condition.reason &&
+      previous.message === condition.message &&
+      previous.observedGeneration === condition.observedGeneration;
+    if (same) return;
+    const lastTransitionTime =
+      previous && previous.status === condition.status
+        ? previous.lastTransitionTime
+        : new Date(context.now).toISOString().replace(/\.\d+Z$/, 'Z');
+    await tryWrite(() =>
+      store.updateStatus({
+        ...registry,
+        status: {
+          ...(registry.status ?? {}),
+          conditions: [...stored.filter((c) => c.type !== 'Synced'), { ...condition, lastTransitionTime }],
+        },
+      }),
+    );
+  };
+
+  return {
+    name: SEARCH_CONTROLLER_NAME,
+    stats,
+    async reconcile(request: ReconcileRequest, context: ReconcileContext): Promise<ReconcileResult | undefined> {
+      const ref = parseKey(request.key);
+      if (ref.group === RESOURCE_REGISTRY.group && ref.kind === RESOURCE_REGISTRY.kind) {
+        await reconcileRegistry(ref.name, request, context);
+      } else if (ref.group === CLUSTER.group && ref.kind === CLUSTER.kind) {
+        context.logger.appendKeys({ cluster: ref.name });
+        await syncCluster(ref.name, request, context);
+      }
+      return undefined;
+    },
+  };
+}
