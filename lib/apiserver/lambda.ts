@@ -4,6 +4,7 @@
  * counted. Watches are not served here (no streaming through API Gateway): the handler answers 405
  * with what to do instead (docs/decisions/0005-api-layer.md).
  */
+import { SearchCache } from '../search/cache-store.ts';
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy from '@middy/core';
@@ -30,6 +31,7 @@ export function createApiHandler(runtime: Runtime, deps: { logger: Logger; metri
     clock: runtime.clock,
     logger: deps.logger,
     cipher: runtime.cipher,
+    searchCache: new SearchCache(runtime.rows),
     leaseDurationSeconds: Math.round(clusterTimings(runtime.config).leaseDurationMs / 1000),
     ...(runtime.config.failover ? { failover: runtime.config.failover } : {}),
   });

@@ -22,6 +22,8 @@ import { karmadaStrategy } from '../karmada/kinds.ts';
 import type { KarmadaAdmissionOptions } from '../karmada/validation/index.ts';
 import { type FailoverSettings, failoverSettings } from '../config/failover.ts';
 import { WebhookHandler } from './webhooks.ts';
+import type { SearchCache } from '../search/cache-store.ts';
+import { SearchProxy } from '../search/proxy.ts';
 
 /** Namespaces that exist from the start, as on a fresh Karmada control plane. */
 export const DEFAULT_NAMESPACES = [
@@ -53,6 +55,8 @@ export function createControlPlaneApi(options: {
   leaseDurationSeconds?: number;
   /** Failover flags Karmada's admission reads (default tolerations, NoExecute taint policies). */
   failover?: Partial<FailoverSettings>;
+  /** The search cache: with it, the global proxy, cache search and cluster proxy are served. */
+  searchCache?: SearchCache;
 }): ControlPlaneApi {
   const strategy = options.karmadaStrategy ?? karmadaStrategy(admissionOptions(failoverSettings(options.failover)));
   const catalog = new StoredCrdCatalog(options.store, options.clock, staticControlPlaneDefs(strategy));
@@ -80,8 +84,25 @@ export function createControlPlaneApi(options: {
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.leaseDurationSeconds ? { leaseDurationSeconds: options.leaseDurationSeconds } : {}),
   });
+  const proxy = options.searchCache
+    ? new SearchProxy({
+        store: options.store,
+        cache: options.searchCache,
+        clock: options.clock,
+        rest,
+        backend,
+        engines: { patch: patchEngine, fields: fieldManager },
+        ...(options.cipher ? { cipher: options.cipher } : {}),
+        ...(options.logger ? { logger: options.logger } : {}),
+      })
+    : undefined;
   const handler = {
-    handle: (req: KubeRequest) => (WebhookHandler.matches(req.path) ? webhooks.handle(req) : rest.handle(req)),
+    handle: (req: KubeRequest) =>
+      WebhookHandler.matches(req.path)
+        ? webhooks.handle(req)
+        : proxy && SearchProxy.matches(req.path)
+          ? proxy.handle(req)
+          : rest.handle(req),
   };
   return { handler, rest, backend };
 }

@@ -97,9 +97,14 @@ export function createSearchController(options: SearchControllerOptions): Contro
     }
   };
 
-  /** One kind of one member into the cache, page by page; the number of objects. */
-  const collectKind = async (client: MemberClient, cluster: string, kind: Collection): Promise<number> => {
+  /** One kind of one member into the cache, page by page; how many objects, and the list's resourceVersion. */
+  const collectKind = async (
+    client: MemberClient,
+    cluster: string,
+    kind: Collection,
+  ): Promise<{ objects: number; resourceVersion?: string }> => {
     let objects = 0;
+    let resourceVersion: string | undefined;
     for (const namespace of kind.namespaces ?? [undefined]) {
       const path = namespace
         ? await client.pathOf(kind.apiVersion, kind.kind, namespace)
@@ -109,10 +114,12 @@ export function createSearchController(options: SearchControllerOptions): Contro
       let after: string | undefined;
       let token: string | undefined;
       do {
-        const page = await client.getJson<{ items?: KubeObject[]; metadata?: { continue?: string } }>(
-          `${path}?limit=${pageSize}${token ? `&continue=${encodeURIComponent(token)}` : ''}`,
-        );
+        const page = await client.getJson<{
+          items?: KubeObject[];
+          metadata?: { continue?: string; resourceVersion?: string };
+        }>(`${path}?limit=${pageSize}${token ? `&continue=${encodeURIComponent(token)}` : ''}`);
         stats.pagesRead++;
+        resourceVersion ??= page.metadata?.resourceVersion;
         token = page.metadata?.continue || undefined;
         const items = (page.items ?? []).map((o) => toCached(o, kind.apiVersion, kind.kind));
         objects += items.length;
@@ -133,7 +140,7 @@ export function createSearchController(options: SearchControllerOptions): Contro
       } while (token);
       if (namespace && !prefix) break;
     }
-    return objects;
+    return { objects, ...(resourceVersion ? { resourceVersion } : {}) };
   };
 
   const writeRecord = async (name: string, current: KubeObject | undefined, record: ClusterCacheRecord | undefined) => {
@@ -215,8 +222,7 @@ export function createSearchController(options: SearchControllerOptions): Contro
         const kinds: ClusterCacheRecord['kinds'] = [];
         for (const kind of plan.collect) {
           try {
-            const objects = await collectKind(client, name, kind);
-            kinds.push({ ...kind, objects, syncedAt: nowText });
+            kinds.push({ ...kind, ...(await collectKind(client, name, kind)), syncedAt: nowText });
           } catch (err) {
             if (!(err instanceof MemberApiError)) throw err;
             // The member does not serve the kind (yet), or refuses the list: said per kind.

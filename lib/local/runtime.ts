@@ -4,6 +4,7 @@
  * controller's real handler, and an EventBridge-style timer for the schedules. Data lives under the
  * data directory (`.skctl/` by default) and survives restarts, queued messages included.
  */
+import { SearchCache } from '../search/cache-store.ts';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -200,6 +201,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       logger: log,
       changes,
       cipher: runtime.cipher,
+      searchCache: new SearchCache(runtime.rows),
       leaseDurationSeconds: Math.round(clusterTimings(config).leaseDurationMs / 1000),
       ...(options.failover ? { failover: options.failover } : {}),
     });

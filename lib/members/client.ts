@@ -62,6 +62,8 @@ const DISCOVERY_TTL_MS = 5 * 60_000;
 interface Raw {
   status: number;
   body: string;
+  /** The answer's Content-Type, when it had one. */
+  contentType?: string;
 }
 
 export class MemberClient {
@@ -131,7 +133,12 @@ export class MemberClient {
           if (settled) return;
           settled = true;
           clearTimeout(deadline);
-          resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') });
+          const contentType = res.headers['content-type'];
+          resolve({
+            status: res.statusCode ?? 0,
+            body: Buffer.concat(chunks).toString('utf8'),
+            ...(contentType ? { contentType } : {}),
+          });
         });
         res.on('error', (err) => fail(err.message));
       });

@@ -40,6 +40,9 @@ import { ClusterControllers, type SimTimings, UnhealthyWorkloads, type WorkloadR
 import { DEFAULT_CRD_STATUS, type MemberConfig } from './config.ts';
 import { parseWorkloadTarget, resolveWorkloadKind } from './workload-target.ts';
 
+/** `/api/v1/namespaces/<ns>/pods/<name>/log`. */
+const POD_LOG_PATH = /^\/api\/v1\/namespaces\/([^/]+)\/pods\/([^/]+)\/log\/?$/;
+
 export type FaultMode = 'unreachable' | 'not-ready' | 'slow' | 'errors';
 export const FAULT_MODES: readonly FaultMode[] = ['unreachable', 'not-ready', 'slow', 'errors'];
 
@@ -354,7 +357,44 @@ export class SimulatedMember {
         body: '[-]etcd failed: reason withheld\nreadyz check failed\n',
       };
     }
+    const log = POD_LOG_PATH.exec(req.path);
+    if (log && (req.method === 'GET' || req.method === 'HEAD')) return this.#podLog(req, log[1]!, log[2]!);
     return this.#handler.handle(req);
+  }
+
+  /**
+   * `GET .../pods/<name>/log`: a simulated pod has no process, so its log is one fixed line naming
+   * the pod, its container and this member (what `kubectl logs` through a proxy needs to show).
+   */
+  async #podLog(req: KubeRequest, namespace: string, name: string): Promise<KubeResponse> {
+    const token = bearerToken(req.headers.authorization);
+    const given = Buffer.from(token ?? '');
+    const expected = Buffer.from(this.#token);
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+      return jsonResponse(401, apiErrors.unauthorized().toStatus());
+    }
+    const pod = await this.store.get({
+      group: '',
+      kind: 'Pod',
+      namespace: decodeURIComponent(namespace),
+      name: decodeURIComponent(name),
+    });
+    if (!pod) return jsonResponse(404, apiErrors.notFound('pods', '', decodeURIComponent(name)).toStatus());
+    const containers = ((pod.spec as { containers?: { name?: string }[] } | undefined)?.containers ?? []).map(
+      (c) => c.name ?? '',
+    );
+    const container = req.query.get('container') ?? containers[0] ?? '';
+    if (!containers.includes(container)) {
+      return jsonResponse(
+        400,
+        apiErrors.badRequest(`container ${container} is not valid for pod ${pod.metadata.name}`).toStatus(),
+      );
+    }
+    return {
+      status: 200,
+      headers: { 'content-type': 'text/plain' },
+      body: `simulated log: pod ${pod.metadata.namespace}/${pod.metadata.name} container ${container} running on member ${this.name}\n`,
+    };
   }
 
   /** Default namespaces and the nodes of the configuration (first start only). */

@@ -18,6 +18,8 @@ export type StatusReason =
   | 'Invalid'
   | 'RequestEntityTooLarge'
   | 'UnsupportedMediaType'
+  /** 501: what the request asks for is not built for this target (a proxied request to a Pull cluster). */
+  | 'NotImplemented'
   | 'TooManyRequests'
   | 'InternalError'
   | 'ServiceUnavailable'

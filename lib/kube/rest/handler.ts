@@ -59,7 +59,7 @@ export class RestHandler {
       if (!user) throw apiErrors.unauthorized();
       return await this.#route(req, route, user);
     } catch (err) {
-      return this.#errorResponse(err, req);
+      return this.errorResponse(err, req);
     }
   }
 
@@ -185,7 +185,8 @@ export class RestHandler {
     }
   }
 
-  #errorResponse(err: unknown, req: KubeRequest): KubeResponse {
+  /** The Status answer to a failure (an unexpected error is logged and answered 500). */
+  errorResponse(err: unknown, req: KubeRequest): KubeResponse {
     let apiError: ApiError;
     if (err instanceof ApiError) apiError = err;
     else if (err instanceof StoreError)
@@ -202,7 +203,12 @@ export class RestHandler {
   }
 }
 
-function verbOf(method: string, named: boolean, query: URLSearchParams): RequestAttributes['verb'] | undefined {
+/** The Kubernetes verb of a resource request (undefined: the method means nothing there). */
+export function verbOf(
+  method: string,
+  named: boolean,
+  query: URLSearchParams,
+): RequestAttributes['verb'] | undefined {
   const watch = query.get('watch');
   switch (method) {
     case 'GET':
@@ -238,7 +244,8 @@ function parseFieldValidation(query: URLSearchParams): FieldValidation {
   throw apiErrors.badRequest(`fieldValidation must be Ignore, Warn or Strict, got ${JSON.stringify(value)}`);
 }
 
-function forbidden(user: UserInfo, attrs: RequestAttributes, reason: string): ApiError {
+/** kube-apiserver's 403 for a request the authorizer denied. */
+export function forbidden(user: UserInfo, attrs: RequestAttributes, reason: string): ApiError {
   const resource = attrs.group ? `${attrs.resource}.${attrs.group}` : attrs.resource;
   const what = attrs.name ? `${resource} "${attrs.name}"` : resource;
   const scope = attrs.namespace ? ` in the namespace "${attrs.namespace}"` : attrs.name ? '' : ' at the cluster scope';

@@ -5,7 +5,7 @@
  * discovery and the catalog).
  */
 export type { AdmissionInput, RestBackend, WriteEvent } from './backend.ts';
-export { RestHandler } from './handler.ts';
+export { forbidden, RestHandler, verbOf } from './handler.ts';
 export type {
   FieldConflict,
   FieldManager,

@@ -1,0 +1,403 @@
+/**
+ * karmada-search's proxy and cache search, and karmada-aggregated-apiserver's cluster proxy, served by
+ * the control-plane API (docs/proxy.md, docs/decisions/0013-global-proxy.md):
+ *
+ * - `/apis/search.karmada.io/v1alpha1/proxying/karmada/proxy/<path>` — Karmada's plugin order:
+ *   1. cache: get/list of a kind some ResourceRegistry selects, merged over the clusters it selects,
+ *      read page by page from the search cache ({@link CacheBackend});
+ *   2. cluster: every other verb and subresource (update, patch, delete, `status`, `scale`, `log`)
+ *      of a selected kind goes to the one member holding the object, after the control plane's own
+ *      authorization of the caller (create has no cluster to go to and is refused, as in Karmada);
+ *   3. karmada: everything else is the control plane's own API.
+ * - `/apis/search.karmada.io/v1alpha1/search/cache/<path>`: GET of selected kinds from the cache
+ *   (with a name: every cluster's copy, as Karmada answers it).
+ * - `/apis/cluster.karmada.io/v1alpha1/clusters/<name>/proxy/<path>`: one member's API, for a caller
+ *   allowed `clusters/proxy` with the request's verb and the inner request itself.
+ *
+ * Members are reached with the cluster's own sealed credentials, opened here; neither they nor the
+ * caller's token ever cross to the other side, and answers carry only the member's status, body and
+ * content type.
+ */
+import { CLUSTER, CLUSTER_GROUP, RESOURCE_REGISTRY } from '../api/karmada-names.ts';
+import type { KubeObject } from '../api/object.ts';
+import type { Clock } from '../clock/clock.ts';
+import {
+  type Cluster,
+  type ClusterCacheRecord,
+  type ResourceRegistryLike,
+  servedFromCache,
+  servingClusters,
+  towardMember,
+} from '../core/index.ts';
+import type { CredentialCipher } from '../crypto/cipher.ts';
+import { ApiError, apiErrors } from '../kube/base/errors.ts';
+import { jsonResponse, type KubeRequest, type KubeResponse, mediaType } from '../kube/base/http.ts';
+import { parsePath, type Route } from '../kube/base/paths.ts';
+import { checkRequestPath, decodeJson } from '../kube/base/request-guard.ts';
+import { nodeDef } from '../kube/builtin/kinds.ts';
+import { apiVersionOf, Catalog, type ResourceDef } from '../kube/catalog/resources.ts';
+import {
+  type FieldManager,
+  forbidden,
+  type PatchEngine,
+  type RequestAttributes,
+  type RestBackend,
+  RestHandler,
+  type UserInfo,
+  verbOf,
+} from '../kube/rest/index.ts';
+import { type MemberClient, type MemberConnection, MemberUnreachableError } from '../members/client.ts';
+import { cachedClient, cachedConnection } from '../members/connections.ts';
+import type { Logger } from '../observability/logger.ts';
+import { listAll } from '../store/list-all.ts';
+import type { ObjectStore } from '../store/port.ts';
+import { CLUSTER_CACHE } from '../controllers/search.ts';
+import { CacheBackend, CacheReadStore, type CacheScope } from './cache-backend.ts';
+import type { SearchCache } from './cache-store.ts';
+
+export const GLOBAL_PROXY_PREFIX = '/apis/search.karmada.io/v1alpha1/proxying/karmada/proxy';
+export const CACHE_SEARCH_PREFIX = '/apis/search.karmada.io/v1alpha1/search/cache';
+const CLUSTER_PROXY = /^\/apis\/cluster\.karmada\.io\/v1alpha1\/clusters\/([^/]+)\/proxy(\/.*)?$/;
+
+/** Registries, clusters and cache records are read at most this often per API instance. */
+const STATE_TTL_MS = 2_000;
+
+export interface SearchProxyOptions {
+  store: ObjectStore;
+  cache: SearchCache;
+  clock: Clock;
+  /** The control plane's own API (plugin 3) and its backend (users, rules, catalog). */
+  rest: RestHandler;
+  backend: RestBackend;
+  engines: { patch: PatchEngine; fields: FieldManager };
+  cipher?: CredentialCipher;
+  connect?: (conn: MemberConnection) => MemberClient;
+  logger?: Logger;
+}
+
+interface State {
+  registries: ResourceRegistryLike[];
+  clusters: (Cluster & KubeObject)[];
+  records: Map<string, ClusterCacheRecord>;
+}
+
+/** The method's verb on a subresource or a named object (POST there is a create, as `pods/eviction`). */
+function namedVerb(method: string): RequestAttributes['verb'] | undefined {
+  return ({ GET: 'get', HEAD: 'get', POST: 'create', PUT: 'update', PATCH: 'patch', DELETE: 'delete' } as const)[
+    method as 'GET'
+  ];
+}
+
+export class SearchProxy {
+  readonly #o: SearchProxyOptions;
+  #state: { value: Promise<State>; until: number } | undefined;
+
+  constructor(options: SearchProxyOptions) {
+    this.#o = options;
+  }
+
+  /** True for the paths this proxy answers. */
+  static matches(path: string): boolean {
+    return (
+      path === GLOBAL_PROXY_PREFIX ||
+      path.startsWith(`${GLOBAL_PROXY_PREFIX}/`) ||
+      path === CACHE_SEARCH_PREFIX ||
+      path.startsWith(`${CACHE_SEARCH_PREFIX}/`) ||
+      CLUSTER_PROXY.test(path)
+    );
+  }
+
+  async handle(req: KubeRequest): Promise<KubeResponse> {
+    try {
+      const pathError = checkRequestPath(req.path);
+      if (pathError) throw pathError;
+      const cluster = CLUSTER_PROXY.exec(req.path);
+      if (cluster) return await this.#clusterProxy(req, decodeURIComponent(cluster[1]!), cluster[2] ?? '/');
+      if (req.path.startsWith(CACHE_SEARCH_PREFIX)) {
+        return await this.#search(req, req.path.slice(CACHE_SEARCH_PREFIX.length) || '/');
+      }
+      return await this.#proxy(req, req.path.slice(GLOBAL_PROXY_PREFIX.length) || '/');
+    } catch (err) {
+      return this.#o.rest.errorResponse(err, req);
+    }
+  }
+
+  async #stateNow(): Promise<State> {
+    const now = this.#o.clock.now();
+    if (this.#state && this.#state.until > now) return this.#state.value;
+    const { store } = this.#o;
+    const value = Promise.all([
+      listAll(store, RESOURCE_REGISTRY),
+      listAll(store, CLUSTER),
+      listAll(store, CLUSTER_CACHE),
+    ]).then(([registries, clusters, records]) => ({
+      registries: registries as ResourceRegistryLike[],
+      clusters: clusters as (Cluster & KubeObject)[],
+      records: new Map(records.map((r) => [r.metadata.name!, r.spec as unknown as ClusterCacheRecord])),
+    }));
+    this.#state = { value, until: now + STATE_TTL_MS };
+    value.catch(() => (this.#state = undefined));
+    return value;
+  }
+
+  /** The control plane's catalog, plus Node (members serve it; the control plane does not). */
+  async #catalog(): Promise<{ catalog: Catalog; own: Catalog }> {
+    const own = await this.#o.backend.catalog();
+    if (own.byKind('', 'v1', 'Node')) return { catalog: own, own };
+    return { catalog: new Catalog([...own.defs, nodeDef()]), own };
+  }
+
+  /** A REST handler over the cache for one kind's scope (or none: discovery only). */
+  #cacheRest(catalog: Catalog, scope: CacheScope | undefined): RestHandler {
+    const store = new CacheReadStore(
+      this.#o.cache,
+      scope ?? { kind: { apiVersion: 'v1', kind: '', group: '', plural: '' }, clusters: [], records: new Map() },
+    );
+    const backend = new CacheBackend({
+      productVersion: this.#o.backend.productVersion,
+      store,
+      clock: this.#o.clock,
+      catalog,
+      auth: this.#o.backend,
+    });
+    return new RestHandler(backend, { ...this.#o.engines, ...(this.#o.logger ? { logger: this.#o.logger } : {}) });
+  }
+
+  /** The selected kind a resource route names, and the clusters it is served from; undefined when none selects it. */
+  async #selected(
+    route: Extract<Route, { type: 'resource' }>,
+    catalog: Catalog,
+  ): Promise<{ def: ResourceDef; scope: CacheScope } | undefined> {
+    const def = catalog.byPlural(route.group, route.version, route.plural);
+    if (!def) return undefined;
+    const state = await this.#stateNow();
+    const apiVersion = apiVersionOf({ group: route.group, version: route.version });
+    const clusters = servingClusters(state.registries, state.clusters, { apiVersion, kind: def.kind }, route.namespace);
+    if (clusters.length === 0) return undefined;
+    return {
+      def,
+      scope: {
+        kind: { apiVersion, kind: def.kind, group: def.group, plural: def.plural },
+        clusters,
+        records: state.records,
+      },
+    };
+  }
+
+  async #proxy(req: KubeRequest, inner: string): Promise<KubeResponse> {
+    const innerReq: KubeRequest = { ...req, path: inner };
+    const route = parsePath(inner);
+    const { catalog, own } = await this.#catalog();
+    if (route.type !== 'resource') {
+      // Discovery through the proxy lists what it serves: the control plane's kinds and Node.
+      const discovery = [
+        'legacy-versions',
+        'groups',
+        'group',
+        'resource-list',
+        'openapi-root',
+        'openapi-group-version',
+      ];
+      return discovery.includes(route.type)
+        ? this.#cacheRest(catalog, undefined).handle(innerReq)
+        : this.#o.rest.handle(innerReq);
+    }
+    const selected = await this.#selected(route, catalog);
+    if (!selected) {
+      if (own.byPlural(route.group, route.version, route.plural)) return this.#o.rest.handle(innerReq);
+      throw notSelected(route);
+    }
+    const verb = verbOf(req.method, route.name !== undefined, req.query);
+    if (route.subresource === undefined && (verb === 'get' || verb === 'list')) {
+      return this.#cacheRest(catalog, selected.scope).handle(innerReq);
+    }
+    if (route.subresource === undefined && verb === 'watch') {
+      throw new ApiError(
+        405,
+        'MethodNotAllowed',
+        'watch is not served through the proxy: it reads the search cache page by page, which is refreshed at every cluster status period; list again to see changes',
+      );
+    }
+    return this.#toMember(req, route, selected);
+  }
+
+  /** Plugin 2: a write or subresource of a selected kind, to the one member that holds the object. */
+  async #toMember(
+    req: KubeRequest,
+    route: Extract<Route, { type: 'resource' }>,
+    selected: { def: ResourceDef; scope: CacheScope },
+  ): Promise<KubeResponse> {
+    const { def, scope } = selected;
+    const user = await this.#authenticate(req);
+    const verb =
+      route.subresource !== undefined ? namedVerb(req.method) : verbOf(req.method, route.name !== undefined, req.query);
+    if (!verb) throw apiErrors.methodNotAllowed(req.method, req.path);
+    const attrs: RequestAttributes = {
+      verb,
+      group: def.group,
+      resource: def.plural,
+      ...(route.subresource ? { subresource: route.subresource } : {}),
+      ...(route.namespace !== undefined ? { namespace: route.namespace } : {}),
+      ...(route.name !== undefined ? { name: route.name } : {}),
+    };
+    await this.#authorize(user, attrs);
+    if (route.name === undefined) {
+      throw new ApiError(
+        405,
+        'MethodNotAllowed',
+        verb === 'create'
+          ? `create is not supported on resources of kind "${def.plural}": the proxy cannot tell which member cluster to create it in; create it through /apis/cluster.karmada.io/v1alpha1/clusters/<cluster>/proxy${req.path.slice(GLOBAL_PROXY_PREFIX.length)}, or propagate it with a PropagationPolicy`
+          : `${verb} of a whole collection is not supported through the proxy: name the object, and the proxy sends the request to the cluster that holds it`,
+      );
+    }
+    const found = await new CacheReadStore(this.#o.cache, scope).locate({
+      group: def.group,
+      kind: def.kind,
+      ...(route.namespace !== undefined ? { namespace: route.namespace } : {}),
+      name: route.name,
+    });
+    if (found.length === 0) {
+      const e = apiErrors.notFound(def.plural, def.group, route.name);
+      throw new ApiError(
+        404,
+        'NotFound',
+        `${e.message} in the clusters the ResourceRegistries select for it (${scope.clusters.join(', ')})`,
+        e.details,
+      );
+    }
+    if (found.length > 1) {
+      throw apiErrors.conflict(
+        def.plural,
+        def.group,
+        route.name,
+        `ambiguous objects in clusters [${found.map((f) => f.cluster).join(', ')}]`,
+      );
+    }
+    const clusterName = found[0]!.cluster;
+    const state = await this.#stateNow();
+    const cluster = state.clusters.find((c) => c.metadata.name === clusterName);
+    if (!cluster) throw apiErrors.notFound('clusters', CLUSTER_GROUP, clusterName);
+    let body = req.body;
+    if (verb === 'update' && mediaType(req.headers['content-type']) === 'application/json' && body.length) {
+      // What the cache added (the annotation, the multi-cluster resourceVersion) goes back as the member had it.
+      const { value } = decodeJson(body, 'the body', { decodeError: (m) => `the body is not JSON: ${m}` });
+      if (typeof value === 'object' && value !== null && !Array.isArray(value)) {
+        body = Buffer.from(JSON.stringify(towardMember(value as KubeObject, clusterName)), 'utf8');
+      }
+    }
+    return this.#forward(cluster, req, req.path.slice(GLOBAL_PROXY_PREFIX.length), body);
+  }
+
+  async #search(req: KubeRequest, inner: string): Promise<KubeResponse> {
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      throw apiErrors.methodNotAllowed(req.method, `${CACHE_SEARCH_PREFIX}: the cache search answers GET only`);
+    }
+    const route = parsePath(inner);
+    if (route.type !== 'resource' || route.subresource !== undefined) {
+      throw apiErrors.badRequest(`k8s native Request URL(${inner}) is not a resource request`);
+    }
+    const { catalog } = await this.#catalog();
+    const selected = await this.#selected(route, catalog);
+    if (!selected) throw notSelected(route);
+    if (route.name === undefined) return this.#cacheRest(catalog, selected.scope).handle({ ...req, path: inner });
+    // A name: every cluster's copy, as a list (Karmada's cache search).
+    const user = await this.#authenticate(req);
+    await this.#authorize(user, {
+      verb: 'get',
+      group: selected.def.group,
+      resource: selected.def.plural,
+      ...(route.namespace !== undefined ? { namespace: route.namespace } : {}),
+      name: route.name,
+    });
+    const found = await new CacheReadStore(this.#o.cache, selected.scope).locate({
+      group: selected.def.group,
+      kind: selected.def.kind,
+      ...(route.namespace !== undefined ? { namespace: route.namespace } : {}),
+      name: route.name,
+    });
+    return jsonResponse(200, {
+      apiVersion: apiVersionOf(selected.def),
+      kind: selected.def.listKind,
+      metadata: {},
+      items: found.map((f) => servedFromCache(f.object, f.cluster)),
+    });
+  }
+
+  async #clusterProxy(req: KubeRequest, name: string, inner: string): Promise<KubeResponse> {
+    const user = await this.#authenticate(req);
+    const verb = namedVerb(req.method);
+    if (!verb) throw apiErrors.methodNotAllowed(req.method, req.path);
+    // The cluster proxy itself (Karmada: RBAC on clusters/proxy with the method's verb)...
+    await this.#authorize(user, { verb, group: CLUSTER_GROUP, resource: 'clusters', subresource: 'proxy', name });
+    // ...and the request it carries, so a proxy never grants what the control plane's rules do not.
+    const route = parsePath(inner);
+    if (route.type === 'resource') {
+      const innerVerb =
+        route.subresource !== undefined ? verb : (verbOf(req.method, route.name !== undefined, req.query) ?? verb);
+      await this.#authorize(user, {
+        verb: innerVerb,
+        group: route.group,
+        resource: route.plural,
+        ...(route.subresource ? { subresource: route.subresource } : {}),
+        ...(route.namespace !== undefined ? { namespace: route.namespace } : {}),
+        ...(route.name !== undefined ? { name: route.name } : {}),
+      });
+    }
+    const cluster = (await this.#o.store.get({ ...CLUSTER, name })) as (Cluster & KubeObject) | undefined;
+    if (!cluster) throw apiErrors.notFound('clusters', CLUSTER_GROUP, name);
+    return this.#forward(cluster, req, inner, req.body);
+  }
+
+  async #authenticate(req: KubeRequest): Promise<UserInfo> {
+    const user = await this.#o.backend.authenticate(req);
+    if (!user) throw apiErrors.unauthorized();
+    return user;
+  }
+
+  async #authorize(user: UserInfo, attrs: RequestAttributes): Promise<void> {
+    const allowed = await this.#o.backend.authorize(user, attrs);
+    if (allowed !== true) throw forbidden(user, attrs, allowed);
+  }
+
+  /** One request to a member with the cluster's own credentials; its status, body and content type back. */
+  async #forward(cluster: Cluster & KubeObject, req: KubeRequest, path: string, body: Buffer): Promise<KubeResponse> {
+    const name = cluster.metadata.name!;
+    if ((cluster.spec as { syncMode?: string } | undefined)?.syncMode === 'Pull') {
+      throw new ApiError(
+        501,
+        'NotImplemented',
+        `cluster ${name} is a Pull cluster: the control plane has no route to its API (its agent connects out, nothing connects in), so requests cannot be proxied to it; use kubectl against the cluster itself`,
+      );
+    }
+    if (!this.#o.cipher) {
+      throw new ApiError(503, 'ServiceUnavailable', 'this control plane has no key to open member-cluster credentials');
+    }
+    const client = (this.#o.connect ?? cachedClient)(
+      await cachedConnection(this.#o.store, this.#o.cipher, cluster, this.#o.clock.now()),
+    );
+    const query = req.query.toString();
+    const contentType = req.headers['content-type'];
+    try {
+      const res = await client.raw(req.method, `${path}${query ? `?${query}` : ''}`, {
+        ...(body.length || req.method === 'POST' || req.method === 'PUT' || req.method === 'PATCH'
+          ? { body: body.toString('utf8') }
+          : {}),
+        ...(contentType ? { contentType } : {}),
+        ...(req.headers.accept ? { accept: req.headers.accept } : {}),
+      });
+      return { status: res.status, headers: { 'content-type': res.contentType ?? 'application/json' }, body: res.body };
+    } catch (err) {
+      if (!(err instanceof MemberUnreachableError)) throw err;
+      throw new ApiError(503, 'ServiceUnavailable', `cluster ${name} is unreachable: ${err.message}`);
+    }
+  }
+}
+
+function notSelected(route: Extract<Route, { type: 'resource' }>): ApiError {
+  const apiVersion = apiVersionOf({ group: route.group, version: route.version });
+  return new ApiError(
+    404,
+    'NotFound',
+    `no ResourceRegistry selects ${route.plural} (${apiVersion}) in ${route.namespace ? `namespace ${route.namespace} of ` : ''}any cluster: add it to a ResourceRegistry's resourceSelectors to reach it through the proxy`,
+  );
+}
