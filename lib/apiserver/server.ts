@@ -94,6 +94,7 @@ export function createControlPlaneApi(options: {
         engines: { patch: patchEngine, fields: fieldManager },
         ...(options.cipher ? { cipher: options.cipher } : {}),
         ...(options.logger ? { logger: options.logger } : {}),
+        streaming: options.changes !== undefined,
       })
     : undefined;
   const handler = {

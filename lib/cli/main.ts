@@ -22,6 +22,7 @@ Commands:
   token     create, list and delete bootstrap tokens for Pull registration
   register  register a member cluster in Pull mode and run its agent
   agent     run the Pull-mode agent of a registered member cluster
+  proxy-kubeconfig  write a kubeconfig for the global proxy (or one member's cluster proxy)
   sim       make a simulated member cluster fail or recover (list, fail, recover)
   version   print the version
   help      show help for a command
@@ -84,6 +85,10 @@ const CLUSTER_COMMANDS: Record<string, () => Promise<ClusterCommand>> = {
     const m = await import('./agent.ts');
     return { help: m.AGENT_HELP, run: m.runAgent };
   },
+  'proxy-kubeconfig': async () => {
+    const m = await import('./proxy-kubeconfig.ts');
+    return { help: m.PROXY_KUBECONFIG_HELP, run: m.runProxyKubeconfig };
+  },
 };
 
 export async function main(argv: string[]): Promise<number> {
@@ -117,7 +122,8 @@ export async function main(argv: string[]): Promise<number> {
       case 'unjoin':
       case 'token':
       case 'register':
-      case 'agent': {
+      case 'agent':
+      case 'proxy-kubeconfig': {
         const { run } = await CLUSTER_COMMANDS[command]!();
         return await run(rest, { out, err, stopRequested: stopSignal(err) });
       }

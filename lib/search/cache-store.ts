@@ -130,6 +130,16 @@ export class SearchCache {
     return outcome.ok;
   }
 
+  /**
+   * Makes one entry what the member now says — the object, or gone (`undefined`) — whatever the row
+   * held: the proxy's own writes show at once instead of at the next sync.
+   */
+  async refresh(cluster: string, kind: CachedKind, key: string, object: KubeObject | undefined): Promise<void> {
+    const row = await this.#rows.get(this.#pk(cluster, kind, key));
+    if (object) await this.put(cluster, kind, key, object, row?.version);
+    else if (row) await this.remove(cluster, kind, key, row.version);
+  }
+
   async remove(cluster: string, kind: CachedKind, key: string, version: number): Promise<boolean> {
     return (await this.#rows.delete(this.#pk(cluster, kind, key), version)).ok;
   }

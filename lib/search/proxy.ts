@@ -27,12 +27,13 @@ import {
   type ResourceRegistryLike,
   servedFromCache,
   servingClusters,
+  toCached,
   towardMember,
 } from '../core/index.ts';
 import type { CredentialCipher } from '../crypto/cipher.ts';
 import { ApiError, apiErrors } from '../kube/base/errors.ts';
 import { jsonResponse, type KubeRequest, type KubeResponse, mediaType } from '../kube/base/http.ts';
-import { parsePath, type Route } from '../kube/base/paths.ts';
+import { parsePath, resourcePath, type Route } from '../kube/base/paths.ts';
 import { checkRequestPath, decodeJson } from '../kube/base/request-guard.ts';
 import { nodeDef } from '../kube/builtin/kinds.ts';
 import { apiVersionOf, Catalog, type ResourceDef } from '../kube/catalog/resources.ts';
@@ -52,12 +53,12 @@ import type { Logger } from '../observability/logger.ts';
 import { listAll } from '../store/list-all.ts';
 import type { ObjectStore } from '../store/port.ts';
 import { CLUSTER_CACHE } from '../controllers/search.ts';
+import { CACHE_SEARCH_PREFIX, CLUSTER_PROXY_PATH as CLUSTER_PROXY, GLOBAL_PROXY_PREFIX } from './proxy-paths.ts';
+import { cacheWatch } from './cache-watch.ts';
 import { CacheBackend, CacheReadStore, type CacheScope } from './cache-backend.ts';
 import type { SearchCache } from './cache-store.ts';
 
-export const GLOBAL_PROXY_PREFIX = '/apis/search.karmada.io/v1alpha1/proxying/karmada/proxy';
-export const CACHE_SEARCH_PREFIX = '/apis/search.karmada.io/v1alpha1/search/cache';
-const CLUSTER_PROXY = /^\/apis\/cluster\.karmada\.io\/v1alpha1\/clusters\/([^/]+)\/proxy(\/.*)?$/;
+export { CACHE_SEARCH_PREFIX, GLOBAL_PROXY_PREFIX } from './proxy-paths.ts';
 
 /** Registries, clusters and cache records are read at most this often per API instance. */
 const STATE_TTL_MS = 2_000;
@@ -73,6 +74,8 @@ export interface SearchProxyOptions {
   cipher?: CredentialCipher;
   connect?: (conn: MemberConnection) => MemberClient;
   logger?: Logger;
+  /** The server streams answers (local mode): watches through the proxy are served by polling the cache. */
+  streaming?: boolean;
 }
 
 interface State {
@@ -209,13 +212,31 @@ export class SearchProxy {
     }
     const verb = verbOf(req.method, route.name !== undefined, req.query);
     if (route.subresource === undefined && (verb === 'get' || verb === 'list')) {
-      return this.#cacheRest(catalog, selected.scope).handle(innerReq);
+      return withStaleWarnings(await this.#cacheRest(catalog, selected.scope).handle(innerReq), selected.scope);
+    }
+    if (route.subresource === undefined && verb === 'watch' && this.#o.streaming) {
+      const user = await this.#authenticate(req);
+      await this.#authorize(user, {
+        verb: 'watch',
+        group: selected.def.group,
+        resource: selected.def.plural,
+        ...(route.namespace !== undefined ? { namespace: route.namespace } : {}),
+        ...(route.name !== undefined ? { name: route.name } : {}),
+      });
+      return cacheWatch({
+        store: new CacheReadStore(this.#o.cache, selected.scope),
+        def: selected.def,
+        req,
+        clock: this.#o.clock,
+        namespace: route.namespace,
+        name: route.name,
+      });
     }
     if (route.subresource === undefined && verb === 'watch') {
       throw new ApiError(
         405,
         'MethodNotAllowed',
-        'watch is not served through the proxy: it reads the search cache page by page, which is refreshed at every cluster status period; list again to see changes',
+        'watch is not available on this server (the AWS API has no streaming): list again to see changes, and pass --wait=false to kubectl delete',
       );
     }
     return this.#toMember(req, route, selected);
@@ -285,7 +306,39 @@ export class SearchProxy {
         body = Buffer.from(JSON.stringify(towardMember(value as KubeObject, clusterName)), 'utf8');
       }
     }
-    return this.#forward(cluster, req, req.path.slice(GLOBAL_PROXY_PREFIX.length), body);
+    const response = await this.#forward(cluster, req, req.path.slice(GLOBAL_PROXY_PREFIX.length), body);
+    if (response.status < 300 && req.method !== 'GET' && req.method !== 'HEAD') {
+      await this.#refresh(cluster, selected, route.namespace, route.name);
+    }
+    return response;
+  }
+
+  /** After a write through the proxy: the cache takes the member's object as it now is (or its absence). */
+  async #refresh(
+    cluster: Cluster & KubeObject,
+    selected: { def: ResourceDef; scope: CacheScope },
+    namespace: string | undefined,
+    name: string,
+  ): Promise<void> {
+    const { def, scope } = selected;
+    try {
+      const client = (this.#o.connect ?? cachedClient)(
+        await cachedConnection(this.#o.store, this.#o.cipher!, cluster, this.#o.clock.now()),
+      );
+      const current = await client.raw('GET', resourcePath(def, def.namespaced ? namespace : undefined, name));
+      const key = def.namespaced && namespace ? `${namespace}/${name}` : name;
+      if (current.status === 404) await this.#o.cache.refresh(cluster.metadata.name!, scope.kind, key, undefined);
+      else if (current.status === 200) {
+        const object = toCached(JSON.parse(current.body) as KubeObject, scope.kind.apiVersion, scope.kind.kind);
+        await this.#o.cache.refresh(cluster.metadata.name!, scope.kind, key, object);
+      }
+    } catch (err) {
+      // The next sync settles it.
+      this.#o.logger?.warn('search cache not refreshed after a proxied write', {
+        cluster: cluster.metadata.name,
+        error: (err as Error).message,
+      });
+    }
   }
 
   async #search(req: KubeRequest, inner: string): Promise<KubeResponse> {
@@ -299,7 +352,12 @@ export class SearchProxy {
     const { catalog } = await this.#catalog();
     const selected = await this.#selected(route, catalog);
     if (!selected) throw notSelected(route);
-    if (route.name === undefined) return this.#cacheRest(catalog, selected.scope).handle({ ...req, path: inner });
+    if (route.name === undefined) {
+      return withStaleWarnings(
+        await this.#cacheRest(catalog, selected.scope).handle({ ...req, path: inner }),
+        selected.scope,
+      );
+    }
     // A name: every cluster's copy, as a list (Karmada's cache search).
     const user = await this.#authenticate(req);
     await this.#authorize(user, {
@@ -391,6 +449,26 @@ export class SearchProxy {
       throw new ApiError(503, 'ServiceUnavailable', `cluster ${name} is unreachable: ${err.message}`);
     }
   }
+}
+
+/**
+ * A read that includes clusters the collector cannot reach says so in `Warning` headers (kubectl
+ * prints them): their objects are served as last collected.
+ */
+function withStaleWarnings(response: KubeResponse, scope: CacheScope): KubeResponse {
+  if (response.status >= 300) return response;
+  const stale = scope.clusters
+    .map((c) => ({ cluster: c, record: scope.records.get(c) }))
+    .filter((s) => s.record && !s.record.reachable);
+  if (stale.length === 0) return response;
+  const text = stale
+    .map(
+      (s) =>
+        `299 - ${JSON.stringify(`cluster ${s.cluster} cannot be read since ${s.record!.unreachableSince ?? 'its last sync'} (${(s.record!.message ?? 'unreachable').replace(/[^\x20-\x7e]/g, '?')}): its objects are as last collected`)}`,
+    )
+    .join(', ');
+  const existing = response.headers.warning;
+  return { ...response, headers: { ...response.headers, warning: existing ? `${existing}, ${text}` : text } };
 }
 
 function notSelected(route: Extract<Route, { type: 'resource' }>): ApiError {
