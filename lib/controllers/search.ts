@@ -102,9 +102,13 @@ export function createSearchController(options: SearchControllerOptions): Contro
     client: MemberClient,
     cluster: string,
     kind: Collection,
-  ): Promise<{ objects: number; resourceVersion?: string }> => {
+  ): Promise<{ objects: number; resourceVersion?: string; plural: string; namespaced: boolean }> => {
     let objects = 0;
     let resourceVersion: string | undefined;
+    // What the member calls the kind: the proxy serves kinds the control plane itself does not know.
+    const collection = await client.collectionPath(kind.apiVersion, kind.kind);
+    const plural = collection.slice(collection.lastIndexOf('/') + 1);
+    const namespaced = (await client.pathOf(kind.apiVersion, kind.kind, 'default')).includes('/namespaces/');
     for (const namespace of kind.namespaces ?? [undefined]) {
       const path = namespace
         ? await client.pathOf(kind.apiVersion, kind.kind, namespace)
@@ -140,7 +144,7 @@ export function createSearchController(options: SearchControllerOptions): Contro
       } while (token);
       if (namespace && !prefix) break;
     }
-    return { objects, ...(resourceVersion ? { resourceVersion } : {}) };
+    return { objects, plural, namespaced, ...(resourceVersion ? { resourceVersion } : {}) };
   };
 
   const writeRecord = async (name: string, current: KubeObject | undefined, record: ClusterCacheRecord | undefined) => {
@@ -234,7 +238,7 @@ export function createSearchController(options: SearchControllerOptions): Contro
         if (!(err instanceof MemberUnreachableError)) throw err;
         context.logger.warn('member unreachable; its cached objects stay as last collected', {
           cluster: name,
-          error: err.message,
+          reason: err.message,
         });
         record = unreachable(`unreachable: ${err.message}`);
       }

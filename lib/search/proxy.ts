@@ -36,7 +36,8 @@ import { jsonResponse, type KubeRequest, type KubeResponse, mediaType } from '..
 import { parsePath, resourcePath, type Route } from '../kube/base/paths.ts';
 import { checkRequestPath, decodeJson } from '../kube/base/request-guard.ts';
 import { nodeDef } from '../kube/builtin/kinds.ts';
-import { apiVersionOf, Catalog, type ResourceDef } from '../kube/catalog/resources.ts';
+import { ALL_VERBS, apiVersionOf, Catalog, type ResourceDef } from '../kube/catalog/resources.ts';
+import { AGE_COLUMN } from '../kube/catalog/table.ts';
 import {
   type FieldManager,
   forbidden,
@@ -143,11 +144,27 @@ export class SearchProxy {
     return value;
   }
 
-  /** The control plane's catalog, plus Node (members serve it; the control plane does not). */
+  /**
+   * The control plane's catalog, plus Node and every collected kind the control plane does not serve
+   * (a custom resource only the members know), as the members' discovery names them.
+   */
   async #catalog(): Promise<{ catalog: Catalog; own: Catalog }> {
     const own = await this.#o.backend.catalog();
-    if (own.byKind('', 'v1', 'Node')) return { catalog: own, own };
-    return { catalog: new Catalog([...own.defs, nodeDef()]), own };
+    const extra: ResourceDef[] = own.byKind('', 'v1', 'Node') ? [] : [nodeDef()];
+    const seen = new Set(extra.map((d) => `${apiVersionOf(d)}/${d.kind}`));
+    for (const record of (await this.#stateNow()).records.values()) {
+      for (const k of record.kinds) {
+        const key = `${k.apiVersion}/${k.kind}`;
+        if (!k.plural || seen.has(key)) continue;
+        const slash = k.apiVersion.indexOf('/');
+        const group = slash < 0 ? '' : k.apiVersion.slice(0, slash);
+        const version = slash < 0 ? k.apiVersion : k.apiVersion.slice(slash + 1);
+        if (own.byKind(group, version, k.kind) || own.byPlural(group, version, k.plural)) continue;
+        seen.add(key);
+        extra.push(memberKindDef({ group, version, kind: k.kind, plural: k.plural, namespaced: k.namespaced ?? true }));
+      }
+    }
+    return { catalog: extra.length ? new Catalog([...own.defs, ...extra]) : own, own };
   }
 
   /** A REST handler over the cache for one kind's scope (or none: discovery only). */
@@ -336,7 +353,7 @@ export class SearchProxy {
       // The next sync settles it.
       this.#o.logger?.warn('search cache not refreshed after a proxied write', {
         cluster: cluster.metadata.name,
-        error: (err as Error).message,
+        reason: (err as Error).message,
       });
     }
   }
@@ -449,6 +466,31 @@ export class SearchProxy {
       throw new ApiError(503, 'ServiceUnavailable', `cluster ${name} is unreachable: ${err.message}`);
     }
   }
+}
+
+/** A kind only members serve, as the proxy serves it: no schema, NAME and AGE columns. */
+function memberKindDef(k: {
+  group: string;
+  version: string;
+  kind: string;
+  plural: string;
+  namespaced: boolean;
+}): ResourceDef {
+  return {
+    ...k,
+    listKind: `${k.kind}List`,
+    singular: k.kind.toLowerCase(),
+    shortNames: [],
+    categories: [],
+    verbs: [...ALL_VERBS],
+    statusSubresource: true,
+    schema: undefined,
+    printerColumns: [AGE_COLUMN],
+    strategicMergePatch: false,
+    nameRule: 'subdomain',
+    preferred: true,
+    origin: 'member clusters (search cache)',
+  };
 }
 
 /**

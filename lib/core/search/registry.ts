@@ -109,7 +109,15 @@ export function kindSelected(
 /** What the cache holds of one cluster, as the collector records it after each sync. */
 export interface ClusterCacheRecord {
   /** The kinds collected, as they were collected (namespaces included). */
-  kinds: (Collection & { objects?: number; resourceVersion?: string; syncedAt?: string; error?: string })[];
+  kinds: (Collection & {
+    objects?: number;
+    resourceVersion?: string;
+    /** The member's name for the kind's resource, and its scope (from discovery). */
+    plural?: string;
+    namespaced?: boolean;
+    syncedAt?: string;
+    error?: string;
+  })[];
   /** False while the member cannot be read: its objects are served as last collected. */
   reachable: boolean;
   /** Since when it could not be read. */

@@ -204,11 +204,7 @@ export class RestHandler {
 }
 
 /** The Kubernetes verb of a resource request (undefined: the method means nothing there). */
-export function verbOf(
-  method: string,
-  named: boolean,
-  query: URLSearchParams,
-): RequestAttributes['verb'] | undefined {
+export function verbOf(method: string, named: boolean, query: URLSearchParams): RequestAttributes['verb'] | undefined {
   const watch = query.get('watch');
   switch (method) {
     case 'GET':

@@ -1,0 +1,257 @@
+/**
+ * The global proxy, cache search and cluster proxy on the local control plane, through kubectl with
+ * the kubeconfigs `skctl proxy-kubeconfig` writes:
+ * - `kubectl get pods -A` lists the pods of three simulated members in one table, each annotated with
+ *   its cluster; `-l` selects; a ResourceRegistry narrowed to two clusters narrows the results;
+ * - `kubectl delete pod` through the proxy deletes it on its member; `kubectl logs` works through the
+ *   cluster proxy and the global proxy;
+ * - a viewer lists through both proxies but can neither delete through them nor read Secrets;
+ * - an unreachable member keeps its objects, with a warning and the registry's condition saying so;
+ * - bad input (unknown kinds and clusters, malformed paths, bad continue tokens, a create) is a 4xx
+ *   with a message, and no member changes.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { before, describe, it } from 'node:test';
+import type { KubeObject } from '../../lib/api/object.ts';
+import { issueToken, VIEWER_GROUP } from '../../lib/apiserver/auth.ts';
+import { runProxyKubeconfig } from '../../lib/cli/proxy-kubeconfig.ts';
+import { runSim } from '../../lib/cli/sim.ts';
+import type { LocalRuntime } from '../../lib/local/runtime.ts';
+import { e2ePlane, getJson } from '../support/e2e.ts';
+import { eventually } from '../support/eventually.ts';
+import { kubectlRunner } from '../support/kubectl.ts';
+
+const MEMBERS = ['member1', 'member2', 'member3'];
+const CACHED_FROM = 'resource.karmada.io/cached-from-cluster';
+
+const plane = e2ePlane(MEMBERS, { logLevel: 'WARN' });
+let rt: LocalRuntime;
+let kubectl: ReturnType<typeof kubectlRunner>;
+let onMember: Map<string, ReturnType<typeof kubectlRunner>>;
+let proxy: ReturnType<typeof kubectlRunner>;
+const dir = mkdtempSync(join(tmpdir(), 'proxy-e2e-'));
+
+async function writeProxyKubeconfig(file: string, extra: string[] = [], kubeconfig = rt.kubeconfig): Promise<string> {
+  const lines: string[] = [];
+  const code = await runProxyKubeconfig(['--karmada-kubeconfig', kubeconfig, '-o', file, ...extra], {
+    out: (l) => lines.push(l),
+    err: (l) => lines.push(l),
+    stopRequested: new Promise(() => {}),
+  });
+  assert.equal(code, 0, lines.join('\n'));
+  return file;
+}
+
+const registry = (clusters: string[]) => `
+apiVersion: search.karmada.io/v1alpha1
+kind: ResourceRegistry
+metadata: {name: proxy-pods}
+spec:
+  targetCluster: {clusterNames: [${clusters.join(', ')}]}
+  resourceSelectors:
+  - {apiVersion: v1, kind: Pod}
+`;
+
+type PodList = { items: KubeObject[]; metadata: { continue?: string; resourceVersion?: string } };
+
+/** Pods through the proxy, as JSON. */
+const proxiedPods = async (args: string[] = []) =>
+  (await getJson<PodList>(proxy, ['pods', '-A', ...args]))?.items ?? [];
+
+const clustersOf = (pods: KubeObject[]) => [...new Set(pods.map((p) => p.metadata.annotations?.[CACHED_FROM]))].sort();
+
+before(async () => {
+  ({ rt, kubectl, onMember } = await plane.started());
+  for (const member of MEMBERS) {
+    await onMember.get(member)!.ok(['create', 'deployment', `web-${member}`, '--image=nginx', '--replicas=2']);
+  }
+  await kubectl.ok(['apply', '-f', '-'], registry(MEMBERS));
+  proxy = kubectlRunner(await writeProxyKubeconfig(join(dir, 'proxy.kubeconfig')));
+  await eventually('the pods of all three members through the proxy', async () => {
+    const pods = await proxiedPods();
+    return pods.length === 6 && clustersOf(pods).length === 3 ? pods : undefined;
+  });
+});
+
+describe('global proxy and cluster proxy through kubectl', () => {
+  it('lists the pods of three members in one table, each annotated with its cluster; -l selects', async () => {
+    const table = await proxy.ok(['get', 'pods', '-A']);
+    assert.equal(table.match(/^NAMESPACE\s+NAME\s+READY\s+STATUS/gm)?.length, 1, table);
+    for (const member of MEMBERS) assert.equal(table.match(new RegExp(`web-${member}-`, 'g'))?.length, 2, table);
+    const pods = await proxiedPods();
+    assert.deepEqual(clustersOf(pods), MEMBERS);
+    for (const pod of pods) {
+      assert.ok(pod.metadata.name!.startsWith(`web-${pod.metadata.annotations![CACHED_FROM]}-`), pod.metadata.name);
+    }
+    const selected = await proxiedPods(['-l', 'app=web-member2']);
+    assert.deepEqual(clustersOf(selected), ['member2']);
+    assert.equal(selected.length, 2);
+    // Pages of one across clusters (kubectl follows Karmada's multi-cluster continue tokens).
+    const paged = await proxy.ok(['get', 'pods', '-A', '--chunk-size=1', '-o', 'name']);
+    assert.equal(paged.trim().split('\n').length, 6, paged);
+    // One object: its resourceVersion is the one-cluster multi-cluster version Karmada serves.
+    const one = selected[0]!;
+    const got = await getJson(proxy, ['pod', one.metadata.name!, '-n', 'default']);
+    const rv = JSON.parse(Buffer.from(got!.metadata.resourceVersion!, 'base64url').toString('utf8'));
+    assert.deepEqual(Object.keys(rv), ['member2']);
+  });
+
+  it('deletes a pod on its member through the proxy, and reads logs through the cluster proxy and the proxy', async () => {
+    const [pod] = await proxiedPods(['-l', 'app=web-member3']);
+    const name = pod!.metadata.name!;
+    const out = await proxy.ok(['delete', 'pod', name, '-n', 'default']);
+    assert.match(out, new RegExp(`pod "${name}" deleted`));
+    const onM3 = await onMember.get('member3')!.run(['get', 'pod', name]);
+    assert.match(onM3.stderr, /NotFound/);
+    assert.ok(!(await proxiedPods()).some((p) => p.metadata.name === name), 'gone from the proxy at once');
+
+    const member1 = kubectlRunner(
+      await writeProxyKubeconfig(join(dir, 'member1.kubeconfig'), ['--cluster', 'member1']),
+    );
+    try {
+      const podName = (await member1.ok(['get', 'pods', '-o', 'name'])).trim().split('\n')[0]!;
+      assert.match(
+        await member1.ok(['logs', podName]),
+        /^simulated log: pod default\/web-member1-\S+ container nginx running on member member1$/m,
+      );
+      assert.match(await proxy.ok(['logs', podName, '-n', 'default']), /running on member member1/);
+    } finally {
+      member1.cleanup();
+    }
+  });
+
+  it('lets a viewer list through both proxies, but not delete through them nor read Secrets', async () => {
+    const viewer = await issueToken(rt.runtime.store, { user: 'alice', groups: [VIEWER_GROUP] });
+    const config = readFileSync(rt.kubeconfig, 'utf8').replace(/token: \S+/, `token: ${viewer.token}`);
+    const viewerKubeconfig = join(dir, 'viewer.kubeconfig');
+    writeFileSync(viewerKubeconfig, config, { mode: 0o600 });
+    const asViewer = kubectlRunner(
+      await writeProxyKubeconfig(join(dir, 'viewer-proxy.kubeconfig'), [], viewerKubeconfig),
+    );
+    const asViewerOnMember = kubectlRunner(
+      await writeProxyKubeconfig(join(dir, 'viewer-m1.kubeconfig'), ['--cluster', 'member1'], viewerKubeconfig),
+    );
+    try {
+      const listed = await asViewer.ok(['get', 'pods', '-A', '-o', 'name']);
+      assert.ok(listed.trim().split('\n').length >= 5, listed);
+      const name = listed.trim().split('\n')[0]!;
+      const del = await asViewer.run(['delete', name, '-n', 'default']);
+      assert.notEqual(del.code, 0);
+      assert.match(del.stderr, /Forbidden.*User "alice" cannot delete resource "pods"/);
+      const onMemberDel = await asViewerOnMember.run(['delete', 'pods', '--all']);
+      assert.match(onMemberDel.stderr, /Forbidden.*User "alice" cannot/);
+      const secrets = await asViewerOnMember.run(['get', 'secrets', '-A']);
+      assert.match(secrets.stderr, /Forbidden.*viewers may not read secrets/);
+      assert.equal((await proxiedPods()).length >= 5, true, 'nothing was deleted');
+    } finally {
+      asViewer.cleanup();
+      asViewerOnMember.cleanup();
+    }
+  });
+
+  it('answers bad input with a 4xx and a message, and changes nothing on any member', async () => {
+    const before = await Promise.all(
+      MEMBERS.map(async (m) => (await onMember.get(m)!.ok(['get', 'pods', '-o', 'name'])).trim()),
+    );
+    const prefix = '/apis/search.karmada.io/v1alpha1/proxying/karmada/proxy';
+    const cases: { args: string[]; status: RegExp; message: RegExp }[] = [
+      {
+        args: ['get', '--raw', `${prefix}/apis/nothing.example.com/v1/widgets`],
+        status: /NotFound/,
+        message: /no ResourceRegistry selects widgets \(nothing.example.com\/v1\)/,
+      },
+      {
+        args: ['get', '--raw', `${prefix}/api/v1/nodes`],
+        status: /NotFound/,
+        message: /no ResourceRegistry selects nodes/,
+      },
+      {
+        args: ['get', '--raw', `${prefix}/api/v1/namespaces/default/pods?limit=1&continue=not-a-token!`],
+        status: /BadRequest/,
+        message: /continue token is not one this server issued/,
+      },
+      {
+        args: [
+          'get',
+          '--raw',
+          `${prefix}/api/v1/pods?limit=1&continue=${Buffer.from('{"rv":"","cluster":"nope"}').toString('base64url')}`,
+        ],
+        status: /BadRequest/,
+        message: /goes on in cluster "nope", which no ResourceRegistry selects/,
+      },
+      {
+        args: ['get', '--raw', '/apis/cluster.karmada.io/v1alpha1/clusters/nope/proxy/api/v1/pods'],
+        status: /NotFound/,
+        message: /clusters.cluster.karmada.io "nope" not found/,
+      },
+      {
+        args: ['get', '--raw', `${prefix}/api/v1/namespaces/default/pods/x/..`],
+        status: /BadRequest|NotFound/,
+        message: /\.\.|path/,
+      },
+      {
+        args: ['get', '--raw', '/apis/search.karmada.io/v1alpha1/search/cache/apis/apps/v1/deployments'],
+        status: /NotFound/,
+        message: /no ResourceRegistry selects deployments/,
+      },
+    ];
+    for (const c of cases) {
+      const r = await kubectl.run(c.args);
+      assert.notEqual(r.code, 0, c.args.join(' '));
+      assert.match(r.stderr, c.status, `${c.args.join(' ')}: ${r.stderr}`);
+      assert.match(r.stderr, c.message, `${c.args.join(' ')}: ${r.stderr}`);
+    }
+    const create = await proxy.run(['run', 'stray', '--image=nginx']);
+    assert.notEqual(create.code, 0);
+    assert.match(
+      create.stderr,
+      /create is not supported on resources of kind "pods": the proxy cannot tell which member cluster/,
+    );
+    const missing = await proxy.run(['delete', 'pod', 'no-such-pod', '-n', 'default']);
+    assert.match(
+      missing.stderr,
+      /not found in the clusters the ResourceRegistries select for it \(member1, member2, member3\)/,
+    );
+    const after = await Promise.all(
+      MEMBERS.map(async (m) => (await onMember.get(m)!.ok(['get', 'pods', '-o', 'name'])).trim()),
+    );
+    assert.deepEqual(after, before);
+  });
+
+  it('keeps an unreachable member’s pods, says so, and narrows to the clusters a registry selects', async () => {
+    const lines: string[] = [];
+    assert.equal(
+      await runSim(['fail', 'member2', '--control', rt.controlSocket], (l) => lines.push(l)),
+      0,
+      lines.join('\n'),
+    );
+    try {
+      const condition = await eventually('the registry says member2 cannot be read', async () => {
+        const rr = await getJson<
+          KubeObject & { status?: { conditions?: { type: string; status: string; reason: string; message: string }[] } }
+        >(kubectl, ['resourceregistry', 'proxy-pods']);
+        const c = rr?.status?.conditions?.find((x) => x.type === 'Synced');
+        return c?.reason === 'ClustersUnreachable' ? c : undefined;
+      });
+      assert.equal(condition.status, 'False');
+      assert.match(
+        condition.message,
+        /collecting v1\/Pod from member1, member2, member3; served as last collected: member2/,
+      );
+      const listed = await proxy.run(['get', 'pods', '-A', '-o', 'name']);
+      assert.equal(listed.code, 0, listed.stderr);
+      assert.match(listed.stdout, /web-member2-/);
+      assert.match(listed.stderr, /Warning: cluster member2 cannot be read since .*its objects are as last collected/);
+    } finally {
+      assert.equal(await runSim(['recover', 'member2', '--control', rt.controlSocket], (l) => lines.push(l)), 0);
+    }
+    await kubectl.ok(['apply', '-f', '-'], registry(['member1', 'member3']));
+    await eventually('only member1 and member3 through the proxy', async () => {
+      const pods = await proxiedPods();
+      return clustersOf(pods).join(',') === 'member1,member3' ? pods : undefined;
+    });
+  });
+});
