@@ -29,8 +29,9 @@ import {
   toCached,
 } from '../core/index.ts';
 import { findCondition, type Condition } from '../core/clusters/health.ts';
-import type { CredentialCipher } from '../crypto/cipher.ts';
-import type { MemberClient, MemberConnection } from '../members/client.ts';
+import { type CredentialCipher, SealError } from '../crypto/cipher.ts';
+import { CredentialsError } from '../members/credentials.ts';
+import type { MemberClient } from '../members/client.ts';
 import { MemberApiError, MemberUnreachableError } from '../members/client.ts';
 import { cachedClient, cachedConnection } from '../members/connections.ts';
 import type { WorkQueue } from '../queue/port.ts';
@@ -56,8 +57,11 @@ export interface SearchControllerOptions {
   cache: SearchCache;
   workQueue: WorkQueue;
   cipher?: CredentialCipher;
-  /** How to reach a member (tests); default: the cached clients of the other member controllers. */
-  connect?: (conn: MemberConnection) => MemberClient;
+  /**
+   * The client of a Push member (tests); default: its sealed credentials opened with `cipher`, and
+   * the cached clients the other member controllers use.
+   */
+  clientFor?: (cluster: KubeObject, nowMs: number) => Promise<MemberClient>;
   pageSize?: number;
   /**
    * A member-sync request within this long of the cluster's last sync is skipped (the probe
@@ -77,7 +81,12 @@ export interface SearchStats {
 export function createSearchController(options: SearchControllerOptions): Controller & { stats: SearchStats } {
   const { store, cache } = options;
   const pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
-  const connect = options.connect ?? cachedClient;
+  const clientFor =
+    options.clientFor ??
+    (options.cipher
+      ? async (cluster: KubeObject, nowMs: number) =>
+          cachedClient(await cachedConnection(store, options.cipher!, cluster, nowMs))
+      : undefined);
   const stats: SearchStats = { syncs: 0, pagesRead: 0, cacheWrites: 0, cacheRemovals: 0 };
 
   const enqueue = (keys: string[], lane: ReconcileRequest['lane'], reason: string) =>
@@ -218,11 +227,11 @@ export function createSearchController(options: SearchControllerOptions): Contro
         : unreachable('a Pull cluster: its objects come from its agent, which has not reported them yet');
     } else if (!ready) {
       record = unreachable('the cluster is not Ready');
-    } else if (!options.cipher) {
+    } else if (!clientFor) {
       record = unreachable('this control plane has no key to open member credentials');
     } else {
       try {
-        const client = connect(await cachedConnection(store, options.cipher, cluster!, context.now));
+        const client = await clientFor(cluster!, context.now);
         const kinds: ClusterCacheRecord['kinds'] = [];
         for (const kind of plan.collect) {
           try {
@@ -235,12 +244,16 @@ export function createSearchController(options: SearchControllerOptions): Contro
         }
         record = { kinds, reachable: true };
       } catch (err) {
-        if (!(err instanceof MemberUnreachableError)) throw err;
-        context.logger.warn('member unreachable; its cached objects stay as last collected', {
-          cluster: name,
-          reason: err.message,
-        });
-        record = unreachable(`unreachable: ${err.message}`);
+        if (err instanceof SealError || err instanceof CredentialsError) {
+          record = unreachable(`its credentials cannot be opened: ${err.message}`);
+        } else if (!(err instanceof MemberUnreachableError)) throw err;
+        else {
+          context.logger.warn('member unreachable; its cached objects stay as last collected', {
+            cluster: name,
+            reason: err.message,
+          });
+          record = unreachable(`unreachable: ${err.message}`);
+        }
       }
     }
     await writeRecord(name, recordObj, record);
