@@ -22,7 +22,9 @@ import {
   thresholdAdjustedReady,
 } from '../core/clusters/health.ts';
 import type { ResourceModel } from '../core/clusters/resources.ts';
-import type { MemberClient } from '../members/client.ts';
+import { type MemberClient, MemberApiError } from '../members/client.ts';
+import type { Collection } from '../core/search/index.ts';
+import { forEachMemberPage } from '../search/member-pages.ts';
 import { collectStatus } from '../members/status.ts';
 import type { Logger } from '../observability/logger.ts';
 import { signWebhookRequest } from '../registration/webhook-signing.ts';
@@ -55,6 +57,9 @@ export const DEFAULT_AGENT_TIMINGS: AgentTimings = {
   monitorGracePeriodMs: 40_000,
   startupGracePeriodMs: 60_000,
 };
+
+/** Objects per search-cache report (request bodies are capped at 3 MiB). */
+const AGENT_SEARCH_PAGE = 100;
 
 /** Summaries (node and pod lists) are collected at most this often; health at every round. */
 const COLLECT_EVERY_MS = 60_000;
@@ -166,11 +171,13 @@ export class PullAgent {
     await this.#heartbeat();
     await this.#reportStatus();
     await this.#syncWorks();
+    await this.#syncSearch();
     this.#loops = [
       this.#every(this.#t.leaseRenewMs, () => this.#heartbeat()),
       this.#every(this.#t.statusUpdateFrequencyMs, async () => {
         await this.#reportStatus();
         await this.#syncWorks();
+        await this.#syncSearch();
       }),
     ];
   }
@@ -193,6 +200,39 @@ export class PullAgent {
         await fn();
       } catch (err) {
         logger.warn('agent round failed; retrying at the next one', { error: err as Error });
+      }
+    }
+  }
+
+  /**
+   * What ResourceRegistries select here goes to the search cache (the control plane cannot list this
+   * member itself): each kind in pages of {@link AGENT_SEARCH_PAGE}, then its summary. A kind the
+   * member does not serve is skipped (and retried next round).
+   */
+  async #syncSearch(): Promise<void> {
+    const { collections } = await this.#webhooks.post<{ collections?: Collection[] }>('search');
+    for (const kind of collections ?? []) {
+      let after: string | undefined;
+      try {
+        const summary = await forEachMemberPage(this.#o.member, kind, AGENT_SEARCH_PAGE, async (page) => {
+          if (page.first) after = undefined;
+          const answer = await this.#webhooks.post<{ through?: string }>('cache', {
+            apiVersion: kind.apiVersion,
+            kind: kind.kind,
+            ...(page.prefix ? { prefix: page.prefix } : {}),
+            ...(after !== undefined ? { after } : {}),
+            items: page.items,
+            last: page.last,
+          });
+          after = answer.through;
+        });
+        await this.#webhooks.post('cache', { apiVersion: kind.apiVersion, kind: kind.kind, summary });
+      } catch (err) {
+        if (!(err instanceof MemberApiError)) throw err;
+        this.#o.logger.warn('a kind ResourceRegistries select is not listed here', {
+          kind: `${kind.apiVersion}/${kind.kind}`,
+          reason: err.message,
+        });
       }
     }
   }

@@ -83,6 +83,7 @@ export function createControlPlaneApi(options: {
     workQueue: options.workQueue,
     ...(options.logger ? { logger: options.logger } : {}),
     ...(options.leaseDurationSeconds ? { leaseDurationSeconds: options.leaseDurationSeconds } : {}),
+    ...(options.searchCache ? { searchCache: options.searchCache } : {}),
   });
   const proxy = options.searchCache
     ? new SearchProxy({

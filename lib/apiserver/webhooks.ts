@@ -5,7 +5,8 @@
  *   (`skctl register`). The Cluster is created with `syncMode: Pull` and a per-cluster credential is
  *   issued — returned once, stored only sealed (Secret `karmada-cluster/<name>-agent`).
  * - `POST /webhooks/v1/clusters/{name}/{heartbeat|status|works|workstatus}`: the agent renews its
- *   lease, reports status, pulls its Works and reports their status. Each request is signed with
+ *   lease, reports status, pulls its Works and reports their status; `search` and `cache` ask what
+ *   ResourceRegistries select there and report those objects a page at a time (lib/search/agent-reports.ts). Each request is signed with
  *   the cluster's credential over method, path, body, timestamp and nonce; stale timestamps, replays
  *   (a nonce seen in the last 10 minutes), unknown clusters and one cluster posting for another are
  *   refused (401/403) and change nothing. Retrying with a fresh signature is harmless: every
@@ -50,6 +51,8 @@ import { generateClusterCredential, verifyWebhookRequest } from '../registration
 import { AlreadyExistsError } from '../store/errors.ts';
 import type { ObjectStore } from '../store/port.ts';
 import { enqueueTriggered } from '../controllers/triggers.ts';
+import { acceptCachePage, collectionsForAgent, parseCachePageReport } from '../search/agent-reports.ts';
+import type { SearchCache } from '../search/cache-store.ts';
 
 export const WEBHOOK_PREFIX = '/webhooks/v1/';
 /** Replay protection: nonces are remembered this long (longer than the accepted clock skew both ways). */
@@ -59,7 +62,7 @@ export const NONCE_KIND = { group: 'auth.serverless-karmada.io', kind: 'WebhookN
 const LEASE_NAMESPACE = CREDENTIALS_NAMESPACE;
 const DEFAULT_LEASE_DURATION_SECONDS = 40;
 const CLUSTER = { group: CLUSTER_GROUP, kind: 'Cluster' };
-const ACTIONS = new Set(['heartbeat', 'status', 'works', 'workstatus']);
+const ACTIONS = new Set(['heartbeat', 'status', 'works', 'workstatus', 'search', 'cache']);
 
 /** Marks a Secret as a Pull agent's credential and binds it to one Cluster incarnation. */
 export const AGENT_CREDENTIAL_LABEL = 'cluster.serverless-karmada.io/agent-credential';
@@ -73,6 +76,8 @@ export interface WebhookHandlerOptions {
   logger?: Logger;
   /** `--cluster-lease-duration` written on the agent's Lease (default 40 s). */
   leaseDurationSeconds?: number;
+  /** The search cache the agent's `cache` reports go to (without it they are refused). */
+  searchCache?: SearchCache;
 }
 
 /** Opened agent credentials by Secret version: a Decrypt per webhook call would be wasteful. */
@@ -293,6 +298,20 @@ export class WebhookHandler {
         return this.#status(cluster, body);
       case 'works':
         return this.#works(name);
+      case 'search':
+        return jsonResponse(200, {
+          kind: 'SearchCollections',
+          collections: await collectionsForAgent(this.#o.store, cluster),
+        });
+      case 'cache': {
+        if (!this.#o.searchCache) throw new ApiError(503, 'ServiceUnavailable', 'the search cache is not configured');
+        const through = await acceptCachePage(
+          { store: this.#o.store, cache: this.#o.searchCache, workQueue: this.#o.workQueue, nowMs: clock.now() },
+          cluster,
+          parseCachePageReport(body),
+        );
+        return jsonResponse(200, { kind: 'CachePageAccepted', ...through });
+      }
       default:
         return this.#workStatus(name, body);
     }

@@ -17,16 +17,13 @@
 import { CLUSTER, RESOURCE_REGISTRY } from '../api/karmada-names.ts';
 import { formatKey, type KubeObject, parseKey, refOf } from '../api/object.ts';
 import {
-  cacheSyncPlan,
   type Cluster,
   type ClusterCacheRecord,
   clusterSyncPlan,
   type Collection,
-  pageRange,
   READY_CONDITION,
   registryCondition,
   type ResourceRegistryLike,
-  toCached,
 } from '../core/index.ts';
 import { findCondition, type Condition } from '../core/clusters/health.ts';
 import { type CredentialCipher, SealError } from '../crypto/cipher.ts';
@@ -37,15 +34,16 @@ import { cachedClient, cachedConnection } from '../members/connections.ts';
 import type { WorkQueue } from '../queue/port.ts';
 import type { Controller, ReconcileContext, ReconcileRequest, ReconcileResult } from '../reconcile/controller.ts';
 import type { SearchCache } from '../search/cache-store.ts';
+import { forEachMemberPage, type MemberKind } from '../search/member-pages.ts';
+import { CLUSTER_CACHE, recordChangedForRegistries, writeClusterCacheRecord } from '../search/records.ts';
+import { syncPage } from '../search/sync.ts';
 import { listAll } from '../store/list-all.ts';
 import type { ObjectStore } from '../store/port.ts';
 import { tryWrite } from '../store/write.ts';
 import { forEachLimited } from '../util/concurrency.ts';
-import { deepEqual } from '../util/json.ts';
 import { SEARCH_CONTROLLER_NAME } from './specs.ts';
 
-/** Internal bookkeeping per cluster: what the cache holds of it (not served by the API). */
-export const CLUSTER_CACHE = { group: 'search.serverless-karmada.io', kind: 'ClusterCache' } as const;
+export { CLUSTER_CACHE } from '../search/records.ts';
 
 /** Objects per member list page, and per cache page. */
 const DEFAULT_PAGE_SIZE = 500;
@@ -106,72 +104,17 @@ export function createSearchController(options: SearchControllerOptions): Contro
     }
   };
 
-  /** One kind of one member into the cache, page by page; how many objects, and the list's resourceVersion. */
-  const collectKind = async (
-    client: MemberClient,
-    cluster: string,
-    kind: Collection,
-  ): Promise<{ objects: number; resourceVersion?: string; plural: string; namespaced: boolean }> => {
-    let objects = 0;
-    let resourceVersion: string | undefined;
-    // What the member calls the kind: the proxy serves kinds the control plane itself does not know.
-    const collection = await client.collectionPath(kind.apiVersion, kind.kind);
-    const plural = collection.slice(collection.lastIndexOf('/') + 1);
-    const namespaced = (await client.pathOf(kind.apiVersion, kind.kind, 'default')).includes('/namespaces/');
-    for (const namespace of kind.namespaces ?? [undefined]) {
-      const path = namespace
-        ? await client.pathOf(kind.apiVersion, kind.kind, namespace)
-        : await client.collectionPath(kind.apiVersion, kind.kind);
-      // A cluster-scoped kind selected "in a namespace" is collected once, whole.
-      const prefix = namespace && path.includes('/namespaces/') ? `${namespace}/` : undefined;
-      let after: string | undefined;
-      let token: string | undefined;
-      do {
-        const page = await client.getJson<{
-          items?: KubeObject[];
-          metadata?: { continue?: string; resourceVersion?: string };
-        }>(`${path}?limit=${pageSize}${token ? `&continue=${encodeURIComponent(token)}` : ''}`);
-        stats.pagesRead++;
-        resourceVersion ??= page.metadata?.resourceVersion;
-        token = page.metadata?.continue || undefined;
-        const items = (page.items ?? []).map((o) => toCached(o, kind.apiVersion, kind.kind));
-        objects += items.length;
-        // An empty page that is not the last covers no key range yet.
-        if (items.length === 0 && token) continue;
-        const range = pageRange(after, items, !token);
-        const plan = cacheSyncPlan(
-          await cache.entries(cluster, kind, { ...range, ...(prefix ? { prefix } : {}) }),
-          items,
-        );
-        await forEachLimited(plan.put, WRITE_CONCURRENCY, async (p) => {
-          if (await cache.put(cluster, kind, p.key, p.object, p.version)) stats.cacheWrites++;
-        });
-        await forEachLimited(plan.remove, WRITE_CONCURRENCY, async (r) => {
-          if (await cache.remove(cluster, kind, r.key, r.version)) stats.cacheRemovals++;
-        });
-        after = range.through;
-      } while (token);
-      if (namespace && !prefix) break;
-    }
-    return { objects, plural, namespaced, ...(resourceVersion ? { resourceVersion } : {}) };
-  };
-
-  const writeRecord = async (name: string, current: KubeObject | undefined, record: ClusterCacheRecord | undefined) => {
-    if (!record) {
-      if (current) await tryWrite(() => store.delete(refOf(current)));
-      return;
-    }
-    if (current && deepEqual(current.spec, record)) return;
-    await tryWrite(() =>
-      current
-        ? store.update({ ...current, spec: record as unknown as Record<string, unknown> })
-        : store.create({
-            apiVersion: `${CLUSTER_CACHE.group}/v1`,
-            kind: CLUSTER_CACHE.kind,
-            metadata: { name },
-            spec: record as unknown as Record<string, unknown>,
-          }),
-    );
+  /** One kind of one member into the cache, page by page. */
+  const collectKind = async (client: MemberClient, cluster: string, kind: Collection): Promise<MemberKind> => {
+    let after: string | undefined;
+    return forEachMemberPage(client, kind, pageSize, async (page) => {
+      stats.pagesRead++;
+      if (page.first) after = undefined;
+      const synced = await syncPage(cache, cluster, kind, { ...page, ...(after !== undefined ? { after } : {}) });
+      stats.cacheWrites += synced.written;
+      stats.cacheRemovals += synced.removed;
+      after = synced.through;
+    });
   };
 
   const syncCluster = async (name: string, request: ReconcileRequest, context: ReconcileContext) => {
@@ -196,7 +139,7 @@ export function createSearchController(options: SearchControllerOptions): Contro
     }
     for (const kind of plan.drop) await dropKind(name, kind);
     if (plan.collect.length === 0) {
-      await writeRecord(name, recordObj, undefined);
+      await writeClusterCacheRecord(store, name, recordObj, undefined);
       if (previous)
         await enqueue(
           registries.map((r) => formatKey(refOf(r))),
@@ -219,12 +162,15 @@ export function createSearchController(options: SearchControllerOptions): Contro
     const ready = findCondition((cluster!.status?.conditions ?? []) as Condition[], READY_CONDITION)?.status === 'True';
     let record: ClusterCacheRecord;
     if (mode === 'Pull') {
-      record = previous?.reachable
-        ? {
-            ...previous,
-            kinds: plan.collect.map((c) => ({ ...(before.get(`${c.apiVersion}/${c.kind}`) ?? {}), ...c })),
-          }
-        : unreachable('a Pull cluster: its objects come from its agent, which has not reported them yet');
+      // Its agent reports the objects (webhook `cache`); here only its silence is judged.
+      record = !ready
+        ? unreachable('the cluster is not Ready: its agent has stopped reporting')
+        : previous?.reachable
+          ? {
+              ...previous,
+              kinds: plan.collect.map((c) => ({ ...(before.get(`${c.apiVersion}/${c.kind}`) ?? {}), ...c })),
+            }
+          : unreachable('a Pull cluster whose agent has not reported its objects yet');
     } else if (!ready) {
       record = unreachable('the cluster is not Ready');
     } else if (!clientFor) {
@@ -256,13 +202,8 @@ export function createSearchController(options: SearchControllerOptions): Contro
         }
       }
     }
-    await writeRecord(name, recordObj, record);
-    const changed =
-      previous?.reachable !== record.reachable ||
-      !deepEqual(
-        (previous?.kinds ?? []).map((k) => [k.apiVersion, k.kind, k.namespaces]),
-        record.kinds.map((k) => [k.apiVersion, k.kind, k.namespaces]),
-      );
+    await writeClusterCacheRecord(store, name, recordObj, record);
+    const changed = recordChangedForRegistries(previous, record);
     if (changed)
       await enqueue(
         registries.map((r) => formatKey(refOf(r))),

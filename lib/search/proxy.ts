@@ -53,7 +53,7 @@ import { cachedClient, cachedConnection } from '../members/connections.ts';
 import type { Logger } from '../observability/logger.ts';
 import { listAll } from '../store/list-all.ts';
 import type { ObjectStore } from '../store/port.ts';
-import { CLUSTER_CACHE } from '../controllers/search.ts';
+import { CLUSTER_CACHE } from './records.ts';
 import { CACHE_SEARCH_PREFIX, CLUSTER_PROXY_PATH as CLUSTER_PROXY, GLOBAL_PROXY_PREFIX } from './proxy-paths.ts';
 import { cacheWatch } from './cache-watch.ts';
 import { CacheBackend, CacheReadStore, type CacheScope } from './cache-backend.ts';

@@ -25,6 +25,7 @@ import { ensureLocalPki, tlsServerOptions } from '../../lib/pki/index.ts';
 import { defaultSimulation } from '../../lib/sim/config.ts';
 import { SimulatedMember } from '../../lib/sim/member.ts';
 import { eventually } from '../support/eventually.ts';
+import { kubectlRunner } from '../support/kubectl.ts';
 
 const TIMINGS = {
   statusUpdateFrequencyMs: 500,
@@ -341,6 +342,35 @@ describe('A Pull member', () => {
         const cm = (await edge.store.get(cmRef)) as (KubeObject & { data?: { mode?: string } }) | undefined;
         return cm?.data?.mode === 'edge';
       });
+
+      // The agent reports what a ResourceRegistry selects here, and the global proxy serves it; a write
+      // through the proxy cannot reach a Pull cluster and says so (501).
+      const k = kubectlRunner(rt.kubeconfig);
+      try {
+        await k.ok(
+          ['apply', '-f', '-'],
+          `apiVersion: search.karmada.io/v1alpha1
+kind: ResourceRegistry
+metadata: {name: edge-configmaps}
+spec:
+  targetCluster: {clusterNames: [edge1]}
+  resourceSelectors: [{apiVersion: v1, kind: ConfigMap, namespace: default}]
+`,
+        );
+        const proxied = '/apis/search.karmada.io/v1alpha1/proxying/karmada/proxy/api/v1/namespaces/default/configmaps';
+        const item = await eventually('the edge1 ConfigMap through the proxy', async () => {
+          const r = await k.run(['get', '--raw', proxied]);
+          const list = r.code === 0 ? (JSON.parse(r.stdout) as { items: KubeObject[] }) : undefined;
+          return list?.items.find((i) => i.metadata.name === 'settings');
+        });
+        assert.equal(item.metadata.annotations?.['resource.karmada.io/cached-from-cluster'], 'edge1');
+        const del = await k.run(['delete', '--raw', `${proxied}/settings`]);
+        assert.notEqual(del.code, 0);
+        assert.match(del.stderr, /cluster edge1 is a Pull cluster: the control plane has no route to its API/);
+        await k.ok(['delete', 'resourceregistry', 'edge-configmaps']);
+      } finally {
+        k.cleanup();
+      }
 
       // An agent restart neither deletes nor re-creates what it applied (Karmada #5406): the member's
       // ConfigMap keeps its uid and is not written again.

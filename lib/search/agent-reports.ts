@@ -1,0 +1,160 @@
+/**
+ * What a Pull cluster's agent tells the search cache, through its signed webhooks (it lists its
+ * member itself: nothing connects in):
+ *
+ * - `search`: which kinds to collect (and in which namespaces) — what the registries select for it;
+ * - `cache`: one page of one kind, synced into the cache as the collector syncs a Push member's page;
+ *   after the kind's last page, a report with only a summary (object count, list resourceVersion,
+ *   resource name) updates the cluster's record.
+ *
+ * A page of a kind no registry selects for the cluster, outside its namespaces, or out of key order
+ * is refused (403/400) and changes nothing.
+ */
+import { RESOURCE_REGISTRY } from '../api/karmada-names.ts';
+import { formatKey, type KubeObject, refOf } from '../api/object.ts';
+import {
+  cacheKeyOf,
+  type Cluster,
+  type ClusterCacheRecord,
+  type Collection,
+  collectionsFor,
+  compareCacheKeys,
+  resourceKeyOf,
+  type ResourceRegistryLike,
+  toCached,
+} from '../core/index.ts';
+import { SEARCH_CONTROLLER_NAME } from '../controllers/specs.ts';
+import { ApiError, apiErrors } from '../kube/base/errors.ts';
+import type { WorkQueue } from '../queue/port.ts';
+import { listAll } from '../store/list-all.ts';
+import type { ObjectStore } from '../store/port.ts';
+import type { SearchCache } from './cache-store.ts';
+import { CLUSTER_CACHE, recordChangedForRegistries, writeClusterCacheRecord } from './records.ts';
+import { syncPage } from './sync.ts';
+
+/** Objects one `cache` report may carry (the agent sends pages of 100: request bodies are capped at 3 MiB). */
+export const MAX_REPORTED_OBJECTS = 500;
+
+/** The kinds a Pull cluster's agent is to collect. */
+export async function collectionsForAgent(store: ObjectStore, cluster: KubeObject): Promise<Collection[]> {
+  return collectionsFor((await listAll(store, RESOURCE_REGISTRY)) as ResourceRegistryLike[], cluster as Cluster);
+}
+
+export interface CachePageReport {
+  apiVersion: string;
+  kind: string;
+  prefix?: string;
+  after?: string;
+  /** Absent in a summary-only report. */
+  items?: KubeObject[];
+  last?: boolean;
+  /** After the kind's last page. */
+  summary?: { objects: number; resourceVersion?: string; plural: string; namespaced: boolean };
+}
+
+/** Checks a `cache` report's shape; a 400 saying what is wrong otherwise. */
+export function parseCachePageReport(body: Record<string, unknown>): CachePageReport {
+  const str = (v: unknown) => typeof v === 'string' && v.length > 0 && v.length <= 512;
+  if (!str(body.apiVersion) || !str(body.kind)) throw apiErrors.badRequest('a cache report needs apiVersion and kind');
+  if (body.prefix !== undefined && (!str(body.prefix) || !(body.prefix as string).endsWith('/'))) {
+    throw apiErrors.badRequest('prefix must be "<namespace>/"');
+  }
+  if (body.after !== undefined && !str(body.after)) throw apiErrors.badRequest('after must be a non-empty key');
+  if (body.items === undefined && body.summary === undefined) {
+    throw apiErrors.badRequest('a cache report carries items (a page) or a summary');
+  }
+  if (body.items !== undefined && typeof body.last !== 'boolean') {
+    throw apiErrors.badRequest('last must be true or false');
+  }
+  if (body.items !== undefined && (!Array.isArray(body.items) || body.items.length > MAX_REPORTED_OBJECTS)) {
+    throw apiErrors.badRequest(`items must be a list of at most ${MAX_REPORTED_OBJECTS} objects`);
+  }
+  for (const item of (body.items ?? []) as unknown[]) {
+    const name = (item as { metadata?: { name?: unknown } } | null)?.metadata?.name;
+    if (typeof item !== 'object' || item === null || typeof name !== 'string' || name === '') {
+      throw apiErrors.badRequest('every item must be an object with metadata.name');
+    }
+  }
+  const summary = body.summary as CachePageReport['summary'] | undefined;
+  if (
+    summary !== undefined &&
+    (typeof summary !== 'object' ||
+      summary === null ||
+      typeof summary.objects !== 'number' ||
+      !str(summary.plural) ||
+      typeof summary.namespaced !== 'boolean')
+  ) {
+    throw apiErrors.badRequest('summary must be {objects, plural, namespaced, resourceVersion?}');
+  }
+  return body as unknown as CachePageReport;
+}
+
+/** Syncs one reported page into the cache; on the kind's last page, the cluster's record. */
+export async function acceptCachePage(
+  options: { store: ObjectStore; cache: SearchCache; workQueue: WorkQueue; nowMs: number },
+  cluster: KubeObject,
+  report: CachePageReport,
+): Promise<{ through?: string }> {
+  const name = cluster.metadata.name!;
+  const registries = (await listAll(options.store, RESOURCE_REGISTRY)) as ResourceRegistryLike[];
+  const collection = collectionsFor(registries, cluster as Cluster).find(
+    (c) => resourceKeyOf(c) === resourceKeyOf(report),
+  );
+  if (!collection) {
+    throw new ApiError(403, 'Forbidden', `no ResourceRegistry selects ${resourceKeyOf(report)} in cluster ${name}`);
+  }
+  const namespace = report.prefix?.slice(0, -1);
+  if (collection.namespaces && (namespace === undefined || !collection.namespaces.includes(namespace))) {
+    throw new ApiError(
+      403,
+      'Forbidden',
+      `${resourceKeyOf(report)} is collected in cluster ${name} only in namespaces ${collection.namespaces.join(', ')}`,
+    );
+  }
+  let through: string | undefined;
+  if (report.items) {
+    const items = report.items.map((o) => toCached(o, report.apiVersion, report.kind));
+    for (const item of items) {
+      const key = cacheKeyOf(item);
+      if (report.prefix && !key.startsWith(report.prefix)) {
+        throw apiErrors.badRequest(`${key} is outside ${report.prefix}`);
+      }
+      if (report.after !== undefined && compareCacheKeys(key, report.after) <= 0) {
+        throw apiErrors.badRequest(`${key} does not come after ${report.after}: pages must follow the list's order`);
+      }
+    }
+    through = (
+      await syncPage(options.cache, name, collection, {
+        ...(report.prefix ? { prefix: report.prefix } : {}),
+        ...(report.after !== undefined ? { after: report.after } : {}),
+        items,
+        last: report.last ?? false,
+      })
+    ).through;
+  }
+  if (report.summary) {
+    const current = await options.store.get({ ...CLUSTER_CACHE, name });
+    const previous = current?.spec as ClusterCacheRecord | undefined;
+    const kinds = (previous?.reachable ? previous.kinds : []).filter(
+      (k) => resourceKeyOf(k) !== resourceKeyOf(collection),
+    );
+    const next: ClusterCacheRecord = {
+      kinds: [...kinds, { ...collection, ...report.summary, syncedAt: new Date(options.nowMs).toISOString() }].sort(
+        (a, b) => (resourceKeyOf(a) < resourceKeyOf(b) ? -1 : 1),
+      ),
+      reachable: true,
+    };
+    await writeClusterCacheRecord(options.store, name, current, next);
+    if (recordChangedForRegistries(previous, next)) {
+      await options.workQueue.enqueue(
+        registries.map((r) => ({
+          controller: SEARCH_CONTROLLER_NAME,
+          lane: 'standard' as const,
+          key: formatKey(refOf(r as KubeObject)),
+          reason: 'agent-report',
+        })),
+      );
+    }
+  }
+  return through !== undefined ? { through } : {};
+}
