@@ -17,6 +17,8 @@ export interface Measurement {
   /** Whether bigger is better (throughput) or smaller (latency). */
   higherIsBetter: boolean;
   note?: string;
+  /** Set when a partial run (`--only`) carried the row over from an earlier run: that run's date. */
+  carried?: string;
 }
 
 export function median(values: readonly number[]): number {

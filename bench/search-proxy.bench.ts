@@ -1,0 +1,175 @@
+/**
+ * Issue 16: the global proxy over 100,000 pods on 10 simulated members, run as `npm start` runs it
+ * (dynalite, fauxqs, every controller, simulated members), with the proxy served by a separate
+ * process so its memory can be read alone.
+ *
+ * Pods are written straight into the members' stores (bound to a node that does not exist, so the
+ * simulated kubelets leave them alone), a ResourceRegistry selects Pods in every member, and the
+ * collector takes them into the search cache. Then a child process that only serves the API lists
+ * every pod through the proxy in pages of 500, at two fleet sizes: its idle memory, its peak while
+ * listing, and the time. karmada-search keeps every selected object in an informer cache: ~70 KB of
+ * memory per cached pod (#2518), ~7 GB for 100,000.
+ */
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { issueAdminToken } from '../lib/apiserver/server.ts';
+import { startLocalRuntime } from '../lib/local/runtime.ts';
+import { CLUSTER_CACHE } from '../lib/search/records.ts';
+import { listAll } from '../lib/store/list-all.ts';
+import { forEachLimited } from '../lib/util/concurrency.ts';
+import type { Measurement } from './harness.ts';
+import { apiClient, benchTimings, memberNames, membersReady, simulatedMembers, until } from './local-plane.ts';
+
+const GROUP = 'Global proxy (issue 16)';
+const NODE = { cpu: '64', memory: '256Gi', pods: '110', 'ephemeral-storage': '100Gi' };
+/** karmada-search's memory per cached pod (#2518: ~140 GB for ~2M pods). */
+const KARMADA_BYTES_PER_POD = 70 * 1024;
+const MB = 1024 * 1024;
+
+interface ReaderResult {
+  items: number;
+  pages: number;
+  seconds: number;
+  idle: { rss: number; heap: number };
+  peak: { rss: number; heap: number };
+}
+
+function readAll(config: unknown, token: string): Promise<ReaderResult> {
+  const script = fileURLToPath(new URL('./search-proxy-reader.ts', import.meta.url));
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      ['--expose-gc', '--import', 'tsx', '--no-warnings', script],
+      {
+        env: { ...process.env, BENCH_CONFIG: JSON.stringify(config), BENCH_TOKEN: token, BENCH_PAGE: '500' },
+        maxBuffer: 1024 * 1024,
+        timeout: 1_800_000,
+      },
+      (err, stdout, stderr) => {
+        if (err) return reject(new Error(`proxy reader failed: ${err.message}\n${stderr}`));
+        resolve(JSON.parse(stdout.trim().split('\n').pop()!) as ReaderResult);
+      },
+    );
+  });
+}
+
+export async function benchSearchProxy(options: {
+  clusters: number;
+  podsPerCluster: number[];
+}): Promise<Measurement[]> {
+  const names = memberNames(options.clusters);
+  const rt = await startLocalRuntime({
+    inMemory: true,
+    apiPort: 0,
+    simulation: simulatedMembers(options.clusters, NODE),
+    clusterTimings: benchTimings(),
+    logLevel: (process.env.BENCH_LOG_LEVEL as 'ERROR' | undefined) ?? 'ERROR',
+  });
+  const api = apiClient(rt, 60_000);
+  const out: Measurement[] = [];
+  const runs: { pods: number; r: ReaderResult; collectSeconds: number }[] = [];
+  try {
+    await membersReady(rt, names.length, 600_000);
+    const token = (await issueAdminToken(rt.runtime.store, 'search benchmark')).token;
+    let seeded = 0;
+    for (const perCluster of options.podsPerCluster) {
+      const started = performance.now();
+      for (const name of names) {
+        const store = rt.members.get(name)!.store;
+        const indexes = Array.from({ length: perCluster - seeded }, (_, i) => seeded + i);
+        await forEachLimited(indexes, 32, async (i) => {
+          await store.create({
+            apiVersion: 'v1',
+            kind: 'Pod',
+            metadata: {
+              name: `bench-${String(i).padStart(6, '0')}`,
+              namespace: `team-${i % 20}`,
+              labels: { app: `app-${i % 50}`, tier: i % 2 ? 'web' : 'worker' },
+            },
+            spec: {
+              nodeName: 'bench-node',
+              containers: [
+                {
+                  name: 'app',
+                  image: 'registry.example.com/app:1.2.3',
+                  resources: { requests: { cpu: '100m', memory: '128Mi' } },
+                },
+              ],
+            },
+          });
+        });
+      }
+      seeded = perCluster;
+      if (runs.length === 0) {
+        await api.send('POST', '/apis/search.karmada.io/v1alpha1/resourceregistries', {
+          apiVersion: 'search.karmada.io/v1alpha1',
+          kind: 'ResourceRegistry',
+          metadata: { name: 'all-pods' },
+          spec: { targetCluster: {}, resourceSelectors: [{ apiVersion: 'v1', kind: 'Pod' }] },
+        });
+      }
+      const collectStarted = performance.now();
+      await until(
+        `${perCluster} pods per member in the search cache`,
+        async () => {
+          const records = await listAll(rt.runtime.store, CLUSTER_CACHE);
+          return (
+            records.length === names.length &&
+            records.every((r) => (r.spec as { kinds?: { objects?: number }[] }).kinds?.[0]?.objects === perCluster)
+          );
+        },
+        3_600_000,
+        1_000,
+      );
+      const collectSeconds = (performance.now() - collectStarted) / 1000;
+      console.log(
+        `   ${perCluster * names.length} pods seeded in ${Math.round((collectStarted - started) / 1000)} s, collected in ${Math.round(collectSeconds)} s`,
+      );
+      const r = await readAll(rt.runtime.config, token);
+      if (r.items !== perCluster * names.length)
+        throw new Error(`listed ${r.items} pods, expected ${perCluster * names.length}`);
+      console.log(
+        `   listed ${r.items} pods in ${r.pages} pages in ${r.seconds.toFixed(1)} s; proxy process rss ${Math.round(r.idle.rss / MB)} → ${Math.round(r.peak.rss / MB)} MB, heap ${Math.round(r.idle.heap / MB)} → ${Math.round(r.peak.heap / MB)} MB`,
+      );
+      runs.push({ pods: perCluster * names.length, r, collectSeconds });
+    }
+  } finally {
+    await rt.stop();
+  }
+  for (const { pods, r, collectSeconds } of runs) {
+    const tag = `${pods / 1000}k`;
+    out.push(
+      {
+        id: `search-list-${tag}-seconds`,
+        group: GROUP,
+        what: `list ${pods.toLocaleString('en-US')} pods over ${options.clusters} members through the proxy, pages of 500`,
+        unit: 's',
+        median: r.seconds,
+        trials: [r.seconds],
+        higherIsBetter: false,
+        note: `${Math.round(pods / r.seconds).toLocaleString('en-US')} pods/s, ${r.pages} pages`,
+      },
+      {
+        id: `search-proxy-rss-growth-${tag}`,
+        group: GROUP,
+        what: `proxy process memory growth while listing ${pods.toLocaleString('en-US')} pods (peak RSS − idle RSS)`,
+        unit: 'MB',
+        median: (r.peak.rss - r.idle.rss) / MB,
+        trials: [(r.peak.rss - r.idle.rss) / MB],
+        higherIsBetter: false,
+        note: `idle ${Math.round(r.idle.rss / MB)} MB, peak ${Math.round(r.peak.rss / MB)} MB; heap ${Math.round(r.idle.heap / MB)} → ${Math.round(r.peak.heap / MB)} MB. karmada-search: ~${Math.round((pods * KARMADA_BYTES_PER_POD) / MB).toLocaleString('en-US')} MB for these pods (#2518)`,
+      },
+      {
+        id: `search-collect-${tag}-seconds`,
+        group: GROUP,
+        what: `collector: new pods into the search cache (${pods.toLocaleString('en-US')} in all)`,
+        unit: 's',
+        median: collectSeconds,
+        trials: [collectSeconds],
+        higherIsBetter: false,
+        note: 'from the ResourceRegistry (or the added pods) until every member’s record counts them; dynalite in-process',
+      },
+    );
+  }
+  return out;
+}
