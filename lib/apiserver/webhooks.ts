@@ -19,7 +19,7 @@ import { listAll } from '../store/list-all.ts';
 import { withoutFinalizer } from '../store/finalizers.ts';
 import { tryWrite, updateLatest } from '../store/write.ts';
 import { deepEqual } from '../util/json.ts';
-import { BINDER_CONTROLLER_NAME } from '../controllers/specs.ts';
+import { BINDER_CONTROLLER_NAME, SEARCH_CONTROLLER_NAME } from '../controllers/specs.ts';
 import { type KubeObject, refOf } from '../api/object.ts';
 import type { Clock } from '../clock/clock.ts';
 import type { CredentialCipher } from '../crypto/cipher.ts';
@@ -305,12 +305,21 @@ export class WebhookHandler {
         });
       case 'cache': {
         if (!this.#o.searchCache) throw new ApiError(503, 'ServiceUnavailable', 'the search cache is not configured');
-        const through = await acceptCachePage(
-          { store: this.#o.store, cache: this.#o.searchCache, workQueue: this.#o.workQueue, nowMs: clock.now() },
+        const { through, registriesToRefresh } = await acceptCachePage(
+          { store: this.#o.store, cache: this.#o.searchCache, nowMs: clock.now() },
           cluster,
           parseCachePageReport(body),
         );
-        return jsonResponse(200, { kind: 'CachePageAccepted', ...through });
+        // The cluster's reachability or kinds changed: its registries' conditions follow.
+        await this.#o.workQueue.enqueue(
+          registriesToRefresh.map((key) => ({
+            controller: SEARCH_CONTROLLER_NAME,
+            lane: 'standard' as const,
+            key,
+            reason: 'agent-report',
+          })),
+        );
+        return jsonResponse(200, { kind: 'CachePageAccepted', ...(through !== undefined ? { through } : {}) });
       }
       default:
         return this.#workStatus(name, body);

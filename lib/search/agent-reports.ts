@@ -23,9 +23,7 @@ import {
   type ResourceRegistryLike,
   toCached,
 } from '../core/index.ts';
-import { SEARCH_CONTROLLER_NAME } from '../controllers/specs.ts';
 import { ApiError, apiErrors } from '../kube/base/errors.ts';
-import type { WorkQueue } from '../queue/port.ts';
 import { listAll } from '../store/list-all.ts';
 import type { ObjectStore } from '../store/port.ts';
 import type { SearchCache } from './cache-store.ts';
@@ -89,12 +87,15 @@ export function parseCachePageReport(body: Record<string, unknown>): CachePageRe
   return body as unknown as CachePageReport;
 }
 
-/** Syncs one reported page into the cache; on the kind's last page, the cluster's record. */
+/**
+ * Syncs one reported page into the cache; a summary updates the cluster's record. Answers the next
+ * page's `after`, and the registries whose condition the record changed (for the caller to enqueue).
+ */
 export async function acceptCachePage(
-  options: { store: ObjectStore; cache: SearchCache; workQueue: WorkQueue; nowMs: number },
+  options: { store: ObjectStore; cache: SearchCache; nowMs: number },
   cluster: KubeObject,
   report: CachePageReport,
-): Promise<{ through?: string }> {
+): Promise<{ through?: string; registriesToRefresh: string[] }> {
   const name = cluster.metadata.name!;
   const registries = (await listAll(options.store, RESOURCE_REGISTRY)) as ResourceRegistryLike[];
   const collection = collectionsFor(registries, cluster as Cluster).find(
@@ -146,15 +147,11 @@ export async function acceptCachePage(
     };
     await writeClusterCacheRecord(options.store, name, current, next);
     if (recordChangedForRegistries(previous, next)) {
-      await options.workQueue.enqueue(
-        registries.map((r) => ({
-          controller: SEARCH_CONTROLLER_NAME,
-          lane: 'standard' as const,
-          key: formatKey(refOf(r as KubeObject)),
-          reason: 'agent-report',
-        })),
-      );
+      return {
+        ...(through !== undefined ? { through } : {}),
+        registriesToRefresh: registries.map((r) => formatKey(refOf(r as KubeObject))),
+      };
     }
   }
-  return through !== undefined ? { through } : {};
+  return { ...(through !== undefined ? { through } : {}), registriesToRefresh: [] };
 }
