@@ -6,6 +6,7 @@
  * account/region (otherwise they are environment-agnostic, resolved at deploy time); `-c alarmEmail=`
  * subscribes an address to the alarm topic.
  */
+import { periodExpression, SCHEDULE_PERIOD_FLAGS, type SchedulePeriodFlag } from '../../lib/config/schedule-periods.ts';
 import * as z from 'zod/mini';
 import { ConfigError, parseConfig } from '../../lib/config/validate.ts';
 import { parseSchedule, ScheduleExpressionError } from '../../lib/timer/expression.ts';
@@ -71,6 +72,25 @@ const schema = z.strictObject({
           return false;
         }
       }, 'invalid failover flag value (see lib/config/failover.ts for each flag)'),
+    ),
+  ),
+  /**
+   * Karmada's sweep-period flags, by name (`federated-resource-quota-sync-period: 5m`); each becomes its
+   * schedule's `rate()` (whole minutes). Unset: defaults.
+   */
+  schedulePeriods: z.optional(
+    z.partialRecord(
+      z.enum(Object.keys(SCHEDULE_PERIOD_FLAGS) as [SchedulePeriodFlag, ...SchedulePeriodFlag[]]),
+      z.string().check(
+        z.refine((v) => {
+          try {
+            periodExpression('period', v);
+            return true;
+          } catch {
+            return false;
+          }
+        }, 'must be a whole number of minutes such as 5m'),
+      ),
     ),
   ),
   /** API Gateway stage throttling of the Kubernetes API (requests per second, burst). */

@@ -1,3 +1,4 @@
+import { scheduleExpression } from '../../lib/config/schedule-periods.ts';
 import { Duration, Stack, type StackProps } from 'aws-cdk-lib';
 import * as cloudwatch from 'aws-cdk-lib/aws-cloudwatch';
 import type * as dynamodb from 'aws-cdk-lib/aws-dynamodb';
@@ -91,7 +92,7 @@ export class StatelessStack extends Stack {
         new scheduler.Schedule(this, `Schedule-${schedule.name}`, {
           scheduleName: `${config.prefix}-${schedule.name}`,
           description: `Sends ${schedule.key} to the ${spec.name} controller's standard queue`,
-          schedule: scheduler.ScheduleExpression.expression(schedule.expression),
+          schedule: scheduler.ScheduleExpression.expression(scheduleExpression(schedule, config.schedulePeriods)),
           target: new SqsSendMessage(this.functions[spec.name]!.queues.standard, {
             input: scheduler.ScheduleTargetInput.fromObject({ key: schedule.key, reason: 'schedule' }),
             retryAttempts: 3,

@@ -1,6 +1,7 @@
 /**
  * `skctl up`: runs the local control plane until Ctrl-C (what `npm start` runs).
  */
+import { periodExpression, SCHEDULE_PERIOD_FLAGS, SchedulePeriodError } from '../config/schedule-periods.ts';
 import { relative } from 'node:path';
 import { CLUSTER_TIMING_FLAGS, type ClusterTimings } from '../config/runtime.ts';
 import {
@@ -39,6 +40,8 @@ Karmada's cluster health flags (same names and defaults):
   --cluster-monitor-grace-period <duration>      a silent Pull cluster goes Unknown after this (40s)
   --cluster-startup-grace-period <duration>      the same for a Pull cluster never heard from (60s)
   --cluster-lease-duration <duration>            the Pull agent's lease duration (40s)
+
+  --federated-resource-quota-sync-period <duration>   how often every quota is recomputed (5m; whole minutes)
 
 Failover flags (Karmada's names; docs/failover.md):
 ${Object.entries(FAILOVER_FLAGS)
@@ -110,6 +113,7 @@ export async function runUp(args: string[], io: UpIo): Promise<number> {
     'event-ttl': { type: 'string' },
     ...Object.fromEntries(Object.keys(CLUSTER_TIMING_FLAGS).map((f) => [f, { type: 'string' as const }])),
     ...Object.fromEntries(Object.keys(FAILOVER_FLAGS).map((f) => [f, { type: 'string' as const }])),
+    ...Object.fromEntries(Object.keys(SCHEDULE_PERIOD_FLAGS).map((f) => [f, { type: 'string' as const }])),
     help: { type: 'boolean', short: 'h' },
   });
   if (values.help) {
@@ -136,6 +140,18 @@ export async function runUp(args: string[], io: UpIo): Promise<number> {
     if (err instanceof FailoverFlagError) throw new UsageError(`skctl up: ${err.message}`);
     throw err;
   }
+  const schedulePeriods: Record<string, string> = {};
+  for (const flag of Object.keys(SCHEDULE_PERIOD_FLAGS)) {
+    const value = values[flag] as string | undefined;
+    if (value === undefined) continue;
+    try {
+      periodExpression(flag, value);
+    } catch (err) {
+      if (err instanceof SchedulePeriodError) throw new UsageError(`skctl up: ${err.message}`);
+      throw err;
+    }
+    schedulePeriods[flag] = value;
+  }
   const rt = await startLocalRuntime({
     inMemory: Boolean(values['in-memory']),
     ...(values['data-dir'] ? { dataDir: String(values['data-dir']) } : {}),
@@ -161,6 +177,7 @@ export async function runUp(args: string[], io: UpIo): Promise<number> {
     ...(eventTtlMs !== undefined ? { eventTtlSeconds: Math.round(eventTtlMs / 1000) } : {}),
     ...(Object.keys(clusterTimings).length ? { clusterTimings } : {}),
     ...(Object.keys(failover).length ? { failover } : {}),
+    ...(Object.keys(schedulePeriods).length ? { schedulePeriods } : {}),
   });
   for (const line of describeRuntime(rt)) io.out(line);
   await io.stopRequested;

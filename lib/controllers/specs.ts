@@ -85,7 +85,13 @@ export interface ControllerSpec {
    * EventBridge schedules that send `key` to the controller's standard queue (a sweep), besides the
    * environment's resync schedule.
    */
-  schedules?: readonly { name: string; expression: string; key: string }[];
+  schedules?: readonly {
+    name: string;
+    expression: string;
+    key: string;
+    /** The Karmada flag that sets its period (lib/config/schedule-periods.ts), when one does. */
+    periodFlag?: string;
+  }[];
   /** Opens member-cluster credentials (calls members): its function may decrypt them. */
   opensCredentials?: boolean;
   timeoutSeconds: number;
@@ -287,7 +293,14 @@ export const CONTROLLER_SPECS: readonly ControllerSpec[] = [
     sendsTo: [EXECUTOR_CONTROLLER_NAME, SCHEDULER_CONTROLLER_NAME],
     triggers: { kinds: [FEDERATED_RESOURCE_QUOTA] },
     // --federated-resource-quota-sync-period (Karmada: 5m): every quota recomputed from its bindings.
-    schedules: [{ name: 'quota-sync', expression: 'rate(5 minutes)', key: SWEEP_KEY }],
+    schedules: [
+      {
+        name: 'quota-sync',
+        expression: 'rate(5 minutes)',
+        key: SWEEP_KEY,
+        periodFlag: 'federated-resource-quota-sync-period',
+      },
+    ],
     timeoutSeconds: 120,
     memoryMB: 512,
     maxReceiveCount: 8,

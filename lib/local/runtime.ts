@@ -27,6 +27,7 @@ import { createSqsClient } from '../adapters/sqs/transport.ts';
 import { type Clock, systemClock } from '../clock/clock.ts';
 import { type ClusterTimings, clusterTimings, type RuntimeConfig } from '../config/runtime.ts';
 import type { FailoverSettings } from '../config/failover.ts';
+import { scheduleExpression } from '../config/schedule-periods.ts';
 import { ConfigError } from '../config/validate.ts';
 import { CONTROLLER_FACTORIES } from '../wiring/factories.ts';
 import { CONTROLLER_SPECS } from '../controllers/specs.ts';
@@ -63,6 +64,8 @@ export interface LocalRuntimeOptions {
   logLevel?: LogLevelName;
   /** EventBridge expression of the resync rule. */
   resyncSchedule?: string;
+  /** Karmada's period flags of controllers' sweeps (`federated-resource-quota-sync-period: 5m`). */
+  schedulePeriods?: Partial<Record<string, string>>;
   dynamodbPort?: number;
   sqsPort?: number;
   /** Port of the Kubernetes-compatible API on 127.0.0.1 (default 7070; 0 picks a free one). */
@@ -323,6 +326,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
         const target = runtime.queueUrl(spec.name, 'standard');
         return {
           ...schedule,
+          expression: scheduleExpression(schedule, options.schedulePeriods),
           target: queueName(LOCAL_QUEUE_PREFIX, spec.name, 'standard'),
           fire: async () => {
             const message = encodeMessage({ key: schedule.key, lane: 'standard', reason: 'schedule' }, clock.now());

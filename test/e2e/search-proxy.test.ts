@@ -97,6 +97,18 @@ describe('global proxy and cluster proxy through kubectl', () => {
     const got = await getJson(proxy, ['pod', one.metadata.name!, '-n', 'default']);
     const rv = JSON.parse(Buffer.from(got!.metadata.resourceVersion!, 'base64url').toString('utf8'));
     assert.deepEqual(Object.keys(rv), ['member2']);
+    // Karmada's cache search: with a name, every cluster's copy.
+    const searched = JSON.parse(
+      await kubectl.ok([
+        'get',
+        '--raw',
+        `/apis/search.karmada.io/v1alpha1/search/cache/api/v1/namespaces/default/pods/${one.metadata.name}`,
+      ]),
+    ) as { kind: string; items: KubeObject[] };
+    assert.equal(searched.kind, 'PodList');
+    assert.deepEqual(clustersOf(searched.items), ['member2']);
+    // The shipped example registry is valid as written.
+    await kubectl.ok(['apply', '--dry-run=server', '-f', 'examples/search/resource-registry.yaml']);
   });
 
   it('deletes a pod on its member through the proxy, and reads logs through the cluster proxy and the proxy', async () => {
@@ -118,6 +130,16 @@ describe('global proxy and cluster proxy through kubectl', () => {
         /^simulated log: pod default\/web-member1-\S+ container nginx running on member member1$/m,
       );
       assert.match(await proxy.ok(['logs', podName, '-n', 'default']), /running on member member1/);
+      // Nothing a member answered through the proxies carries a member credential.
+      const answers = [
+        await proxy.run(['get', 'pods', '-A', '-o', 'json']),
+        await member1.run(['get', 'pod', 'no-such-pod', '-o', 'json']),
+        await proxy.run(['delete', 'pod', 'no-such-pod', '-n', 'default']),
+      ];
+      for (const member of MEMBERS) {
+        const token = rt.members.get(member)!.token;
+        for (const a of answers) assert.ok(!`${a.stdout}${a.stderr}`.includes(token), `a ${member} credential leaked`);
+      }
     } finally {
       member1.cleanup();
     }

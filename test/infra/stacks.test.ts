@@ -240,7 +240,7 @@ for (const env of ['dev', 'prod'] as const) {
       });
     });
 
-    it('lets only the api seal member credentials and only the controllers that call members (cluster-status, executor) open them', () => {
+    it('lets only the api seal member credentials (it also opens them for the proxies) and only the controllers that call members (cluster-status, executor, search) open them', () => {
       const policies = stateless.findResources('AWS::IAM::Policy') as Record<
         string,
         { Properties: { PolicyDocument: { Statement: { Sid?: string; Action: string | string[] }[] } } }
@@ -261,6 +261,7 @@ for (const env of ['dev', 'prod'] as const) {
         ['ApiRoleDefaultPolicy', ['kms:Decrypt', 'kms:GenerateDataKey']],
         ['ControllerclusterstatusRoleDefaultPolicy', ['kms:Decrypt']],
         ['ControllerexecutorRoleDefaultPolicy', ['kms:Decrypt']],
+        ['ControllersearchRoleDefaultPolicy', ['kms:Decrypt']],
       ]);
     });
 
