@@ -36,7 +36,7 @@ import type { Controller, ReconcileContext, ReconcileRequest, ReconcileResult } 
 import type { SearchCache } from '../search/cache-store.ts';
 import { forEachMemberPage, type MemberKind } from '../search/member-pages.ts';
 import { CLUSTER_CACHE, recordChangedForRegistries, writeClusterCacheRecord } from '../search/records.ts';
-import { syncPage } from '../search/sync.ts';
+import { ChunkedSync } from '../search/chunked-sync.ts';
 import { listAll } from '../store/list-all.ts';
 import type { ObjectStore } from '../store/port.ts';
 import { tryWrite } from '../store/write.ts';
@@ -45,6 +45,8 @@ import { SEARCH_CONTROLLER_NAME } from './specs.ts';
 
 export { CLUSTER_CACHE } from '../search/records.ts';
 
+/** Every chunk is compared with the cache at least this often, unchanged or not. */
+const FULL_COMPARE_EVERY_MS = 3_600_000;
 /** Objects per member list page, and per cache page. */
 const DEFAULT_PAGE_SIZE = 500;
 /** Cache writes of one page in flight at once. */
@@ -74,6 +76,9 @@ export interface SearchStats {
   pagesRead: number;
   cacheWrites: number;
   cacheRemovals: number;
+  /** Chunks found unchanged (not read from the cache), and chunks compared with it. */
+  chunksSkipped: number;
+  chunksSynced: number;
 }
 
 export function createSearchController(options: SearchControllerOptions): Controller & { stats: SearchStats } {
@@ -85,7 +90,14 @@ export function createSearchController(options: SearchControllerOptions): Contro
       ? async (cluster: KubeObject, nowMs: number) =>
           cachedClient(await cachedConnection(store, options.cipher!, cluster, nowMs))
       : undefined);
-  const stats: SearchStats = { syncs: 0, pagesRead: 0, cacheWrites: 0, cacheRemovals: 0 };
+  const stats: SearchStats = {
+    syncs: 0,
+    pagesRead: 0,
+    cacheWrites: 0,
+    cacheRemovals: 0,
+    chunksSkipped: 0,
+    chunksSynced: 0,
+  };
 
   const enqueue = (keys: string[], lane: ReconcileRequest['lane'], reason: string) =>
     keys.length
@@ -104,17 +116,34 @@ export function createSearchController(options: SearchControllerOptions): Contro
     }
   };
 
-  /** One kind of one member into the cache, page by page. */
-  const collectKind = async (client: MemberClient, cluster: string, kind: Collection): Promise<MemberKind> => {
-    let after: string | undefined;
-    return forEachMemberPage(client, kind, pageSize, async (page) => {
+  /**
+   * One kind of one member into the cache, chunk by chunk: chunks unchanged since the last sync are
+   * not read from the cache (once an hour every chunk is compared anyway, in case the cache was
+   * changed behind the collector's back).
+   */
+  const collectKind = async (
+    client: MemberClient,
+    cluster: string,
+    kind: Collection,
+    previous: ClusterCacheRecord['kinds'][number] | undefined,
+    nowMs: number,
+  ): Promise<MemberKind & { chunks: string[]; verifiedAt: string }> => {
+    const verifiedAt = Date.parse(previous?.verifiedAt ?? '');
+    const trusted = !Number.isNaN(verifiedAt) && nowMs - verifiedAt < FULL_COMPARE_EVERY_MS;
+    const chunked = new ChunkedSync(cache, cluster, kind, trusted ? previous?.chunks : undefined);
+    const listed = await forEachMemberPage(client, kind, pageSize, async (page) => {
       stats.pagesRead++;
-      if (page.first) after = undefined;
-      const synced = await syncPage(cache, cluster, kind, { ...page, ...(after !== undefined ? { after } : {}) });
-      stats.cacheWrites += synced.written;
-      stats.cacheRemovals += synced.removed;
-      after = synced.through;
+      await chunked.add(page);
     });
+    stats.cacheWrites += chunked.stats.written;
+    stats.cacheRemovals += chunked.stats.removed;
+    stats.chunksSkipped += chunked.stats.chunksSkipped;
+    stats.chunksSynced += chunked.stats.chunksSynced;
+    return {
+      ...listed,
+      chunks: chunked.chunks,
+      verifiedAt: trusted ? previous!.verifiedAt! : new Date(nowMs).toISOString(),
+    };
   };
 
   const syncCluster = async (name: string, request: ReconcileRequest, context: ReconcileContext) => {
@@ -181,7 +210,8 @@ export function createSearchController(options: SearchControllerOptions): Contro
         const kinds: ClusterCacheRecord['kinds'] = [];
         for (const kind of plan.collect) {
           try {
-            kinds.push({ ...kind, ...(await collectKind(client, name, kind)), syncedAt: nowText });
+            const last = before.get(`${kind.apiVersion}/${kind.kind}`);
+            kinds.push({ ...kind, ...(await collectKind(client, name, kind, last, context.now)), syncedAt: nowText });
           } catch (err) {
             if (!(err instanceof MemberApiError)) throw err;
             // The member does not serve the kind (yet), or refuses the list: said per kind.

@@ -342,11 +342,11 @@ export const CONTROLLER_SPECS: readonly ControllerSpec[] = [
     sendsTo: [],
     triggers: { kinds: [RESOURCE_REGISTRY, CLUSTER] },
     opensCredentials: true,
-    // Lists of large members take a while; one cluster per message, a few at once.
+    // Lists of large members take a while: one cluster per invocation, a few at once.
     timeoutSeconds: 300,
     memoryMB: 512,
     maxReceiveCount: 5,
-    lanes: bothLanes({ batchSize: 2, maximumBatchingWindowSeconds: 0, maxConcurrency: 4 }),
+    lanes: bothLanes({ batchSize: 1, maximumBatchingWindowSeconds: 0, maxConcurrency: 4 }),
   },
   {
     name: GARBAGE_COLLECTOR_NAME,

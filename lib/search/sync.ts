@@ -23,16 +23,19 @@ export interface PageSync {
   last: boolean;
 }
 
-/** Syncs one page; `through` is the `after` of the next page. */
+/**
+ * Syncs one page; `through` is the `after` of the next page, and `complete` whether every write it
+ * needed was made (a write lost to a concurrent one is left to the next sync).
+ */
 export async function syncPage(
   cache: SearchCache,
   cluster: string,
   kind: CachedKind,
   page: PageSync,
-): Promise<{ through?: string; written: number; removed: number }> {
+): Promise<{ through?: string; written: number; removed: number; complete: boolean }> {
   // An empty page that is not the last covers no key range yet.
   if (page.items.length === 0 && !page.last) {
-    return { ...(page.after !== undefined ? { through: page.after } : {}), written: 0, removed: 0 };
+    return { ...(page.after !== undefined ? { through: page.after } : {}), written: 0, removed: 0, complete: true };
   }
   const range = pageRange(page.after, page.items, page.last);
   const entries = await cache.entries(cluster, kind, { ...range, ...(page.prefix ? { prefix: page.prefix } : {}) });
@@ -45,5 +48,10 @@ export async function syncPage(
   await forEachLimited(plan.remove, WRITE_CONCURRENCY, async (r) => {
     if (await cache.remove(cluster, kind, r.key, r.version)) removed++;
   });
-  return { ...(range.through !== undefined ? { through: range.through } : {}), written, removed };
+  return {
+    ...(range.through !== undefined ? { through: range.through } : {}),
+    written,
+    removed,
+    complete: written === plan.put.length && removed === plan.remove.length,
+  };
 }

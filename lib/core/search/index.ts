@@ -2,3 +2,4 @@
 export * from './registry.ts';
 export * from './cache.ts';
 export * from './tokens.ts';
+export * from './chunks.ts';

@@ -117,6 +117,10 @@ export interface ClusterCacheRecord {
     namespaced?: boolean;
     syncedAt?: string;
     error?: string;
+    /** The chunks of the last sync (`chunkRecord`): a chunk found again unchanged is not read from the cache. */
+    chunks?: string[];
+    /** When every chunk was last compared with the cache. */
+    verifiedAt?: string;
   })[];
   /** False while the member cannot be read: its objects are served as last collected. */
   reachable: boolean;

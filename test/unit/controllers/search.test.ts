@@ -156,16 +156,19 @@ describe('search collector', () => {
     assert.equal(r?.kinds[0]?.plural, 'pods');
   });
 
-  it('a quiet member costs no cache write; a change, an addition and deletions across pages cost one write each', async () => {
+  it('a quiet member costs no cache read or write; a change, an addition and deletions across pages cost one write each', async () => {
     const t = setup(2);
     const m = await t.addCluster('member1');
     for (const n of ['a', 'b', 'c', 'd', 'e']) m.put('default', n);
     await t.registry(['member1']);
     await t.sync('member1');
     const puts = t.rows.calls.put;
+    const compared = t.controller.stats.chunksSynced;
     await t.clock.advance(10_000);
     await t.sync('member1');
     assert.equal(t.rows.calls.put - puts, 1, 'only the cluster record (its sync time) is written');
+    assert.equal(t.controller.stats.chunksSynced, compared, 'the cache is not even read: every chunk is unchanged');
+    assert.equal(t.controller.stats.chunksSkipped, (await t.record('member1'))?.kinds[0]?.chunks?.length);
     m.put('default', 'b', { changed: 'yes' });
     m.pods.delete('default/c');
     m.pods.delete('default/e');
@@ -176,6 +179,22 @@ describe('search collector', () => {
     assert.equal(t.rows.calls.put - before.put, 3, 'b changed, f added, and the record');
     assert.equal(t.rows.calls.delete - before.del, 2, 'c and e removed');
     assert.deepEqual((await t.cache.get('member1', POD, 'default/b'))?.metadata.labels, { changed: 'yes' });
+  });
+
+  it('a cache entry lost behind the collector’s back comes back at the hourly full compare', async () => {
+    const t = setup();
+    const m = await t.addCluster('member1');
+    for (const n of ['a', 'b']) m.put('default', n);
+    await t.registry(['member1']);
+    await t.sync('member1');
+    const [entry] = await t.cache.entries('member1', POD, {});
+    await t.cache.remove('member1', POD, entry!.key, entry!.version);
+    await t.clock.advance(60_000);
+    await t.sync('member1');
+    assert.deepEqual(await t.cached('member1'), ['default/b'], 'unchanged chunks are trusted for an hour');
+    await t.clock.advance(3_600_000);
+    await t.sync('member1');
+    assert.deepEqual(await t.cached('member1'), ['default/a', 'default/b']);
   });
 
   it('an unreachable member keeps its objects, and its record says since when', async () => {

@@ -9,6 +9,10 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { KubeObject } from '../../../../lib/api/object.ts';
 import {
+  CHUNK_EVERY,
+  chunkFingerprint,
+  chunkRecord,
+  isChunkBoundary,
   cacheSyncPlan,
   type Cluster,
   type ClusterCacheRecord,
@@ -289,5 +293,39 @@ describe('cacheSyncPlan and pageRange (one page of a member list against the cac
     const items = [pod('b', 'z', '1'), pod('a', 'y', '1')];
     assert.deepEqual(pageRange(undefined, items, false), { through: 'b/z' });
     assert.deepEqual(pageRange('b/z', items, true), { after: 'b/z' });
+  });
+});
+
+describe('content-defined chunks (a quiet member is not read from the cache)', () => {
+  const keys = Array.from({ length: 5000 }, (_, i) => `ns/pod-${String(i).padStart(5, '0')}`);
+  const cut = (list: string[]) => {
+    const chunks: string[][] = [];
+    let current: string[] = [];
+    for (const k of list) {
+      current.push(k);
+      if (isChunkBoundary(k)) {
+        chunks.push(current);
+        current = [];
+      }
+    }
+    chunks.push(current);
+    return chunks.map((c) => chunkFingerprint(c.map((key) => ({ key, resourceVersion: '1' }))));
+  };
+  it('about one key in CHUNK_EVERY ends a chunk', () => {
+    const n = keys.filter(isChunkBoundary).length;
+    assert.ok(n > 5000 / CHUNK_EVERY / 3 && n < (5000 / CHUNK_EVERY) * 3, String(n));
+  });
+  it('inserting an object changes one chunk’s fingerprint, not the others’ (boundaries depend on keys only)', () => {
+    const before = cut(keys);
+    const after = cut([...keys.slice(0, 2500), 'ns/pod-02499x', ...keys.slice(2500)].sort());
+    assert.equal(after.length, before.length);
+    assert.equal(after.filter((f, i) => f !== before[i]).length, 1);
+  });
+  it('a changed resourceVersion changes the fingerprint; the chunk record names its range', () => {
+    assert.notEqual(
+      chunkFingerprint([{ key: 'a/b', resourceVersion: '1' }]),
+      chunkFingerprint([{ key: 'a/b', resourceVersion: '2' }]),
+    );
+    assert.equal(chunkRecord({ prefix: 'a/', after: 'a/b', through: 'a/z' }, 'fp'), 'a/\ta/b\ta/z\tfp');
   });
 });

@@ -1,0 +1,78 @@
+/**
+ * A member's list into the search cache chunk by chunk (core `chunks.ts`): pages from the member are
+ * cut into content-defined chunks; a chunk whose fingerprint the last sync recorded for the same key
+ * range is skipped without reading the cache, any other is synced like a page ({@link syncPage}).
+ * So a member whose objects did not change costs its list and no cache read; one changed object costs
+ * one chunk (~256 entries) read and one write.
+ */
+import type { KubeObject } from '../api/object.ts';
+import { cacheKeyOf, chunkFingerprint, chunkRecord, isChunkBoundary, MAX_CHUNK } from '../core/index.ts';
+import type { CachedKind, SearchCache } from './cache-store.ts';
+import type { MemberPage } from './member-pages.ts';
+import { syncPage } from './sync.ts';
+
+export class ChunkedSync {
+  readonly #cache: SearchCache;
+  readonly #cluster: string;
+  readonly #kind: CachedKind;
+  readonly #previous: ReadonlySet<string>;
+  /** The chunks of this sync, to record. */
+  readonly chunks: string[] = [];
+  readonly stats = { chunksSkipped: 0, chunksSynced: 0, written: 0, removed: 0 };
+  #prefix: string | undefined;
+  #after: string | undefined;
+  #items: KubeObject[] = [];
+
+  constructor(cache: SearchCache, cluster: string, kind: CachedKind, previousChunks: readonly string[] | undefined) {
+    this.#cache = cache;
+    this.#cluster = cluster;
+    this.#kind = kind;
+    this.#previous = new Set(previousChunks ?? []);
+  }
+
+  /** One page of the member's list, in list order. */
+  async add(page: MemberPage): Promise<void> {
+    if (page.first) {
+      this.#prefix = page.prefix;
+      this.#after = undefined;
+      this.#items = [];
+    }
+    for (const item of page.items) {
+      this.#items.push(item);
+      if (isChunkBoundary(cacheKeyOf(item)) || this.#items.length >= MAX_CHUNK) await this.#close(false);
+    }
+    if (page.last) await this.#close(true);
+  }
+
+  async #close(last: boolean): Promise<void> {
+    const items = this.#items;
+    this.#items = [];
+    const through = last ? undefined : cacheKeyOf(items[items.length - 1]!);
+    const range = {
+      ...(this.#prefix ? { prefix: this.#prefix } : {}),
+      ...(this.#after !== undefined ? { after: this.#after } : {}),
+      ...(through !== undefined ? { through } : {}),
+    };
+    const record = chunkRecord(
+      range,
+      chunkFingerprint(items.map((o) => ({ key: cacheKeyOf(o), resourceVersion: o.metadata.resourceVersion ?? '' }))),
+    );
+    if (this.#previous.has(record)) {
+      this.stats.chunksSkipped++;
+      this.chunks.push(record);
+    } else {
+      this.stats.chunksSynced++;
+      const synced = await syncPage(this.#cache, this.#cluster, this.#kind, {
+        ...(this.#prefix ? { prefix: this.#prefix } : {}),
+        ...(this.#after !== undefined ? { after: this.#after } : {}),
+        items,
+        last,
+      });
+      this.stats.written += synced.written;
+      this.stats.removed += synced.removed;
+      // Only a chunk the cache now equals is recorded: one with a lost write is compared again next time.
+      if (synced.complete) this.chunks.push(record);
+    }
+    if (through !== undefined) this.#after = through;
+  }
+}
