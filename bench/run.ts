@@ -4,7 +4,7 @@
  *   npm run bench -- --quick          fewer objects and trials (a smoke run; not written to BENCHMARKS.md)
  *   npm run bench -- --only=search    only the named sections (comma-separated: codec, store, api,
  *                                     queues, scheduler, propagation, eviction, application-failover,
- *                                     quota, search); the other rows are carried over from
+ *                                     quota, quota-scale, search); the other rows are carried over from
  *                                     bench/results.json, marked with the date of their run
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -14,6 +14,7 @@ import { describeSetup, type Measurement } from './harness.ts';
 import { benchApi } from './api.bench.ts';
 import { benchApplicationFailover } from './application-failover.bench.ts';
 import { benchQuota } from './quota.bench.ts';
+import { benchQuotaScale } from './quota-scale.bench.ts';
 import { benchSearchProxy } from './search-proxy.bench.ts';
 import { benchEviction } from './eviction.bench.ts';
 import { benchPropagation } from './propagation.bench.ts';
@@ -146,6 +147,23 @@ async function main(): Promise<void> {
       measurements.push(...(await benchQuota({ bindings: quick ? 50 : 300, samples: quick ? 5 : 20 })));
     } catch (err) {
       console.log(`   FederatedResourceQuota bench failed: ${(err as Error).message}`);
+    }
+  }
+
+  if (wants('quota-scale')) {
+    console.log('… FederatedResourceQuota at 5,000 bindings in one namespace (scheduler on dynalite + fauxqs)');
+    const quotaStore = await startDynalite();
+    const quotaSqs = await startSqsServer();
+    try {
+      measurements.push(
+        ...(await benchQuotaScale(quotaStore.endpoint, quotaSqs, {
+          bindings: quick ? 500 : 5000,
+          samples: quick ? 5 : 20,
+        })),
+      );
+    } finally {
+      await quotaSqs.stop();
+      await quotaStore.stop();
     }
   }
 
