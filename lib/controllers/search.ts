@@ -36,7 +36,7 @@ import type { Controller, ReconcileContext, ReconcileRequest, ReconcileResult } 
 import type { SearchCache } from '../search/cache-store.ts';
 import { forEachMemberPage, type MemberKind } from '../search/member-pages.ts';
 import { CLUSTER_CACHE, recordChangedForRegistries, writeClusterCacheRecord } from '../search/records.ts';
-import { ChunkedSync } from '../search/chunked-sync.ts';
+import { ChunkedSync, SyncBudgetExceeded } from '../search/chunked-sync.ts';
 import { listAll } from '../store/list-all.ts';
 import type { ObjectStore } from '../store/port.ts';
 import { tryWrite } from '../store/write.ts';
@@ -44,6 +44,17 @@ import { forEachLimited } from '../util/concurrency.ts';
 import { SEARCH_CONTROLLER_NAME } from './specs.ts';
 
 export { CLUSTER_CACHE } from '../search/records.ts';
+
+/** A kind's sync cut short: the chunks it finished. */
+class PartialSync extends Error {
+  readonly kind: Collection;
+  readonly chunks: string[];
+  constructor(kind: Collection, chunks: string[]) {
+    super(`partial sync of ${kind.apiVersion}/${kind.kind}`);
+    this.kind = kind;
+    this.chunks = chunks;
+  }
+}
 
 /** Every chunk is compared with the cache at least this often, unchanged or not. */
 const FULL_COMPARE_EVERY_MS = 3_600_000;
@@ -63,6 +74,11 @@ export interface SearchControllerOptions {
    */
   clientFor?: (cluster: KubeObject, nowMs: number) => Promise<MemberClient>;
   pageSize?: number;
+  /**
+   * How long one sync may write before it records what it did and goes on in a new invocation
+   * (default 60 s; the function's timeout is 300 s).
+   */
+  syncBudgetMs?: number;
   /**
    * A member-sync request within this long of the cluster's last sync is skipped (the probe
    * cadence may be faster than a large cluster's list). Registry and cluster changes always sync.
@@ -84,6 +100,7 @@ export interface SearchStats {
 export function createSearchController(options: SearchControllerOptions): Controller & { stats: SearchStats } {
   const { store, cache } = options;
   const pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
+  const syncBudgetMs = options.syncBudgetMs ?? 60_000;
   const clientFor =
     options.clientFor ??
     (options.cipher
@@ -127,18 +144,28 @@ export function createSearchController(options: SearchControllerOptions): Contro
     kind: Collection,
     previous: ClusterCacheRecord['kinds'][number] | undefined,
     nowMs: number,
+    overBudget: () => boolean,
   ): Promise<MemberKind & { chunks: string[]; verifiedAt: string }> => {
     const verifiedAt = Date.parse(previous?.verifiedAt ?? '');
     const trusted = !Number.isNaN(verifiedAt) && nowMs - verifiedAt < FULL_COMPARE_EVERY_MS;
-    const chunked = new ChunkedSync(cache, cluster, kind, trusted ? previous?.chunks : undefined);
-    const listed = await forEachMemberPage(client, kind, pageSize, async (page) => {
-      stats.pagesRead++;
-      await chunked.add(page);
-    });
-    stats.cacheWrites += chunked.stats.written;
-    stats.cacheRemovals += chunked.stats.removed;
-    stats.chunksSkipped += chunked.stats.chunksSkipped;
-    stats.chunksSynced += chunked.stats.chunksSynced;
+    // A sync cut short keeps the chunks it finished (marked partial): the next one skips them.
+    const carried = trusted || previous?.partial ? previous?.chunks : undefined;
+    const chunked = new ChunkedSync(cache, cluster, kind, carried, overBudget);
+    let listed: MemberKind;
+    try {
+      listed = await forEachMemberPage(client, kind, pageSize, async (page) => {
+        stats.pagesRead++;
+        await chunked.add(page);
+      });
+    } catch (err) {
+      if (err instanceof SyncBudgetExceeded) throw new PartialSync(kind, chunked.chunks);
+      throw err;
+    } finally {
+      stats.cacheWrites += chunked.stats.written;
+      stats.cacheRemovals += chunked.stats.removed;
+      stats.chunksSkipped += chunked.stats.chunksSkipped;
+      stats.chunksSynced += chunked.stats.chunksSynced;
+    }
     return {
       ...listed,
       chunks: chunked.chunks,
@@ -146,7 +173,11 @@ export function createSearchController(options: SearchControllerOptions): Contro
     };
   };
 
-  const syncCluster = async (name: string, request: ReconcileRequest, context: ReconcileContext) => {
+  const syncCluster = async (
+    name: string,
+    request: ReconcileRequest,
+    context: ReconcileContext,
+  ): Promise<ReconcileResult | undefined> => {
     const [clusterObj, registries, recordObj] = await Promise.all([
       store.get({ ...CLUSTER, name }),
       listAll(store, RESOURCE_REGISTRY),
@@ -205,14 +236,38 @@ export function createSearchController(options: SearchControllerOptions): Contro
     } else if (!clientFor) {
       record = unreachable('this control plane has no key to open member credentials');
     } else {
+      const budgetEnds = performance.now() + syncBudgetMs;
+      const overBudget = () => performance.now() > budgetEnds;
       try {
         const client = await clientFor(cluster!, context.now);
         const kinds: ClusterCacheRecord['kinds'] = [];
         for (const kind of plan.collect) {
+          const last = before.get(`${kind.apiVersion}/${kind.kind}`);
           try {
-            const last = before.get(`${kind.apiVersion}/${kind.kind}`);
-            kinds.push({ ...kind, ...(await collectKind(client, name, kind, last, context.now)), syncedAt: nowText });
+            kinds.push({
+              ...kind,
+              ...(await collectKind(client, name, kind, last, context.now, overBudget)),
+              syncedAt: nowText,
+            });
           } catch (err) {
+            if (err instanceof PartialSync) {
+              // Out of time: what was done is recorded, the rest goes on in a new invocation at once.
+              const done = kinds.map((k) => `${k.apiVersion}/${k.kind}`);
+              const rest = plan.collect
+                .filter((c) => c !== kind && !done.includes(`${c.apiVersion}/${c.kind}`))
+                .map((c) => ({ ...(before.get(`${c.apiVersion}/${c.kind}`) ?? {}), ...c }));
+              const partial: ClusterCacheRecord = {
+                kinds: [...kinds, { ...(last ?? {}), ...kind, chunks: err.chunks, partial: true }, ...rest],
+                reachable: true,
+              };
+              await writeClusterCacheRecord(store, name, recordObj, partial);
+              context.logger.info('sync cut at its time budget; going on in a new invocation', {
+                cluster: name,
+                kind: `${kind.apiVersion}/${kind.kind}`,
+                chunks: err.chunks.length,
+              });
+              return { requeueAfterMs: 0, requeueLane: request.lane };
+            }
             if (!(err instanceof MemberApiError)) throw err;
             // The member does not serve the kind (yet), or refuses the list: said per kind.
             kinds.push({ ...(before.get(`${kind.apiVersion}/${kind.kind}`) ?? {}), ...kind, error: err.message });
@@ -295,7 +350,7 @@ export function createSearchController(options: SearchControllerOptions): Contro
         await reconcileRegistry(ref.name, request, context);
       } else if (ref.group === CLUSTER.group && ref.kind === CLUSTER.kind) {
         context.logger.appendKeys({ cluster: ref.name });
-        await syncCluster(ref.name, request, context);
+        return syncCluster(ref.name, request, context);
       }
       return undefined;
     },

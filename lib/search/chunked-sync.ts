@@ -11,6 +11,11 @@ import type { CachedKind, SearchCache } from './cache-store.ts';
 import type { MemberPage } from './member-pages.ts';
 import { syncPage } from './sync.ts';
 
+/** The sync ran out of its time budget: what it did is kept (chunks recorded so far), the rest is next. */
+export class SyncBudgetExceeded extends Error {
+  override readonly name = 'SyncBudgetExceeded';
+}
+
 export class ChunkedSync {
   readonly #cache: SearchCache;
   readonly #cluster: string;
@@ -23,11 +28,25 @@ export class ChunkedSync {
   #after: string | undefined;
   #items: KubeObject[] = [];
 
-  constructor(cache: SearchCache, cluster: string, kind: CachedKind, previousChunks: readonly string[] | undefined) {
+  readonly #overBudget: () => boolean;
+
+  /**
+   * `overBudget` is asked after each chunk that had to be synced: when it says yes, the sync stops
+   * with {@link SyncBudgetExceeded} and `chunks` holds what was done, so the next sync (which lists
+   * the member again) skips it.
+   */
+  constructor(
+    cache: SearchCache,
+    cluster: string,
+    kind: CachedKind,
+    previousChunks: readonly string[] | undefined,
+    overBudget: () => boolean = () => false,
+  ) {
     this.#cache = cache;
     this.#cluster = cluster;
     this.#kind = kind;
     this.#previous = new Set(previousChunks ?? []);
+    this.#overBudget = overBudget;
   }
 
   /** One page of the member's list, in list order. */
@@ -72,6 +91,7 @@ export class ChunkedSync {
       this.stats.removed += synced.removed;
       // Only a chunk the cache now equals is recorded: one with a lost write is compared again next time.
       if (synced.complete) this.chunks.push(record);
+      if (this.#overBudget()) throw new SyncBudgetExceeded(`synced ${this.stats.chunksSynced} chunks`);
     }
     if (through !== undefined) this.#after = through;
   }

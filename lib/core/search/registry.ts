@@ -121,6 +121,8 @@ export interface ClusterCacheRecord {
     chunks?: string[];
     /** When every chunk was last compared with the cache. */
     verifiedAt?: string;
+    /** The last sync was cut short at its time budget: `chunks` are the ones it finished. */
+    partial?: boolean;
   })[];
   /** False while the member cannot be read: its objects are served as last collected. */
   reachable: boolean;

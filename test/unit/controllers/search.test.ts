@@ -57,7 +57,7 @@ class FakeMember {
   }
 }
 
-function setup(pageSize = 2) {
+function setup(pageSize = 2, syncBudgetMs?: number) {
   const clock = new VirtualClock(Date.UTC(2026, 10, 26, 8, 0, 0));
   const rows = new MemoryRowStore();
   const store = new RowObjectStore(rows, { clock });
@@ -70,6 +70,7 @@ function setup(pageSize = 2) {
     workQueue: { enqueue: async (items) => void queued.push(...items.map((i) => i.key)) },
     clientFor: async (cluster) => members.get(cluster.metadata.name!)!.client(),
     pageSize,
+    ...(syncBudgetMs !== undefined ? { syncBudgetMs } : {}),
   });
   const addCluster = async (name: string, ready = true) => {
     members.set(name, new FakeMember());
@@ -195,6 +196,25 @@ describe('search collector', () => {
     await t.clock.advance(3_600_000);
     await t.sync('member1');
     assert.deepEqual(await t.cached('member1'), ['default/a', 'default/b']);
+  });
+
+  it('a sync out of time records the chunks it finished and goes on at once in a new invocation, skipping them', async () => {
+    const t = setup(50, 0);
+    const m = await t.addCluster('member1');
+    for (let i = 0; i < 1500; i++) m.put('default', `p${String(i).padStart(4, '0')}`);
+    await t.registry(['member1']);
+    const first = await t.sync('member1');
+    assert.deepEqual(first, { requeueAfterMs: 0, requeueLane: 'standard' });
+    const partial = (await t.record('member1'))?.kinds[0];
+    assert.equal(partial?.partial, true);
+    assert.equal(partial?.chunks?.length, 1);
+    let rounds = 1;
+    while ((await t.sync('member1', ['requeue'])) !== undefined) rounds++;
+    assert.ok(rounds > 2, `${rounds} invocations`);
+    assert.equal((await t.cached('member1')).length, 1500);
+    const done = (await t.record('member1'))?.kinds[0];
+    assert.equal(done?.partial, undefined);
+    assert.equal(done?.objects, 1500);
   });
 
   it('an unreachable member keeps its objects, and its record says since when', async () => {
