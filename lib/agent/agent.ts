@@ -24,6 +24,7 @@ import {
 import type { ResourceModel } from '../core/clusters/resources.ts';
 import { type MemberClient, MemberApiError } from '../members/client.ts';
 import type { Collection } from '../core/search/index.ts';
+import { ChunkedSync } from '../search/chunked-sync.ts';
 import { forEachMemberPage } from '../search/member-pages.ts';
 import { collectStatus } from '../members/status.ts';
 import type { Logger } from '../observability/logger.ts';
@@ -206,31 +207,40 @@ export class PullAgent {
 
   /**
    * What ResourceRegistries select here goes to the search cache (the control plane cannot list this
-   * member itself): each kind in pages of {@link AGENT_SEARCH_PAGE}, then its summary. A kind the
-   * member does not serve is skipped (and retried next round).
+   * member itself): each kind is listed in pages of {@link AGENT_SEARCH_PAGE} and cut into chunks; a
+   * chunk the control plane recorded unchanged is not posted, any other is, then the kind's summary.
+   * A kind the member does not serve is skipped (and retried next round).
    */
   async #syncSearch(): Promise<void> {
-    const { collections } = await this.#webhooks.post<{ collections?: Collection[] }>('search');
+    const { collections } = await this.#webhooks.post<{ collections?: (Collection & { chunks?: string[] })[] }>(
+      'search',
+    );
     for (const kind of collections ?? []) {
-      let after: string | undefined;
-      try {
-        const summary = await forEachMemberPage(this.#o.member, kind, AGENT_SEARCH_PAGE, async (page) => {
-          if (page.first) after = undefined;
-          const answer = await this.#webhooks.post<{ through?: string }>('cache', {
-            apiVersion: kind.apiVersion,
-            kind: kind.kind,
-            ...(page.prefix ? { prefix: page.prefix } : {}),
-            ...(after !== undefined ? { after } : {}),
-            items: page.items,
-            last: page.last,
-          });
-          after = answer.through;
+      const { chunks: previous, ...collection } = kind;
+      const chunked = new ChunkedSync(async (chunk) => {
+        const answer = await this.#webhooks.post<{ complete?: boolean }>('cache', {
+          apiVersion: collection.apiVersion,
+          kind: collection.kind,
+          ...(chunk.prefix ? { prefix: chunk.prefix } : {}),
+          ...(chunk.after !== undefined ? { after: chunk.after } : {}),
+          items: chunk.items,
+          last: chunk.last,
         });
-        await this.#webhooks.post('cache', { apiVersion: kind.apiVersion, kind: kind.kind, summary });
+        return { complete: answer.complete === true };
+      }, previous);
+      try {
+        const listed = await forEachMemberPage(this.#o.member, collection, AGENT_SEARCH_PAGE, (page) =>
+          chunked.add(page),
+        );
+        await this.#webhooks.post('cache', {
+          apiVersion: collection.apiVersion,
+          kind: collection.kind,
+          summary: { ...listed, chunks: chunked.chunks, comparedAll: previous === undefined },
+        });
       } catch (err) {
         if (!(err instanceof MemberApiError)) throw err;
         this.#o.logger.warn('a kind ResourceRegistries select is not listed here', {
-          kind: `${kind.apiVersion}/${kind.kind}`,
+          kind: `${collection.apiVersion}/${collection.kind}`,
           reason: err.message,
         });
       }

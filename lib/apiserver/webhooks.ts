@@ -301,11 +301,11 @@ export class WebhookHandler {
       case 'search':
         return jsonResponse(200, {
           kind: 'SearchCollections',
-          collections: await collectionsForAgent(this.#o.store, cluster),
+          collections: await collectionsForAgent(this.#o.store, cluster, clock.now()),
         });
       case 'cache': {
         if (!this.#o.searchCache) throw new ApiError(503, 'ServiceUnavailable', 'the search cache is not configured');
-        const { through, registriesToRefresh } = await acceptCachePage(
+        const { through, complete, registriesToRefresh } = await acceptCachePage(
           { store: this.#o.store, cache: this.#o.searchCache, nowMs: clock.now() },
           cluster,
           parseCachePageReport(body),
@@ -319,7 +319,11 @@ export class WebhookHandler {
             reason: 'agent-report',
           })),
         );
-        return jsonResponse(200, { kind: 'CachePageAccepted', ...(through !== undefined ? { through } : {}) });
+        return jsonResponse(200, {
+          kind: 'CachePageAccepted',
+          ...(through !== undefined ? { through } : {}),
+          ...(complete !== undefined ? { complete } : {}),
+        });
       }
       default:
         return this.#workStatus(name, body);

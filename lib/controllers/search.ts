@@ -24,6 +24,7 @@ import {
   READY_CONDITION,
   registryCondition,
   type ResourceRegistryLike,
+  trustedChunks,
 } from '../core/index.ts';
 import { findCondition, type Condition } from '../core/clusters/health.ts';
 import { type CredentialCipher, SealError } from '../crypto/cipher.ts';
@@ -37,6 +38,7 @@ import type { SearchCache } from '../search/cache-store.ts';
 import { forEachMemberPage, type MemberKind } from '../search/member-pages.ts';
 import { CLUSTER_CACHE, recordChangedForRegistries, writeClusterCacheRecord } from '../search/records.ts';
 import { ChunkedSync, SyncBudgetExceeded } from '../search/chunked-sync.ts';
+import { syncPage } from '../search/sync.ts';
 import { listAll } from '../store/list-all.ts';
 import type { ObjectStore } from '../store/port.ts';
 import { tryWrite } from '../store/write.ts';
@@ -56,8 +58,6 @@ class PartialSync extends Error {
   }
 }
 
-/** Every chunk is compared with the cache at least this often, unchanged or not. */
-const FULL_COMPARE_EVERY_MS = 3_600_000;
 /** Objects per member list page, and per cache page. */
 const DEFAULT_PAGE_SIZE = 500;
 /** Cache writes of one page in flight at once. */
@@ -146,11 +146,8 @@ export function createSearchController(options: SearchControllerOptions): Contro
     nowMs: number,
     overBudget: () => boolean,
   ): Promise<MemberKind & { chunks: string[]; verifiedAt: string }> => {
-    const verifiedAt = Date.parse(previous?.verifiedAt ?? '');
-    const trusted = !Number.isNaN(verifiedAt) && nowMs - verifiedAt < FULL_COMPARE_EVERY_MS;
-    // A sync cut short keeps the chunks it finished (marked partial): the next one skips them.
-    const carried = trusted || previous?.partial ? previous?.chunks : undefined;
-    const chunked = new ChunkedSync(cache, cluster, kind, carried, overBudget);
+    const carried = trustedChunks(previous, nowMs);
+    const chunked = new ChunkedSync((chunk) => syncPage(cache, cluster, kind, chunk), carried, overBudget);
     let listed: MemberKind;
     try {
       listed = await forEachMemberPage(client, kind, pageSize, async (page) => {
@@ -169,7 +166,9 @@ export function createSearchController(options: SearchControllerOptions): Contro
     return {
       ...listed,
       chunks: chunked.chunks,
-      verifiedAt: trusted ? previous!.verifiedAt! : new Date(nowMs).toISOString(),
+      // Compared every chunk (none carried, or only a cut-short sync's): verified now.
+      verifiedAt:
+        carried && !previous?.partial && previous?.verifiedAt ? previous.verifiedAt : new Date(nowMs).toISOString(),
     };
   };
 

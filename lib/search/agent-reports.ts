@@ -22,6 +22,7 @@ import {
   resourceKeyOf,
   type ResourceRegistryLike,
   toCached,
+  trustedChunks,
 } from '../core/index.ts';
 import { ApiError, apiErrors } from '../kube/base/errors.ts';
 import { listAll } from '../store/list-all.ts';
@@ -33,9 +34,27 @@ import { syncPage } from './sync.ts';
 /** Objects one `cache` report may carry (the agent sends pages of 100: request bodies are capped at 3 MiB). */
 export const MAX_REPORTED_OBJECTS = 500;
 
-/** The kinds a Pull cluster's agent is to collect. */
-export async function collectionsForAgent(store: ObjectStore, cluster: KubeObject): Promise<Collection[]> {
-  return collectionsFor((await listAll(store, RESOURCE_REGISTRY)) as ResourceRegistryLike[], cluster as Cluster);
+/**
+ * The kinds a Pull cluster's agent is to collect, each with the chunks it may skip (those recorded at
+ * its last report, while they are trusted): the agent posts only chunks whose fingerprint changed.
+ */
+export async function collectionsForAgent(
+  store: ObjectStore,
+  cluster: KubeObject,
+  nowMs: number,
+): Promise<(Collection & { chunks?: string[] })[]> {
+  const [registries, record] = await Promise.all([
+    listAll(store, RESOURCE_REGISTRY),
+    store.get({ ...CLUSTER_CACHE, name: cluster.metadata.name! }),
+  ]);
+  const kinds = (record?.spec as ClusterCacheRecord | undefined)?.kinds ?? [];
+  return collectionsFor(registries as ResourceRegistryLike[], cluster as Cluster).map((c) => {
+    const chunks = trustedChunks(
+      kinds.find((k) => resourceKeyOf(k) === resourceKeyOf(c)),
+      nowMs,
+    );
+    return chunks ? { ...c, chunks } : c;
+  });
 }
 
 export interface CachePageReport {
@@ -46,8 +65,18 @@ export interface CachePageReport {
   /** Absent in a summary-only report. */
   items?: KubeObject[];
   last?: boolean;
-  /** After the kind's last page. */
-  summary?: { objects: number; resourceVersion?: string; plural: string; namespaced: boolean };
+  /**
+   * After the kind's last page: what was listed, the chunks of this report (`chunks`), and whether
+   * every chunk was posted (`comparedAll`: none skipped as unchanged).
+   */
+  summary?: {
+    objects: number;
+    resourceVersion?: string;
+    plural: string;
+    namespaced: boolean;
+    chunks?: string[];
+    comparedAll?: boolean;
+  };
 }
 
 /** Checks a `cache` report's shape; a 400 saying what is wrong otherwise. */
@@ -82,7 +111,17 @@ export function parseCachePageReport(body: Record<string, unknown>): CachePageRe
       !str(summary.plural) ||
       typeof summary.namespaced !== 'boolean')
   ) {
-    throw apiErrors.badRequest('summary must be {objects, plural, namespaced, resourceVersion?}');
+    throw apiErrors.badRequest(
+      'summary must be {objects, plural, namespaced, resourceVersion?, chunks?, comparedAll?}',
+    );
+  }
+  if (
+    summary?.chunks !== undefined &&
+    (!Array.isArray(summary.chunks) ||
+      summary.chunks.length > 100_000 ||
+      summary.chunks.some((c) => typeof c !== 'string' || c.length > 4096))
+  ) {
+    throw apiErrors.badRequest('summary.chunks must be a list of chunk records');
   }
   return body as unknown as CachePageReport;
 }
@@ -95,7 +134,7 @@ export async function acceptCachePage(
   options: { store: ObjectStore; cache: SearchCache; nowMs: number },
   cluster: KubeObject,
   report: CachePageReport,
-): Promise<{ through?: string; registriesToRefresh: string[] }> {
+): Promise<{ through?: string; complete?: boolean; registriesToRefresh: string[] }> {
   const name = cluster.metadata.name!;
   const registries = (await listAll(options.store, RESOURCE_REGISTRY)) as ResourceRegistryLike[];
   const collection = collectionsFor(registries, cluster as Cluster).find(
@@ -113,6 +152,7 @@ export async function acceptCachePage(
     );
   }
   let through: string | undefined;
+  let complete: boolean | undefined;
   if (report.items) {
     const items = report.items.map((o) => toCached(o, report.apiVersion, report.kind));
     for (const item of items) {
@@ -124,14 +164,14 @@ export async function acceptCachePage(
         throw apiErrors.badRequest(`${key} does not come after ${report.after}: pages must follow the list's order`);
       }
     }
-    through = (
-      await syncPage(options.cache, name, collection, {
-        ...(report.prefix ? { prefix: report.prefix } : {}),
-        ...(report.after !== undefined ? { after: report.after } : {}),
-        items,
-        last: report.last ?? false,
-      })
-    ).through;
+    const synced = await syncPage(options.cache, name, collection, {
+      ...(report.prefix ? { prefix: report.prefix } : {}),
+      ...(report.after !== undefined ? { after: report.after } : {}),
+      items,
+      last: report.last ?? false,
+    });
+    through = synced.through;
+    complete = synced.complete;
   }
   if (report.summary) {
     const current = await options.store.get({ ...CLUSTER_CACHE, name });
@@ -139,19 +179,33 @@ export async function acceptCachePage(
     const kinds = (previous?.reachable ? previous.kinds : []).filter(
       (k) => resourceKeyOf(k) !== resourceKeyOf(collection),
     );
+    const before = previous?.kinds.find((k) => resourceKeyOf(k) === resourceKeyOf(collection));
+    const now = new Date(options.nowMs).toISOString();
+    const { comparedAll, ...summary } = report.summary;
     const next: ClusterCacheRecord = {
-      kinds: [...kinds, { ...collection, ...report.summary, syncedAt: new Date(options.nowMs).toISOString() }].sort(
-        (a, b) => (resourceKeyOf(a) < resourceKeyOf(b) ? -1 : 1),
-      ),
+      kinds: [
+        ...kinds,
+        {
+          ...collection,
+          ...summary,
+          syncedAt: now,
+          verifiedAt: comparedAll || !before?.verifiedAt ? now : before.verifiedAt,
+        },
+      ].sort((a, b) => (resourceKeyOf(a) < resourceKeyOf(b) ? -1 : 1)),
       reachable: true,
     };
     await writeClusterCacheRecord(options.store, name, current, next);
     if (recordChangedForRegistries(previous, next)) {
       return {
         ...(through !== undefined ? { through } : {}),
+        ...(complete !== undefined ? { complete } : {}),
         registriesToRefresh: registries.map((r) => formatKey(refOf(r as KubeObject))),
       };
     }
   }
-  return { ...(through !== undefined ? { through } : {}), registriesToRefresh: [] };
+  return {
+    ...(through !== undefined ? { through } : {}),
+    ...(complete !== undefined ? { complete } : {}),
+    registriesToRefresh: [],
+  };
 }

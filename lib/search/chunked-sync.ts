@@ -1,15 +1,17 @@
 /**
  * A member's list into the search cache chunk by chunk (core `chunks.ts`): pages from the member are
  * cut into content-defined chunks; a chunk whose fingerprint the last sync recorded for the same key
- * range is skipped without reading the cache, any other is synced like a page ({@link syncPage}).
- * So a member whose objects did not change costs its list and no cache read; one changed object costs
- * one chunk (~256 entries) read and one write.
+ * range is skipped, any other is handed to `sync` — the collector syncs it into the cache like a page
+ * ({@link syncPage}), a Pull agent posts it. So a member whose objects did not change costs its list
+ * and no cache read; one changed object costs one chunk (~256 entries) read and one write.
  */
 import type { KubeObject } from '../api/object.ts';
 import { cacheKeyOf, chunkFingerprint, chunkRecord, isChunkBoundary, MAX_CHUNK } from '../core/index.ts';
-import type { CachedKind, SearchCache } from './cache-store.ts';
 import type { MemberPage } from './member-pages.ts';
-import { syncPage } from './sync.ts';
+import type { PageSync } from './sync.ts';
+
+/** Syncs one chunk's key range; `complete` when the cache now equals it. */
+export type ChunkSink = (chunk: PageSync) => Promise<{ complete: boolean; written?: number; removed?: number }>;
 
 /** The sync ran out of its time budget: what it did is kept (chunks recorded so far), the rest is next. */
 export class SyncBudgetExceeded extends Error {
@@ -17,9 +19,7 @@ export class SyncBudgetExceeded extends Error {
 }
 
 export class ChunkedSync {
-  readonly #cache: SearchCache;
-  readonly #cluster: string;
-  readonly #kind: CachedKind;
+  readonly #sink: ChunkSink;
   readonly #previous: ReadonlySet<string>;
   /** The chunks of this sync, to record. */
   readonly chunks: string[] = [];
@@ -35,16 +35,8 @@ export class ChunkedSync {
    * with {@link SyncBudgetExceeded} and `chunks` holds what was done, so the next sync (which lists
    * the member again) skips it.
    */
-  constructor(
-    cache: SearchCache,
-    cluster: string,
-    kind: CachedKind,
-    previousChunks: readonly string[] | undefined,
-    overBudget: () => boolean = () => false,
-  ) {
-    this.#cache = cache;
-    this.#cluster = cluster;
-    this.#kind = kind;
+  constructor(sink: ChunkSink, previousChunks: readonly string[] | undefined, overBudget: () => boolean = () => false) {
+    this.#sink = sink;
     this.#previous = new Set(previousChunks ?? []);
     this.#overBudget = overBudget;
   }
@@ -81,14 +73,14 @@ export class ChunkedSync {
       this.chunks.push(record);
     } else {
       this.stats.chunksSynced++;
-      const synced = await syncPage(this.#cache, this.#cluster, this.#kind, {
+      const synced = await this.#sink({
         ...(this.#prefix ? { prefix: this.#prefix } : {}),
         ...(this.#after !== undefined ? { after: this.#after } : {}),
         items,
         last,
       });
-      this.stats.written += synced.written;
-      this.stats.removed += synced.removed;
+      this.stats.written += synced.written ?? 0;
+      this.stats.removed += synced.removed ?? 0;
       // Only a chunk the cache now equals is recorded: one with a lost write is compared again next time.
       if (synced.complete) this.chunks.push(record);
       if (this.#overBudget()) throw new SyncBudgetExceeded(`synced ${this.stats.chunksSynced} chunks`);

@@ -8,8 +8,11 @@
 
 /** About one key in this many ends a chunk. */
 export const CHUNK_EVERY = 256;
-/** A chunk is cut here at the latest, whatever its keys (an unlucky run of keys stays bounded). */
-export const MAX_CHUNK = 2_000;
+/**
+ * A chunk is cut here at the latest, whatever its keys (an unlucky run of keys stays bounded; a Pull
+ * agent posts a chunk in one request).
+ */
+export const MAX_CHUNK = 500;
 
 /** 32-bit FNV-1a of a string (stable across processes). */
 function fnv1a32(text: string, seed = 0x811c9dc5): number {
@@ -44,4 +47,21 @@ export function chunkFingerprint(entries: readonly { key: string; resourceVersio
  */
 export function chunkRecord(range: { prefix?: string; after?: string; through?: string }, fingerprint: string): string {
   return `${range.prefix ?? ''}\t${range.after ?? ''}\t${range.through ?? ''}\t${fingerprint}`;
+}
+
+/** Every chunk is compared with the cache at least this often, unchanged or not. */
+export const FULL_COMPARE_EVERY_MS = 3_600_000;
+
+/**
+ * The recorded chunks a sync may skip: those of the last sync while its full compare is recent, or
+ * those a sync cut short finished. Undefined: compare every chunk.
+ */
+export function trustedChunks(
+  kind: { chunks?: string[]; verifiedAt?: string; partial?: boolean } | undefined,
+  nowMs: number,
+): string[] | undefined {
+  if (!kind?.chunks) return undefined;
+  const verifiedAt = Date.parse(kind.verifiedAt ?? '');
+  const recent = !Number.isNaN(verifiedAt) && nowMs - verifiedAt < FULL_COMPARE_EVERY_MS;
+  return recent || kind.partial ? kind.chunks : undefined;
 }
