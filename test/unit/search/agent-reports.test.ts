@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { KubeObject } from '../../../lib/api/object.ts';
-import { ApiError } from '../../../lib/kube/base/errors.ts';
+import { type ApiError } from '../../../lib/kube/base/errors.ts';
 import { acceptCachePage, collectionsForAgent, parseCachePageReport } from '../../../lib/search/agent-reports.ts';
 import { SearchCache } from '../../../lib/search/cache-store.ts';
 import { MemoryRowStore, RowObjectStore } from '../../../lib/store/index.ts';
