@@ -237,7 +237,7 @@ async function main(): Promise<void> {
   };
   const collectRate = () => {
     const x = measurements.find((m) => m.id === 'search-collect-100k-seconds')?.median;
-    return x ? Math.round(90_000 / x).toLocaleString('en-US') : '?';
+    return x ? Math.round(100_000 / x).toLocaleString('en-US') : '?';
   };
   const ratioTo = (a: string, reference: number) => {
     const x = measurements.find((m) => m.id === a)?.median;

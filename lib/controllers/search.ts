@@ -76,7 +76,7 @@ export interface SearchControllerOptions {
   pageSize?: number;
   /**
    * How long one sync may write before it records what it did and goes on in a new invocation
-   * (default 60 s; the function's timeout is 300 s).
+   * (default 150 s, half the function's timeout).
    */
   syncBudgetMs?: number;
   /**
@@ -100,7 +100,7 @@ export interface SearchStats {
 export function createSearchController(options: SearchControllerOptions): Controller & { stats: SearchStats } {
   const { store, cache } = options;
   const pageSize = options.pageSize ?? DEFAULT_PAGE_SIZE;
-  const syncBudgetMs = options.syncBudgetMs ?? 60_000;
+  const syncBudgetMs = options.syncBudgetMs ?? 150_000;
   const clientFor =
     options.clientFor ??
     (options.cipher
