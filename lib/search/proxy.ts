@@ -27,13 +27,12 @@ import {
   type ResourceRegistryLike,
   servedFromCache,
   servingClusters,
-  toCached,
   towardMember,
 } from '../core/index.ts';
 import type { CredentialCipher } from '../crypto/cipher.ts';
 import { ApiError, apiErrors } from '../kube/base/errors.ts';
 import { jsonResponse, type KubeRequest, type KubeResponse, mediaType } from '../kube/base/http.ts';
-import { parsePath, resourcePath, type Route } from '../kube/base/paths.ts';
+import { parsePath, type Route } from '../kube/base/paths.ts';
 import { checkRequestPath, decodeJson } from '../kube/base/request-guard.ts';
 import { nodeDef } from '../kube/builtin/kinds.ts';
 import { ALL_VERBS, apiVersionOf, Catalog, type ResourceDef } from '../kube/catalog/resources.ts';
@@ -48,14 +47,14 @@ import {
   type UserInfo,
   verbOf,
 } from '../kube/rest/index.ts';
-import { type MemberClient, type MemberConnection, MemberUnreachableError } from '../members/client.ts';
-import { cachedClient, cachedConnection } from '../members/connections.ts';
+import type { MemberClient, MemberConnection } from '../members/client.ts';
 import type { Logger } from '../observability/logger.ts';
 import { listAll } from '../store/list-all.ts';
 import type { ObjectStore } from '../store/port.ts';
 import { CLUSTER_CACHE } from './records.ts';
 import { CACHE_SEARCH_PREFIX, CLUSTER_PROXY_PATH as CLUSTER_PROXY, GLOBAL_PROXY_PREFIX } from './proxy-paths.ts';
 import { cacheWatch } from './cache-watch.ts';
+import { MemberForwarder } from './member-forward.ts';
 import { CacheBackend, CacheReadStore, type CacheScope } from './cache-backend.ts';
 import type { SearchCache } from './cache-store.ts';
 
@@ -94,10 +93,12 @@ function namedVerb(method: string): RequestAttributes['verb'] | undefined {
 
 export class SearchProxy {
   readonly #o: SearchProxyOptions;
+  readonly #members: MemberForwarder;
   #state: { value: Promise<State>; until: number } | undefined;
 
   constructor(options: SearchProxyOptions) {
     this.#o = options;
+    this.#members = new MemberForwarder(options);
   }
 
   /** True for the paths this proxy answers. */
@@ -323,39 +324,11 @@ export class SearchProxy {
         body = Buffer.from(JSON.stringify(towardMember(value as KubeObject, clusterName)), 'utf8');
       }
     }
-    const response = await this.#forward(cluster, req, req.path.slice(GLOBAL_PROXY_PREFIX.length), body);
+    const response = await this.#members.forward(cluster, req, req.path.slice(GLOBAL_PROXY_PREFIX.length), body);
     if (response.status < 300 && req.method !== 'GET' && req.method !== 'HEAD') {
-      await this.#refresh(cluster, selected, route.namespace, route.name);
+      await this.#members.refresh(cluster, selected.def, selected.scope.kind, route.namespace, route.name);
     }
     return response;
-  }
-
-  /** After a write through the proxy: the cache takes the member's object as it now is (or its absence). */
-  async #refresh(
-    cluster: Cluster & KubeObject,
-    selected: { def: ResourceDef; scope: CacheScope },
-    namespace: string | undefined,
-    name: string,
-  ): Promise<void> {
-    const { def, scope } = selected;
-    try {
-      const client = (this.#o.connect ?? cachedClient)(
-        await cachedConnection(this.#o.store, this.#o.cipher!, cluster, this.#o.clock.now()),
-      );
-      const current = await client.raw('GET', resourcePath(def, def.namespaced ? namespace : undefined, name));
-      const key = def.namespaced && namespace ? `${namespace}/${name}` : name;
-      if (current.status === 404) await this.#o.cache.refresh(cluster.metadata.name!, scope.kind, key, undefined);
-      else if (current.status === 200) {
-        const object = toCached(JSON.parse(current.body) as KubeObject, scope.kind.apiVersion, scope.kind.kind);
-        await this.#o.cache.refresh(cluster.metadata.name!, scope.kind, key, object);
-      }
-    } catch (err) {
-      // The next sync settles it.
-      this.#o.logger?.warn('search cache not refreshed after a proxied write', {
-        cluster: cluster.metadata.name,
-        reason: (err as Error).message,
-      });
-    }
   }
 
   async #search(req: KubeRequest, inner: string): Promise<KubeResponse> {
@@ -420,7 +393,7 @@ export class SearchProxy {
     }
     const cluster = (await this.#o.store.get({ ...CLUSTER, name })) as (Cluster & KubeObject) | undefined;
     if (!cluster) throw apiErrors.notFound('clusters', CLUSTER_GROUP, name);
-    return this.#forward(cluster, req, inner, req.body);
+    return this.#members.forward(cluster, req, inner, req.body);
   }
 
   async #authenticate(req: KubeRequest): Promise<UserInfo> {
@@ -432,39 +405,6 @@ export class SearchProxy {
   async #authorize(user: UserInfo, attrs: RequestAttributes): Promise<void> {
     const allowed = await this.#o.backend.authorize(user, attrs);
     if (allowed !== true) throw forbidden(user, attrs, allowed);
-  }
-
-  /** One request to a member with the cluster's own credentials; its status, body and content type back. */
-  async #forward(cluster: Cluster & KubeObject, req: KubeRequest, path: string, body: Buffer): Promise<KubeResponse> {
-    const name = cluster.metadata.name!;
-    if ((cluster.spec as { syncMode?: string } | undefined)?.syncMode === 'Pull') {
-      throw new ApiError(
-        501,
-        'NotImplemented',
-        `cluster ${name} is a Pull cluster: the control plane has no route to its API (its agent connects out, nothing connects in), so requests cannot be proxied to it; use kubectl against the cluster itself`,
-      );
-    }
-    if (!this.#o.cipher) {
-      throw new ApiError(503, 'ServiceUnavailable', 'this control plane has no key to open member-cluster credentials');
-    }
-    const client = (this.#o.connect ?? cachedClient)(
-      await cachedConnection(this.#o.store, this.#o.cipher, cluster, this.#o.clock.now()),
-    );
-    const query = req.query.toString();
-    const contentType = req.headers['content-type'];
-    try {
-      const res = await client.raw(req.method, `${path}${query ? `?${query}` : ''}`, {
-        ...(body.length || req.method === 'POST' || req.method === 'PUT' || req.method === 'PATCH'
-          ? { body: body.toString('utf8') }
-          : {}),
-        ...(contentType ? { contentType } : {}),
-        ...(req.headers.accept ? { accept: req.headers.accept } : {}),
-      });
-      return { status: res.status, headers: { 'content-type': res.contentType ?? 'application/json' }, body: res.body };
-    } catch (err) {
-      if (!(err instanceof MemberUnreachableError)) throw err;
-      throw new ApiError(503, 'ServiceUnavailable', `cluster ${name} is unreachable: ${err.message}`);
-    }
   }
 }
 
