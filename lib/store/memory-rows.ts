@@ -12,6 +12,12 @@ export type ExportedRow = Omit<Row, 'body'> & { body: string };
 export class MemoryRowStore implements RowStore {
   readonly maxRowBytes: number;
   readonly #rows = new Map<string, Row>();
+  /** Keys of the rows of each index partition, so a query touches its partition only. */
+  readonly #partitions = {
+    byKind: new Map<string, Set<string>>(),
+    byCluster: new Map<string, Set<string>>(),
+    byOwner: new Map<string, Set<string>>(),
+  };
   /** Counts of calls, for tests that assert how many writes a reconcile makes. */
   readonly calls = { get: 0, put: 0, delete: 0, query: 0 };
 
@@ -30,7 +36,33 @@ export class MemoryRowStore implements RowStore {
 
   /** Loads rows written by {@link exportRows} (replacing rows with the same key). */
   importRows(rows: readonly ExportedRow[]): void {
-    for (const r of rows) this.#rows.set(r.pk, { ...r, body: new Uint8Array(Buffer.from(r.body, 'base64')) });
+    for (const r of rows) this.#set({ ...r, body: new Uint8Array(Buffer.from(r.body, 'base64')) });
+  }
+
+  #index(row: Row, add: boolean): void {
+    const entries: [Map<string, Set<string>>, string | undefined][] = [
+      [this.#partitions.byKind, row.kindShard],
+      [this.#partitions.byCluster, row.clusterKey],
+      [this.#partitions.byOwner, row.ownerKey],
+    ];
+    for (const [index, partition] of entries) {
+      if (partition === undefined) continue;
+      let keys = index.get(partition);
+      if (add) {
+        if (!keys) index.set(partition, (keys = new Set()));
+        keys.add(row.pk);
+      } else if (keys) {
+        keys.delete(row.pk);
+        if (keys.size === 0) index.delete(partition);
+      }
+    }
+  }
+
+  #set(row: Row): void {
+    const current = this.#rows.get(row.pk);
+    if (current) this.#index(current, false);
+    this.#rows.set(row.pk, row);
+    this.#index(row, true);
   }
 
   async get(pk: string): Promise<Row | undefined> {
@@ -42,7 +74,7 @@ export class MemoryRowStore implements RowStore {
     this.calls.put++;
     const current = this.#rows.get(row.pk);
     if (!matches(current, condition)) return { ok: false, current };
-    this.#rows.set(row.pk, { ...row, body: row.body.slice() });
+    this.#set({ ...row, body: row.body.slice() });
     return { ok: true };
   }
 
@@ -51,22 +83,21 @@ export class MemoryRowStore implements RowStore {
     const current = this.#rows.get(pk);
     if (!matches(current, { kind: 'version', version })) return { ok: false, current };
     this.#rows.delete(pk);
+    if (current) this.#index(current, false);
     return { ok: true };
   }
 
   async query(q: IndexQuery): Promise<IndexPage> {
     this.calls.query++;
+    const inPartition = [...(this.#partitions[q.index].get(q.partition) ?? [])].map((pk) => this.#rows.get(pk)!);
     if (q.index === 'byOwner') {
-      const owned = [...this.#rows.values()]
-        .filter((r) => r.ownerKey === q.partition && inRange(r.pk, q.range))
-        .sort((a, b) => compareSortKeys(a.pk, b.pk));
+      const owned = inPartition.filter((r) => inRange(r.pk, q.range)).sort((a, b) => compareSortKeys(a.pk, b.pk));
       return {
         rows: owned.slice(0, q.limit).map((r) => ({ sortKey: r.pk })),
         exhausted: owned.length <= q.limit,
       };
     }
-    const matching = [...this.#rows.values()]
-      .filter((r) => (q.index === 'byKind' ? r.kindShard : r.clusterKey) === q.partition)
+    const matching = inPartition
       .filter((r) => inRange(r.sortKey, q.range))
       .sort((a, b) => compareSortKeys(a.sortKey, b.sortKey));
     const page = matching.slice(0, q.limit);
