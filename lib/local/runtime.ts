@@ -29,7 +29,7 @@ import { type ClusterTimings, clusterTimings, type RuntimeConfig } from '../conf
 import type { FailoverSettings } from '../config/failover.ts';
 import { scheduleExpression } from '../config/schedule-periods.ts';
 import { ConfigError } from '../config/validate.ts';
-import { CONTROLLER_FACTORIES } from '../wiring/factories.ts';
+import { CONTROLLER_FACTORIES } from '../wiring/all-factories.ts';
 import { CONTROLLER_SPECS } from '../controllers/specs.ts';
 import { createLogger, type LogFormat, type LogLevelName, stderrWrite } from '../observability/logger.ts';
 import { EventSourceRunner, type EventSourceSpec } from '../queue/event-source.ts';

@@ -12,33 +12,18 @@ import { createApplicationFailoverController } from '../controllers/application-
 import { createEvictionController } from '../controllers/eviction.ts';
 import { createFederatedResourceQuotaController } from '../controllers/federated-resource-quota.ts';
 import { createExecutorController } from '../controllers/executor.ts';
-import { createGarbageCollector, GARBAGE_COLLECTOR } from '../controllers/garbage-collector.ts';
+import { createGarbageCollector } from '../controllers/garbage-collector.ts';
 import { createNamespaceController } from '../controllers/namespace.ts';
 import { createNamespaceSyncController } from '../controllers/namespace-sync.ts';
 import { createSchedulerController } from '../controllers/scheduler.ts';
 import { createWorkloadRebalancerController } from '../controllers/workload-rebalancer.ts';
 import { createSearchController } from '../controllers/search.ts';
 import { SearchCache } from '../search/cache-store.ts';
-import {
-  BINDER_CONTROLLER_NAME,
-  CLUSTER_CONTROLLER_NAME,
-  CLUSTER_STATUS_CONTROLLER_NAME,
-  DETECTOR_CONTROLLER_NAME,
-  APPLICATION_FAILOVER_CONTROLLER_NAME,
-  EVICTION_CONTROLLER_NAME,
-  FEDERATED_RESOURCE_QUOTA_CONTROLLER_NAME,
-  EXECUTOR_CONTROLLER_NAME,
-  NAMESPACE_CONTROLLER_NAME,
-  NAMESPACE_SYNC_CONTROLLER_NAME,
-  resyncTargets,
-  SCHEDULER_CONTROLLER_NAME,
-  SEARCH_CONTROLLER_NAME,
-  WORKLOAD_REBALANCER_CONTROLLER_NAME,
-} from '../controllers/specs.ts';
+import { resyncTargets } from '../controllers/specs.ts';
 import { parsePluginsFlag } from '../core/scheduler/plugins/registry.ts';
 import { StoredCrdCatalog, staticControlPlaneDefs } from '../karmada/catalog.ts';
 import type { Controller } from '../reconcile/controller.ts';
-import { createResyncController, RESYNC_CONTROLLER } from '../reconcile/resync.ts';
+import { createResyncController } from '../reconcile/resync.ts';
 import type { Runtime } from './runtime.ts';
 import { eventRecorder } from './wire.ts';
 
@@ -157,22 +142,3 @@ export const searchFactory: ControllerFactory = (runtime) =>
     // At most one full list of a member per status period, however often probes ask.
     minSyncIntervalMs: clusterTimings(runtime.config).statusUpdateFrequencyMs,
   });
-
-/** Every controller by name; must cover every entry of CONTROLLER_SPECS (a test checks). */
-export const CONTROLLER_FACTORIES: Readonly<Record<string, ControllerFactory>> = {
-  [RESYNC_CONTROLLER]: resyncFactory,
-  [NAMESPACE_CONTROLLER_NAME]: namespaceFactory,
-  [GARBAGE_COLLECTOR]: garbageCollectorFactory,
-  [CLUSTER_CONTROLLER_NAME]: clusterFactory,
-  [CLUSTER_STATUS_CONTROLLER_NAME]: clusterStatusFactory,
-  [DETECTOR_CONTROLLER_NAME]: detectorFactory,
-  [SCHEDULER_CONTROLLER_NAME]: schedulerFactory,
-  [BINDER_CONTROLLER_NAME]: binderFactory,
-  [EXECUTOR_CONTROLLER_NAME]: executorFactory,
-  [EVICTION_CONTROLLER_NAME]: evictionFactory,
-  [APPLICATION_FAILOVER_CONTROLLER_NAME]: applicationFailoverFactory,
-  [FEDERATED_RESOURCE_QUOTA_CONTROLLER_NAME]: federatedResourceQuotaFactory,
-  [NAMESPACE_SYNC_CONTROLLER_NAME]: namespaceSyncFactory,
-  [WORKLOAD_REBALANCER_CONTROLLER_NAME]: workloadRebalancerFactory,
-  [SEARCH_CONTROLLER_NAME]: searchFactory,
-};

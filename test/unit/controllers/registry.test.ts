@@ -1,13 +1,13 @@
 import assert from 'node:assert/strict';
 import { existsSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { CONTROLLER_FACTORIES } from '../../../lib/wiring/factories.ts';
+import { CONTROLLER_FACTORIES } from '../../../lib/wiring/all-factories.ts';
 import { CONTROLLER_SPECS, queueTargets, visibilityTimeoutSeconds } from '../../../lib/controllers/specs.ts';
 
 describe('controller registry', () => {
   for (const spec of CONTROLLER_SPECS) {
     it(`${spec.name}: has a factory, a function entry point, and valid event-source tuning`, () => {
-      assert.ok(CONTROLLER_FACTORIES[spec.name], 'lib/wiring/factories.ts builds it (local mode)');
+      assert.ok(CONTROLLER_FACTORIES[spec.name], 'lib/wiring/all-factories.ts builds it (local mode)');
       assert.ok(
         existsSync(new URL(`../../../functions/${spec.name}.ts`, import.meta.url)),
         `functions/${spec.name}.ts exists (AWS)`,
