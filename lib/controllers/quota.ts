@@ -34,6 +34,8 @@ export const QUOTA_WAITLIST = { group: 'work.serverless-karmada.io', kind: 'Quot
 
 /** How many times one quota is re-read after a concurrent write before the charge gives up. */
 const ATTEMPTS = 8;
+/** Rounds of 10 attempts a revert makes before it leaves the difference to the periodic recompute. */
+const REVERT_ROUNDS = 20;
 
 /** A quota as the admission reads it. */
 export function quotaView(frq: KubeObject): QuotaUsageView {
@@ -123,18 +125,24 @@ export async function revertQuota(
   to: ResourceList,
 ): Promise<void> {
   for (const ref of quotas) {
-    await updateLatest(
-      store,
-      ref,
-      (current) => {
-        const decision = admitUsageChange({ quotas: [quotaView(current)], from: to, to: from });
-        const update = decision.allowed ? decision.updates[0] : undefined;
-        return update
-          ? { ...current, status: { ...(current.status as object), overallUsed: update.overallUsed } }
-          : undefined;
-      },
-      { write: 'updateStatus' },
-    );
+    // A revert must land: one given up is usage charged for nothing until the next recompute. Under
+    // contention (many placements of one namespace at once) it keeps trying, pausing between rounds.
+    for (let round = 0; round < REVERT_ROUNDS; round++) {
+      const result = await updateLatest(
+        store,
+        ref,
+        (current) => {
+          const decision = admitUsageChange({ quotas: [quotaView(current)], from: to, to: from });
+          const update = decision.allowed ? decision.updates[0] : undefined;
+          return update
+            ? { ...current, status: { ...(current.status as object), overallUsed: update.overallUsed } }
+            : undefined;
+        },
+        { write: 'updateStatus', attempts: 10 },
+      );
+      if (result.status !== 'conflict') break;
+      await new Promise((r) => setTimeout(r, 5 + Math.floor(Math.random() * 20 * (round + 1))));
+    }
   }
 }
 

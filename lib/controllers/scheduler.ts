@@ -267,7 +267,11 @@ export function createSchedulerController(options: SchedulerOptions): Controller
       }
       const decided = resultBinding(binding, result, context.now);
       const next = quota && decided ? withChargedUsage(decided, quota.to) : decided;
-      if (!next) return undefined;
+      if (!next) {
+        // Nothing to write: whatever was charged for this decision goes back.
+        if (quota) await revertQuota(store, quota.charged, quota.from, quota.to);
+        return undefined;
+      }
       const stored = await tryWrite(() => store.updateWithStatus(next));
       if (!stored.ok) {
         if (quota) await revertQuota(store, quota.charged, quota.from, quota.to);
