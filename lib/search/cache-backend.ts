@@ -24,6 +24,7 @@ import type { KubeRequest } from '../kube/base/http.ts';
 import type { Catalog } from '../kube/catalog/resources.ts';
 import type { RequestAttributes, RestBackend, UserInfo } from '../kube/rest/index.ts';
 import type { DeleteResult, ListPage, ListQuery, ObjectStore } from '../store/port.ts';
+import { sortKeyOf } from '../store/layout.ts';
 import type { CachedKind, SearchCache } from './cache-store.ts';
 
 /** Objects a list without `limit` may hold before it is refused (ask for pages instead). */
@@ -68,7 +69,7 @@ export class CacheReadStore implements ObjectStore {
 
   /** Every selected cluster's copy of an object, in cluster order. */
   async locate(ref: ObjectRef): Promise<{ cluster: string; object: KubeObject }[]> {
-    const key = ref.namespace ? `${ref.namespace}/${ref.name}` : ref.name;
+    const key = sortKeyOf(ref);
     const copies = await Promise.all(
       this.#scope.clusters.map(async (cluster) => ({
         cluster,

@@ -18,6 +18,7 @@ import { apiVersionOf, type ResourceDef } from '../kube/catalog/resources.ts';
 import { type IncludeObject, toTable } from '../kube/catalog/table.ts';
 import { matchesFields, parseFieldSelector } from '../kube/rest/fieldselector.ts';
 import { parseLabelSelector } from '../kube/rest/read.ts';
+import { refFromSortKey } from '../store/layout.ts';
 import { type CacheReadStore, UNPAGED_LIST_LIMIT } from './cache-backend.ts';
 
 const POLL_MS = 1_000;
@@ -115,14 +116,13 @@ export function cacheWatch(options: {
           if (now.has(key)) continue;
           shown.delete(key);
           const [cluster, cacheKey] = [key.slice(0, key.indexOf('|')), key.slice(key.indexOf('|') + 1)];
-          const slash = cacheKey.indexOf('/');
+          const { namespace, name } = refFromSortKey(def, cacheKey);
           const gone: KubeObject = {
             apiVersion: apiVersionOf(def),
             kind: def.kind,
             metadata: {
-              ...(slash >= 0 && def.namespaced
-                ? { namespace: cacheKey.slice(0, slash), name: cacheKey.slice(slash + 1) }
-                : { name: cacheKey }),
+              ...(namespace !== undefined ? { namespace } : {}),
+              name,
               annotations: { [CACHED_FROM_CLUSTER_ANNOTATION]: cluster },
             },
           };

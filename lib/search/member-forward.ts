@@ -15,6 +15,7 @@ import type { ResourceDef } from '../kube/catalog/resources.ts';
 import { type MemberClient, type MemberConnection, MemberUnreachableError } from '../members/client.ts';
 import { cachedClient, cachedConnection } from '../members/connections.ts';
 import type { Logger } from '../observability/logger.ts';
+import { sortKeyOf } from '../store/layout.ts';
 import type { ObjectStore } from '../store/port.ts';
 import type { CachedKind, SearchCache } from './cache-store.ts';
 
@@ -82,7 +83,7 @@ export class MemberForwarder {
     try {
       const client = await this.#client(cluster);
       const current = await client.raw('GET', resourcePath(def, def.namespaced ? namespace : undefined, name));
-      const key = def.namespaced && namespace ? `${namespace}/${name}` : name;
+      const key = sortKeyOf({ ...(def.namespaced && namespace ? { namespace } : {}), name });
       if (current.status === 404) await this.#o.cache.refresh(cluster.metadata.name!, kind, key, undefined);
       else if (current.status === 200) {
         const object = toCached(JSON.parse(current.body) as KubeObject, kind.apiVersion, kind.kind);

@@ -19,7 +19,7 @@
  * content type.
  */
 import { CLUSTER, CLUSTER_GROUP, RESOURCE_REGISTRY } from '../api/karmada-names.ts';
-import type { KubeObject } from '../api/object.ts';
+import { type KubeObject, parseApiVersion } from '../api/object.ts';
 import type { Clock } from '../clock/clock.ts';
 import {
   type Cluster,
@@ -95,6 +95,7 @@ export class SearchProxy {
   readonly #o: SearchProxyOptions;
   readonly #members: MemberForwarder;
   #state: { value: Promise<State>; until: number } | undefined;
+  #merged: { own: Catalog; records: State['records']; catalog: Catalog } | undefined;
 
   constructor(options: SearchProxyOptions) {
     this.#o = options;
@@ -151,21 +152,11 @@ export class SearchProxy {
    */
   async #catalog(): Promise<{ catalog: Catalog; own: Catalog }> {
     const own = await this.#o.backend.catalog();
-    const extra: ResourceDef[] = own.byKind('', 'v1', 'Node') ? [] : [nodeDef()];
-    const seen = new Set(extra.map((d) => `${apiVersionOf(d)}/${d.kind}`));
-    for (const record of (await this.#stateNow()).records.values()) {
-      for (const k of record.kinds) {
-        const key = `${k.apiVersion}/${k.kind}`;
-        if (!k.plural || seen.has(key)) continue;
-        const slash = k.apiVersion.indexOf('/');
-        const group = slash < 0 ? '' : k.apiVersion.slice(0, slash);
-        const version = slash < 0 ? k.apiVersion : k.apiVersion.slice(slash + 1);
-        if (own.byKind(group, version, k.kind) || own.byPlural(group, version, k.plural)) continue;
-        seen.add(key);
-        extra.push(memberKindDef({ group, version, kind: k.kind, plural: k.plural, namespaced: k.namespaced ?? true }));
-      }
-    }
-    return { catalog: extra.length ? new Catalog([...own.defs, ...extra]) : own, own };
+    const { records } = await this.#stateNow();
+    // Both inputs are cached for a couple of seconds: the merged catalog is rebuilt only when one changes.
+    if (this.#merged?.own === own && this.#merged.records === records) return this.#merged;
+    this.#merged = { own, records, catalog: mergedCatalog(own, records) };
+    return this.#merged;
   }
 
   /** A REST handler over the cache for one kind's scope (or none: discovery only). */
@@ -406,6 +397,23 @@ export class SearchProxy {
     const allowed = await this.#o.backend.authorize(user, attrs);
     if (allowed !== true) throw forbidden(user, attrs, allowed);
   }
+}
+
+/** The control plane's catalog, plus Node and every collected kind it does not serve. */
+function mergedCatalog(own: Catalog, records: ReadonlyMap<string, ClusterCacheRecord>): Catalog {
+  const extra: ResourceDef[] = own.byKind('', 'v1', 'Node') ? [] : [nodeDef()];
+  const seen = new Set(extra.map((d) => `${apiVersionOf(d)}/${d.kind}`));
+  for (const record of records.values()) {
+    for (const k of record.kinds) {
+      const key = `${k.apiVersion}/${k.kind}`;
+      if (!k.plural || seen.has(key)) continue;
+      const { group, version } = parseApiVersion(k.apiVersion);
+      if (own.byKind(group, version, k.kind) || own.byPlural(group, version, k.plural)) continue;
+      seen.add(key);
+      extra.push(memberKindDef({ group, version, kind: k.kind, plural: k.plural, namespaced: k.namespaced ?? true }));
+    }
+  }
+  return extra.length ? new Catalog([...own.defs, ...extra]) : own;
 }
 
 /** A kind only members serve, as the proxy serves it: no schema, NAME and AGE columns. */
