@@ -127,6 +127,18 @@ export interface ApplicationFailoverDecision {
   nextMs?: number;
 }
 
+/** What the application failover decisions take: a binding's spec and status, its stored windows, time. */
+export interface ApplicationFailoverInput {
+  spec: ResourceBindingSpec;
+  clusterScoped: boolean;
+  aggregatedStatus: readonly { clusterName: string; status?: unknown; health?: string }[] | undefined;
+  /** Stored first-unhealthy times (ms since epoch). */
+  timers: Readonly<Record<string, number>>;
+  nowMs: number;
+  statefulFailoverInjection: boolean;
+  replacementFits: (excluded: readonly string[]) => boolean;
+}
+
 /**
  * Decides, for a binding with `failover.application`, which clusters' windows start, run, end, and
  * which clusters it must leave now (Karmada `syncBinding` / `detectFailure` / `buildTaskOptions`):
@@ -141,16 +153,7 @@ export interface ApplicationFailoverDecision {
  *   (state not collected yet ⇒ held, decided again at the next status);
  * - when the evictions would leave no cluster, they wait until `replacementFits(excluded)`.
  */
-export function decideApplicationFailover(args: {
-  spec: ResourceBindingSpec;
-  clusterScoped: boolean;
-  aggregatedStatus: readonly { clusterName: string; status?: unknown; health?: string }[] | undefined;
-  /** Stored first-unhealthy times (ms since epoch). */
-  timers: Readonly<Record<string, number>>;
-  nowMs: number;
-  statefulFailoverInjection: boolean;
-  replacementFits: (excluded: readonly string[]) => boolean;
-}): ApplicationFailoverDecision {
+export function decideApplicationFailover(args: ApplicationFailoverInput): ApplicationFailoverDecision {
   const behavior = applicationFailoverOf(args.spec);
   const targets = new Set((args.spec.clusters ?? []).map((c) => c.name));
   const evicting = new Set((args.spec.gracefulEvictionTasks ?? []).map((t) => t.fromCluster));
@@ -297,16 +300,9 @@ export function lastCopyAtStake(
  * `EvictionHeld` with every hold's message while evictions are held, else
  * {@link applicationFailoverCondition}.
  */
-export function applicationFailoverPass(args: {
-  spec: ResourceBindingSpec;
-  clusterScoped: boolean;
-  aggregatedStatus: readonly { clusterName: string; status?: unknown; health?: string }[] | undefined;
-  timers: Readonly<Record<string, number>>;
-  nowMs: number;
-  statefulFailoverInjection: boolean;
-  hasHealthRule: boolean;
-  replacementFits: (excluded: readonly string[]) => boolean;
-}): ApplicationFailoverPass | undefined {
+export function applicationFailoverPass(
+  args: ApplicationFailoverInput & { hasHealthRule: boolean },
+): ApplicationFailoverPass | undefined {
   const behavior = applicationFailoverOf(args.spec);
   if (!behavior) return undefined;
   const inactive = applicationFailoverInactive({ spec: args.spec, hasHealthRule: args.hasHealthRule });
