@@ -13,7 +13,6 @@
 import type { KubeObject } from '../lib/api/object.ts';
 import { RESOURCE_BINDING } from '../lib/api/karmada-names.ts';
 import { healthTimerRefOf } from '../lib/controllers/application-failover.ts';
-import { startLocalRuntime } from '../lib/local/runtime.ts';
 import { median, percentile, type Measurement } from './harness.ts';
 import {
   apiClient,
@@ -23,6 +22,7 @@ import {
   namespaceOnMembers,
   simulatedMembers,
   until,
+  startBenchPlane,
 } from './local-plane.ts';
 
 const GROUP = 'Application failover (issue 14)';
@@ -34,12 +34,9 @@ type Binding = KubeObject & { spec: { clusters?: { name: string }[] } };
 
 export async function benchApplicationFailover(options: { runs: number; clusters: number }): Promise<Measurement[]> {
   const names = memberNames(options.clusters);
-  const rt = await startLocalRuntime({
-    inMemory: true,
-    apiPort: 0,
+  const rt = await startBenchPlane({
     simulation: simulatedMembers(options.clusters, NODE),
     clusterTimings: TIMINGS,
-    logLevel: (process.env.BENCH_LOG_LEVEL as 'ERROR' | undefined) ?? 'ERROR',
   });
   const api = apiClient(rt, 60_000);
   const store = rt.runtime.store;

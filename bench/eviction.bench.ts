@@ -13,7 +13,7 @@
 import type { KubeObject } from '../lib/api/object.ts';
 import { formatKey, refOf } from '../lib/api/object.ts';
 import { RESOURCE_BINDING, WORK } from '../lib/api/karmada-names.ts';
-import { startLocalRuntime, type LocalRuntime } from '../lib/local/runtime.ts';
+import type { LocalRuntime } from '../lib/local/runtime.ts';
 import { listAll } from '../lib/store/list-all.ts';
 import { median, percentile, runConcurrent, type Measurement } from './harness.ts';
 import {
@@ -25,6 +25,7 @@ import {
   namespaceOnMembers,
   simulatedMembers,
   until as waitUntil,
+  startBenchPlane,
 } from './local-plane.ts';
 
 const GROUP = 'Failover (issue 13)';
@@ -63,13 +64,10 @@ export async function benchEviction(options: {
 }): Promise<Measurement[]> {
   const names = memberNames(options.clusters);
   const simulation = simulatedMembers(options.clusters, NODE);
-  const rt = await startLocalRuntime({
-    inMemory: true,
-    apiPort: 0,
+  const rt = await startBenchPlane({
     simulation,
     clusterTimings: TIMINGS,
     failover: FAILOVER,
-    logLevel: (process.env.BENCH_LOG_LEVEL as 'ERROR' | undefined) ?? 'ERROR',
   });
   const api = apiClient(rt, 60_000);
   const store = rt.runtime.store;

@@ -5,7 +5,7 @@
 import { Buffer } from 'node:buffer';
 import { KubeConfig } from '@kubernetes/client-node';
 import type { KubeObject } from '../lib/api/object.ts';
-import type { LocalRuntime } from '../lib/local/runtime.ts';
+import { type LocalRuntime, type LocalRuntimeOptions, startLocalRuntime } from '../lib/local/runtime.ts';
 import { MemberClient } from '../lib/members/client.ts';
 import type { SimulationConfig } from '../lib/sim/config.ts';
 import { listAll } from '../lib/store/list-all.ts';
@@ -103,4 +103,17 @@ export function benchTimings(statusUpdateFrequencyMs = 10_000, failureThresholdM
     monitorGracePeriodMs: 40_000,
     startupGracePeriodMs: 60_000,
   };
+}
+
+/**
+ * The local control plane as the benchmarks run it: in memory, any free API port, logs at
+ * `BENCH_LOG_LEVEL` (default ERROR), with the given members, timings and flags.
+ */
+export function startBenchPlane(options: Partial<LocalRuntimeOptions>): Promise<LocalRuntime> {
+  return startLocalRuntime({
+    inMemory: true,
+    apiPort: 0,
+    logLevel: (process.env.BENCH_LOG_LEVEL as 'ERROR' | undefined) ?? 'ERROR',
+    ...options,
+  });
 }

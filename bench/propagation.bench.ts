@@ -15,7 +15,6 @@ import type { KubeObject } from '../lib/api/object.ts';
 import { formatKey } from '../lib/api/object.ts';
 import { executionNamespace, WORK } from '../lib/api/karmada-names.ts';
 import { generateWorkName } from '../lib/core/work/index.ts';
-import { startLocalRuntime } from '../lib/local/runtime.ts';
 import type { Lane } from '../lib/queue/port.ts';
 import { median, percentile, runConcurrent, type Measurement } from './harness.ts';
 import {
@@ -27,6 +26,7 @@ import {
   simulatedMembers,
   sleep,
   until,
+  startBenchPlane,
 } from './local-plane.ts';
 
 const GROUP = 'Works to members (issue 6)';
@@ -46,12 +46,9 @@ export async function benchPropagation(options: {
 }): Promise<Measurement[]> {
   const names = memberNames(options.clusters);
   const simulation = simulatedMembers(options.clusters, NODE);
-  const rt = await startLocalRuntime({
-    inMemory: true,
-    apiPort: 0,
+  const rt = await startBenchPlane({
     simulation,
     clusterTimings: TIMINGS,
-    logLevel: (process.env.BENCH_LOG_LEVEL as 'ERROR' | undefined) ?? 'ERROR',
   });
   const api = apiClient(rt);
   const store = rt.runtime.store;

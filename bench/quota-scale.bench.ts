@@ -6,22 +6,16 @@
  * writes of that change — the quota's and all. Karmada's enforcement lists every ResourceBinding of the
  * namespace to recompute `overallUsed` (5,000 reads here); nothing lists it per change here.
  */
-import { randomUUID } from 'node:crypto';
 import { createDynamoClient } from '../lib/adapters/dynamodb/client.ts';
-import { ensureTable } from '../lib/adapters/dynamodb/ensure-table.ts';
-import { DynamoRowStore } from '../lib/adapters/dynamodb/row-store.ts';
 import { FEDERATED_RESOURCE_QUOTA } from '../lib/api/karmada-names.ts';
-import type { KubeObject } from '../lib/api/object.ts';
-import { systemClock } from '../lib/clock/clock.ts';
 import { createSchedulerController } from '../lib/controllers/scheduler.ts';
 import { controllerSpec, SCHEDULER_CONTROLLER_NAME } from '../lib/controllers/specs.ts';
 import type { LocalSqsServer } from '../lib/local/servers.ts';
 import type { ObjectStore } from '../lib/store/port.ts';
 import { listAll } from '../lib/store/list-all.ts';
-import { RowObjectStore } from '../lib/store/row-object-store.ts';
-import { type Measurement, median, percentile, runConcurrent } from './harness.ts';
+import { type Measurement, median, percentile } from './harness.ts';
 import { controllerOnQueues } from './pipeline.ts';
-import { benchBindings, benchClusters } from './scheduler.bench.ts';
+import { benchBindings, seedSchedulerTable } from './scheduler.bench.ts';
 
 const GROUP = 'FederatedResourceQuota at 5,000 bindings (issue 15)';
 const NAMESPACE = 'quota';
@@ -52,28 +46,18 @@ export async function benchQuotaScale(
 ): Promise<Measurement[]> {
   const n = options.bindings;
   const ddb = createDynamoClient({ region: 'us-east-1', endpoint: dynamoEndpoint });
-  const tableName = `bench-quota-${randomUUID()}`;
-  await ensureTable(ddb, tableName);
-  const base = new RowObjectStore(new DynamoRowStore({ client: ddb, tableName }), { clock: systemClock });
-  const store = countingStore(base);
-  for (const c of benchClusters()) {
-    const created = await base.create(c);
-    await base.updateStatus({ ...created, status: c.status });
-  }
-  await base.create({
-    apiVersion: 'policy.karmada.io/v1alpha1',
-    kind: 'FederatedResourceQuota',
-    metadata: { name: 'team', namespace: NAMESPACE },
-    spec: { overall: { cpu: '1000000', memory: '1000000Gi', pods: '10000000' } },
-  });
   const bindings = benchBindings(n).map((b) => ({
     ...b,
     metadata: { ...b.metadata, namespace: NAMESPACE },
     spec: { ...b.spec, resource: { ...b.spec.resource, namespace: NAMESPACE } },
   }));
-  await runConcurrent(bindings.length, 16, async (i) => {
-    const { uid: _uid, generation: _generation, ...metadata } = bindings[i]!.metadata;
-    await base.create({ ...(bindings[i] as unknown as KubeObject), metadata });
+  const base = await seedSchedulerTable(ddb, 'bench-quota', bindings);
+  const store = countingStore(base);
+  await base.create({
+    apiVersion: 'policy.karmada.io/v1alpha1',
+    kind: 'FederatedResourceQuota',
+    metadata: { name: 'team', namespace: NAMESPACE },
+    spec: { overall: { cpu: '1000000', memory: '1000000Gi', pods: '10000000' } },
   });
   const spec = controllerSpec(SCHEDULER_CONTROLLER_NAME);
   const { client, workQueue, runner, controller } = await controllerOnQueues(

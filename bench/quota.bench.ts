@@ -11,7 +11,6 @@
  * charged by the scheduler with one conditional write of the quota, and nothing lists the namespace.
  */
 import { FEDERATED_RESOURCE_QUOTA, RESOURCE_BINDING } from '../lib/api/karmada-names.ts';
-import { startLocalRuntime } from '../lib/local/runtime.ts';
 import { median, percentile, runConcurrent, type Measurement } from './harness.ts';
 import {
   apiClient,
@@ -21,6 +20,7 @@ import {
   namespaceOnMembers,
   simulatedMembers,
   until,
+  startBenchPlane,
 } from './local-plane.ts';
 
 const GROUP = 'FederatedResourceQuota (issue 15)';
@@ -29,12 +29,9 @@ const TIMINGS = benchTimings();
 
 export async function benchQuota(options: { bindings: number; samples: number }): Promise<Measurement[]> {
   const names = memberNames(1);
-  const rt = await startLocalRuntime({
-    inMemory: true,
-    apiPort: 0,
+  const rt = await startBenchPlane({
     simulation: simulatedMembers(1, NODE),
     clusterTimings: TIMINGS,
-    logLevel: (process.env.BENCH_LOG_LEVEL as 'ERROR' | undefined) ?? 'ERROR',
   });
   const api = apiClient(rt, 60_000);
   const store = rt.runtime.store;

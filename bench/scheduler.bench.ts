@@ -160,6 +160,26 @@ export function benchSchedulerCore(trials: number, count = 5000): Measurement[] 
 }
 
 /** The local pipeline: store on dynalite, scheduler queues on fauxqs, the real handler. */
+/** A fresh table holding the benchmark's clusters (with their status) and `bindings`, not yet scheduled. */
+export async function seedSchedulerTable(
+  ddb: ReturnType<typeof createDynamoClient>,
+  prefix: string,
+  bindings: readonly ResourceBinding[],
+): Promise<RowObjectStore> {
+  const tableName = `${prefix}-${randomUUID()}`;
+  await ensureTable(ddb, tableName);
+  const store = new RowObjectStore(new DynamoRowStore({ client: ddb, tableName }), { clock: systemClock });
+  for (const c of benchClusters()) {
+    const created = await store.create(c);
+    await store.updateStatus({ ...created, status: c.status });
+  }
+  await runConcurrent(bindings.length, 16, async (i) => {
+    const { uid: _uid, generation: _generation, ...metadata } = bindings[i]!.metadata;
+    await store.create({ ...(bindings[i] as unknown as KubeObject), metadata });
+  });
+  return store;
+}
+
 export async function benchSchedulerPipeline(
   dynamoEndpoint: string,
   sqs: LocalSqsServer,
@@ -173,18 +193,8 @@ export async function benchSchedulerPipeline(
   const ledgerWrites: number[] = [];
   let unschedulable = 0;
   for (let t = 0; t < options.trials; t++) {
-    const tableName = `bench-sched-${randomUUID()}`;
-    await ensureTable(ddb, tableName);
-    const store = new RowObjectStore(new DynamoRowStore({ client: ddb, tableName }), { clock: systemClock });
-    for (const c of benchClusters()) {
-      const created = await store.create(c);
-      await store.updateStatus({ ...created, status: c.status });
-    }
     const bindings = benchBindings(n);
-    await runConcurrent(bindings.length, 16, async (i) => {
-      const { uid: _uid, generation: _generation, ...metadata } = bindings[i]!.metadata;
-      await store.create({ ...bindings[i]!, metadata });
-    });
+    const store = await seedSchedulerTable(ddb, 'bench-sched', bindings);
     const {
       client,
       workQueue,

@@ -19,7 +19,7 @@ import type { KubeObject } from '../lib/api/object.ts';
 import { systemClock } from '../lib/clock/clock.ts';
 import { cacheKeyOf, toCached } from '../lib/core/index.ts';
 import { ensureLocalTable } from '../lib/adapters/dynamodb/migrate-table.ts';
-import { LOCAL_REGION, LOCAL_TABLE, startLocalRuntime } from '../lib/local/runtime.ts';
+import { LOCAL_REGION, LOCAL_TABLE } from '../lib/local/runtime.ts';
 import { startDynalite } from '../lib/local/servers.ts';
 import { SearchCache } from '../lib/search/cache-store.ts';
 import { RowObjectStore } from '../lib/store/row-object-store.ts';
@@ -27,7 +27,15 @@ import { CLUSTER_CACHE } from '../lib/search/records.ts';
 import { listAll } from '../lib/store/list-all.ts';
 import { forEachLimited } from '../lib/util/concurrency.ts';
 import type { Measurement } from './harness.ts';
-import { apiClient, benchTimings, memberNames, membersReady, simulatedMembers, until } from './local-plane.ts';
+import {
+  apiClient,
+  benchTimings,
+  memberNames,
+  membersReady,
+  simulatedMembers,
+  until,
+  startBenchPlane,
+} from './local-plane.ts';
 
 const GROUP = 'Global proxy (issue 16)';
 const NODE = { cpu: '64', memory: '256Gi', pods: '110', 'ephemeral-storage': '100Gi' };
@@ -168,12 +176,9 @@ export async function benchSearchProxy(options: {
   const runs: { pods: number; r: ReaderResult; collectSeconds: number; direct?: true }[] = [];
   // Each fleet size on a fresh control plane: the collector takes every pod in with its first sync.
   for (const perCluster of options.podsPerCluster) {
-    const rt = await startLocalRuntime({
-      inMemory: true,
-      apiPort: 0,
+    const rt = await startBenchPlane({
       simulation: simulatedMembers(options.clusters, NODE),
       clusterTimings: benchTimings(),
-      logLevel: (process.env.BENCH_LOG_LEVEL as 'ERROR' | undefined) ?? 'ERROR',
     });
     const api = apiClient(rt, 60_000);
     try {
