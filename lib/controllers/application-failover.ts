@@ -179,16 +179,27 @@ export function createApplicationFailoverController(
       replacementFits: (excluded) => snapshot !== undefined && replacementFits(binding, excluded, snapshot, framework),
     })!;
 
-    // The timers first: a window must be stored before anything relies on it.
-    if (!sameTimers(stored, pass.timers)) {
-      const written = await tryWrite(() => writeTimers(timerObject, timerRef, binding, pass.timers));
+    // The timers first: a window must be stored before anything relies on it. The window of a cluster
+    // being evicted stays stored until the eviction is in the binding, so a lost race on the binding
+    // does not start that window again.
+    let timerNow = timerObject;
+    if (!sameTimers(stored, pass.timersUntilEvicted)) {
+      const written = await tryWrite(() => writeTimers(timerObject, timerRef, binding, pass.timersUntilEvicted));
       if (!written.ok && written.reason !== 'gone') return { requeueAfterMs: 0 };
+      timerNow = written.ok ? written.object : undefined;
       stats.timerWrites++;
     }
 
     const written = await writeBinding(binding, pass.nextSpec, pass.condition, context);
     if (written === 'conflict') return { requeueAfterMs: 0 };
     if (written === 'gone') return undefined;
+    if (!sameTimers(pass.timersUntilEvicted, pass.timers)) {
+      // The evictions are written: their windows are over. A lost race here leaves a window of a cluster
+      // that is being evicted, which the next pass clears.
+      const dropped = await tryWrite(() => writeTimers(timerNow, timerRef, binding, pass.timers));
+      if (dropped.ok) stats.timerWrites++;
+      else if (dropped.reason !== 'gone') return { requeueAfterMs: 0 };
+    }
     await report(binding, pass, written === 'written-condition', context);
     if (pass.nextSpec) {
       const key = formatKey(ref);
@@ -231,8 +242,10 @@ export function createApplicationFailoverController(
     ref: ObjectRef,
     binding: ResourceBinding,
     timers: Readonly<Record<string, number>>,
-  ): Promise<unknown> {
-    if (Object.keys(timers).length === 0) return existing ? store.delete(ref) : Promise.resolve();
+  ): Promise<KubeObject | undefined> {
+    if (Object.keys(timers).length === 0) {
+      return existing ? store.delete(ref).then(() => undefined) : Promise.resolve(undefined);
+    }
     const spec = {
       binding: { kind: binding.kind, name: binding.metadata.name, uid: binding.metadata.uid },
       // Millisecond precision: the window ends when it should, not up to a second early.

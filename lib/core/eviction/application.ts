@@ -117,6 +117,12 @@ export interface DueApplicationEviction {
 export interface ApplicationFailoverDecision {
   /** First-unhealthy time per cluster (ms since epoch) to store: running windows only. */
   timers: Record<string, number>;
+  /**
+   * What to store before the binding is written: {@link timers} plus the windows of the clusters being
+   * evicted now. A due cluster's window is dropped only once its eviction is in the binding; if that
+   * write loses a race, the next pass finds the window where it was instead of starting a new one.
+   */
+  timersUntilEvicted: Record<string, number>;
   /** Clusters whose window started in this decision. */
   started: string[];
   /** Clusters whose window ended because the copy became Healthy or Unknown (or left the placement). */
@@ -163,7 +169,7 @@ export function decideApplicationFailover(args: ApplicationFailoverInput): Appli
   const held: HeldEviction[] = [];
   let nextMs: number | undefined;
   if (!behavior) {
-    return { timers, started, cleared: Object.keys(args.timers).sort(), due, held };
+    return { timers, timersUntilEvicted: {}, started, cleared: Object.keys(args.timers).sort(), due, held };
   }
   const tolMs = behavior.tolerationSeconds * 1000;
   const rules = args.statefulFailoverInjection ? behavior.rules : [];
@@ -211,12 +217,22 @@ export function decideApplicationFailover(args: ApplicationFailoverInput): Appli
 
   const lastCopy = holdLastCopy(args.spec, due, args.replacementFits);
   held.push(...lastCopy.held);
-  // An evicted cluster's window is over; a held one keeps running (it is decided again).
+  // An evicted cluster's window is over once the eviction is written; a held one keeps running (it is
+  // decided again).
+  const timersUntilEvicted = { ...timers };
   for (const d of lastCopy.due) delete timers[d.cluster];
   const cleared = Object.keys(args.timers)
     .filter((c) => timers[c] === undefined && !lastCopy.due.some((d) => d.cluster === c))
     .sort();
-  return { timers, started, cleared, due: lastCopy.due, held, ...(nextMs !== undefined ? { nextMs } : {}) };
+  return {
+    timers,
+    timersUntilEvicted,
+    started,
+    cleared,
+    due: lastCopy.due,
+    held,
+    ...(nextMs !== undefined ? { nextMs } : {}),
+  };
 }
 
 /**
@@ -307,7 +323,7 @@ export function applicationFailoverPass(
   if (!behavior) return undefined;
   const inactive = applicationFailoverInactive({ spec: args.spec, hasHealthRule: args.hasHealthRule });
   const decision: ApplicationFailoverDecision = inactive
-    ? { timers: {}, started: [], cleared: Object.keys(args.timers).sort(), due: [], held: [] }
+    ? { timers: {}, timersUntilEvicted: {}, started: [], cleared: Object.keys(args.timers).sort(), due: [], held: [] }
     : decideApplicationFailover(args);
   const nextSpec = applicationEvictedSpec(args.spec, decision.due, rfc3339(args.nowMs));
   const condition = decision.held.length

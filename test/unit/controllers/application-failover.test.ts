@@ -139,6 +139,55 @@ describe('application failover controller', () => {
     assert.equal(await t.timers(b), undefined, 'no window left: the timer object is gone');
   });
 
+  it('the eviction loses a race with a status write: the window is kept, not started again', async () => {
+    const t = setup();
+    await t.seed(member('member1'));
+    await t.seed(member('member2'));
+    await t.seed(member('member3'));
+    const b = await t.seed(watched({ member1: 'Healthy', member2: 'Unhealthy' }));
+    await t.reconcile(keyOf(b));
+    const since = (await t.timers(b))?.unhealthySince?.['member2'];
+    await t.clock.advance(60_000);
+    // Between the controller's read and its write, the status controller writes the binding.
+    let raced = false;
+    const racing = new Proxy(t.store, {
+      get(target, prop, receiver) {
+        if (prop === 'updateWithStatus' && !raced) {
+          return async (obj: ResourceBinding) => {
+            raced = true;
+            const current = await t.read(obj);
+            await target.updateStatus({ ...current, status: { ...current.status, observedGeneration: 7 } });
+            return target.updateWithStatus(obj);
+          };
+        }
+        return Reflect.get(target, prop, receiver) as unknown;
+      },
+    });
+    const controller = createApplicationFailoverController({
+      store: racing,
+      workQueue: t.queue,
+      events: t.events,
+      settings: DEFAULT_FAILOVER_SETTINGS,
+    });
+    const lost = await controller.reconcile({ key: keyOf(b), lane: 'priority', reasons: [] }, t.context());
+    assert.ok(raced);
+    assert.deepEqual(lost, { requeueAfterMs: 0 }, 'tried again at once');
+    assert.equal((await t.read(b)).spec.clusters?.length, 2, 'nothing evicted by the losing write');
+    assert.equal((await t.timers(b))?.unhealthySince?.['member2'], since, 'the window is where it was');
+    await t.clock.advance(1_000);
+    await controller.reconcile({ key: keyOf(b), lane: 'priority', reasons: [] }, t.context());
+    const after = await t.read(b);
+    assert.deepEqual(
+      after.spec.clusters?.map((c) => c.name),
+      ['member1'],
+    );
+    assert.match(
+      after.spec.gracefulEvictionTasks?.[0]?.message ?? '',
+      new RegExp(`Unhealthy since ${since!.slice(0, 19)}Z`),
+    );
+    assert.equal(await t.timers(b), undefined, 'the eviction is written: the window is gone');
+  });
+
   it('Healthy again inside the window: the window ends, nothing evicted, the recovery is told', async () => {
     const t = setup();
     await t.seed(member('member1'));

@@ -137,6 +137,7 @@ describe('toleration windows (detectFailure), stored instead of in memory', () =
       [['member2', 'ApplicationFailure', 'resource-binding-application-failover-controller', 'Directly']],
     );
     assert.deepEqual(d.timers, {}, 'the evicted cluster leaves the timers');
+    assert.deepEqual(d.timersUntilEvicted, { member2: T0 }, 'but only once the eviction is written');
   });
   it('tolerationSeconds 0 evicts on the first observation (Karmada waits for the next event: A.9 quirk changed)', () => {
     const d = decide({ spec: spec(app(0)), health: { member2: 'Unhealthy' }, nowS: 0 });
