@@ -48,6 +48,7 @@ import { listAll } from '../store/list-all.ts';
 import type { ObjectStore } from '../store/port.ts';
 import { tryWrite } from '../store/write.ts';
 import { once } from '../util/memo.ts';
+import { BatchQuotas, placementAdmitted } from './quota.ts';
 import { replacementFits } from './replacement.ts';
 import {
   APPLICATION_FAILOVER_CONTROLLER_NAME,
@@ -82,6 +83,8 @@ export interface ApplicationFailoverControllerOptions {
 /** What one batch shares: the clusters, read once when a replacement check needs them. */
 interface FailoverBatch extends BatchScope {
   snapshot(): Promise<Snapshot>;
+  /** The namespaces' FederatedResourceQuotas, read when a last copy's replacement is weighed. */
+  readonly quotas: BatchQuotas;
 }
 
 /** Counters a benchmark or test can read. */
@@ -113,6 +116,7 @@ export function createApplicationFailoverController(
     const clusters = once(async () => (await listAll(store, CLUSTER)) as Cluster[]);
     let snapshot: Snapshot | undefined;
     return Promise.resolve({
+      quotas: new BatchQuotas(store),
       snapshot: async () =>
         (snapshot ??= buildSnapshot(await clusters(), options.estimator ? { estimator: options.estimator } : {})),
     });
@@ -167,7 +171,13 @@ export function createApplicationFailoverController(
       health?: string;
     }[];
     // The clusters are read only when the decision may ask whether the last copy can go elsewhere.
-    const snapshot = lastCopyAtStake(binding.spec, aggregatedStatus) ? await batch.snapshot() : undefined;
+    const atStake = lastCopyAtStake(binding.spec, aggregatedStatus);
+    const snapshot = atStake ? await batch.snapshot() : undefined;
+    // A replacement must pass the namespace's quota as well as the scheduler's filters.
+    const quotas =
+      atStake && settings.featureGates.FederatedQuotaEnforcement && binding.metadata.namespace
+        ? await batch.quotas.quotas(binding.metadata.namespace)
+        : [];
     const pass = applicationFailoverPass({
       spec: binding.spec,
       clusterScoped: binding.kind === CLUSTER_RESOURCE_BINDING.kind,
@@ -176,7 +186,11 @@ export function createApplicationFailoverController(
       nowMs,
       statefulFailoverInjection: settings.featureGates.StatefulFailoverInjection,
       hasHealthRule: hasHealthHook(binding.spec.resource),
-      replacementFits: (excluded) => snapshot !== undefined && replacementFits(binding, excluded, snapshot, framework),
+      replacementFits: (excluded) =>
+        snapshot !== undefined &&
+        replacementFits(binding, excluded, snapshot, framework, (clusters) =>
+          placementAdmitted(binding, clusters, quotas),
+        ),
     })!;
 
     // The timers first: a window must be stored before anything relies on it. The window of a cluster

@@ -168,7 +168,7 @@ export function createClusterStatusController(options: ClusterStatusOptions): Co
         let observed: ObservedCondition = statusCollectionFailed('no client');
         let client: MemberClient | undefined;
         try {
-          client = connect(await cachedConnection(store, options.cipher, cluster));
+          client = connect(await cachedConnection(store, options.cipher, cluster, now));
         } catch (err) {
           // The key service failing is the control plane's problem, not the member's: retry.
           if (err instanceof SealError && err.transient) throw err;

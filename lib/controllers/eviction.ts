@@ -52,6 +52,7 @@ import { listAll } from '../store/list-all.ts';
 import type { ObjectStore } from '../store/port.ts';
 import { tryWrite } from '../store/write.ts';
 import { BatchEvictionTokens } from './eviction-limiter.ts';
+import { BatchQuotas, placementAdmitted } from './quota.ts';
 import { replacementFits } from './replacement.ts';
 import { BINDER_CONTROLLER_NAME, EVICTION_CONTROLLER_NAME, SCHEDULER_CONTROLLER_NAME, SWEEP_KEY } from './specs.ts';
 
@@ -77,6 +78,8 @@ interface EvictionBatch extends BatchScope {
   readonly clusters: ReadonlyMap<string, ClusterHealthView>;
   readonly clusterObjects: readonly Cluster[];
   readonly tokens: BatchEvictionTokens;
+  /** The namespaces' FederatedResourceQuotas, read when a last copy's replacement is weighed. */
+  readonly quotas: BatchQuotas;
   snapshot(): Snapshot;
 }
 
@@ -120,6 +123,7 @@ export function createEvictionController(options: EvictionControllerOptions): Co
       clusters,
       clusterObjects,
       tokens,
+      quotas: new BatchQuotas(store),
       snapshot: () =>
         (snapshot ??= buildSnapshot(clusterObjects, options.estimator ? { estimator: options.estimator } : {})),
       close: () => tokens.close(),
@@ -228,6 +232,17 @@ export function createEvictionController(options: EvictionControllerOptions): Co
     const nowMs = context.now;
     const nowText = rfc3339(nowMs);
     const key = formatKey(refOf(binding));
+    // A replacement must pass the quota too: read the namespace's quotas when a placed cluster has a
+    // NoExecute taint (nothing can be evicted otherwise).
+    const namespace = binding.metadata.namespace;
+    const quotas =
+      settings.featureGates.FederatedQuotaEnforcement &&
+      namespace &&
+      (binding.spec.clusters ?? []).some((c) =>
+        batch.clusters.get(c.name)?.taints.some((t) => t.effect === 'NoExecute'),
+      )
+        ? await batch.quotas.quotas(namespace)
+        : [];
     const decision = decideEviction({
       spec: binding.spec,
       aggregatedStatus: (binding.status?.aggregatedStatus ?? []) as {
@@ -250,7 +265,10 @@ export function createEvictionController(options: EvictionControllerOptions): Co
         statefulFailoverInjection: settings.featureGates.StatefulFailoverInjection,
         gracefulEvictionTimeoutMs: settings.gracefulEvictionTimeoutMs,
       },
-      replacementFits: (excluded) => replacementFits(binding, excluded, batch.snapshot(), framework),
+      replacementFits: (excluded) =>
+        replacementFits(binding, excluded, batch.snapshot(), framework, (clusters) =>
+          placementAdmitted(binding, clusters, quotas),
+        ),
     });
 
     let due = decision.due;

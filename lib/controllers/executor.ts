@@ -122,14 +122,14 @@ export function createExecutorController(options: ExecutorOptions): Controller &
   const backoff = new Backoff();
   const retry = (work: KubeObject): ReconcileResult => ({ requeueAfterMs: backoff.next(keyOfWork(work)) });
 
-  function openBatch(): Promise<ExecutorBatch> {
+  function openBatch(scope: { now: number }): Promise<ExecutorBatch> {
     return Promise.resolve({
       cluster: memoize((name: string) => store.get({ ...CLUSTER, name })),
       client: memoize(
         (cluster: KubeObject) =>
           options.memberFor
             ? options.memberFor(cluster)
-            : cachedConnection(store, options.cipher, cluster).then(connect),
+            : cachedConnection(store, options.cipher, cluster, scope.now).then(connect),
         (cluster) => cluster.metadata.name,
       ),
     });
@@ -143,7 +143,7 @@ export function createExecutorController(options: ExecutorOptions): Controller &
     openBatch,
     async reconcile(request: ReconcileRequest, context: ReconcileContext): Promise<ReconcileResult | undefined> {
       const ref = parseKey(request.key);
-      const batch = (context.batch as ExecutorBatch | undefined) ?? (await openBatch());
+      const batch = (context.batch as ExecutorBatch | undefined) ?? (await openBatch(context));
       if (ref.group === CLUSTER.group && ref.kind === CLUSTER.kind) return syncMember(ref.name, batch, context);
       if (ref.group !== WORK.group || ref.kind !== WORK.kind) return undefined;
       return syncWork(ref, batch, request.lane, context);

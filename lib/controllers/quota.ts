@@ -163,6 +163,24 @@ export function chargedUsageOf(binding: ResourceBinding): ResourceList {
   return readList(binding.metadata.annotations?.[QUOTA_CHARGED_ANNOTATION]) ?? usageOf(binding, binding.spec);
 }
 
+/**
+ * Whether the namespace's quotas (as `quotas` shows them) would admit `binding` placed on `clusters`
+ * instead of what it is charged for now: the scheduler's own check, asked dry by the failovers before
+ * they take a last copy away (an eviction whose replacement the quota refuses leaves nothing running).
+ */
+export function placementAdmitted(
+  binding: ResourceBinding,
+  clusters: ResourceBinding['spec']['clusters'],
+  quotas: readonly KubeObject[],
+): boolean {
+  if (quotas.length === 0) return true;
+  return admitUsageChange({
+    quotas: quotas.map(quotaView),
+    from: chargedUsageOf(binding),
+    to: usageOf(binding, { ...binding.spec, clusters }),
+  }).allowed;
+}
+
 /** Karmada's usage of `spec`, with the binding's per-replica limits for `limits.*` keys. */
 export function usageOf(binding: ResourceBinding, spec: ResourceBinding['spec']): ResourceList {
   const limits = readList(binding.metadata.annotations?.[REPLICA_LIMITS_ANNOTATION]);

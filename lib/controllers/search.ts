@@ -29,7 +29,7 @@ import {
 import { findCondition, type Condition } from '../core/clusters/health.ts';
 import { type CredentialCipher, SealError } from '../crypto/cipher.ts';
 import { CredentialsError } from '../members/credentials.ts';
-import type { MemberClient } from '../members/client.ts';
+import type { MemberClient, MemberConnection } from '../members/client.ts';
 import { MemberApiError, MemberUnreachableError } from '../members/client.ts';
 import { cachedClient, cachedConnection } from '../members/connections.ts';
 import type { WorkQueue } from '../queue/port.ts';
@@ -73,6 +73,8 @@ export interface SearchControllerOptions {
    * the cached clients the other member controllers use.
    */
   clientFor?: (cluster: KubeObject, nowMs: number) => Promise<MemberClient>;
+  /** How to reach a member from its opened credentials; default: a cached {@link MemberClient}. */
+  connect?: (conn: MemberConnection) => MemberClient;
   pageSize?: number;
   /**
    * How long one sync may write before it records what it did and goes on in a new invocation
@@ -105,7 +107,7 @@ export function createSearchController(options: SearchControllerOptions): Contro
     options.clientFor ??
     (options.cipher
       ? async (cluster: KubeObject, nowMs: number) =>
-          cachedClient(await cachedConnection(store, options.cipher!, cluster, nowMs))
+          (options.connect ?? cachedClient)(await cachedConnection(store, options.cipher!, cluster, nowMs))
       : undefined);
   const stats: SearchStats = {
     syncs: 0,

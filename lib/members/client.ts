@@ -59,37 +59,62 @@ const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 /** Discovery is re-read after this, and at once when an object's kind is not found. */
 const DISCOVERY_TTL_MS = 5 * 60_000;
 
-interface Raw {
+/** One answer of a member, as {@link MemberClient.raw} returns it. */
+export interface MemberResponse {
   status: number;
   body: string;
   /** The answer's Content-Type, when it had one. */
   contentType?: string;
 }
+type Raw = MemberResponse;
+
+/**
+ * Carries one request to a member in place of HTTPS (the deterministic simulation's in-process
+ * members). Throws {@link MemberUnreachableError} for a member that cannot be reached.
+ */
+export type MemberTransport = (
+  method: string,
+  path: string,
+  options: { body?: string; contentType?: string; accept?: string; token?: string },
+) => Promise<MemberResponse>;
+
+export interface MemberClientOptions {
+  /** Requests go here instead of over HTTPS. */
+  transport?: MemberTransport;
+  /** The clock of discovery's cache (default: the wall clock). */
+  now?: () => number;
+}
 
 export class MemberClient {
   readonly #conn: MemberConnection;
-  readonly #agent: Agent;
+  readonly #agent: Agent | undefined;
   readonly #base: URL;
+  readonly #transport: MemberTransport | undefined;
+  readonly #now: () => number;
   #discovery: Promise<{ resources: DiscoveredResource[]; partial: boolean }> | undefined;
   #discoveredAt = 0;
 
-  constructor(conn: MemberConnection) {
+  constructor(conn: MemberConnection, options: MemberClientOptions = {}) {
     this.#conn = conn;
     this.#base = new URL(conn.server);
     if (this.#base.protocol !== 'https:') {
       throw new Error(`member API endpoint must be https://, got ${JSON.stringify(conn.server)}`);
     }
-    this.#agent = new Agent({
-      keepAlive: true,
-      maxSockets: 8,
-      ...(conn.caPem ? { ca: conn.caPem } : {}),
-      ...(conn.certPem && conn.keyPem ? { cert: conn.certPem, key: conn.keyPem } : {}),
-      rejectUnauthorized: !conn.insecureSkipTLSVerify,
-    });
+    this.#transport = options.transport;
+    this.#now = options.now ?? Date.now;
+    this.#agent = options.transport
+      ? undefined
+      : new Agent({
+          keepAlive: true,
+          maxSockets: 8,
+          ...(conn.caPem ? { ca: conn.caPem } : {}),
+          ...(conn.certPem && conn.keyPem ? { cert: conn.certPem, key: conn.keyPem } : {}),
+          rejectUnauthorized: !conn.insecureSkipTLSVerify,
+        });
   }
 
   close(): void {
-    this.#agent.destroy();
+    this.#agent?.destroy();
   }
 
   /** One request; network failures become MemberUnreachableError. */
@@ -98,6 +123,9 @@ export class MemberClient {
     path: string,
     options: { body?: string; contentType?: string; accept?: string } = {},
   ): Promise<Raw> {
+    if (this.#transport) {
+      return this.#transport(method, path, { ...options, ...(this.#conn.token ? { token: this.#conn.token } : {}) });
+    }
     const url = new URL(`${this.#base.pathname.replace(/\/$/, '')}${path}`, this.#base);
     const headers: Record<string, string> = {
       accept: options.accept ?? 'application/json',
@@ -117,7 +145,7 @@ export class MemberClient {
         clearTimeout(deadline);
         reject(new MemberUnreachableError(`${url.host}: ${message}`));
       };
-      const req = request(url, { method, headers, agent: this.#agent }, (res) => {
+      const req = request(url, { method, headers, agent: this.#agent! }, (res) => {
         const chunks: Buffer[] = [];
         let size = 0;
         res.on('data', (c: Buffer) => {
@@ -229,7 +257,7 @@ export class MemberClient {
   }
 
   #discoverAll(refresh = false): Promise<{ resources: DiscoveredResource[]; partial: boolean }> {
-    const now = Date.now();
+    const now = this.#now();
     if (refresh || !this.#discovery || now - this.#discoveredAt > DISCOVERY_TTL_MS) {
       this.#discoveredAt = now;
       const attempt = this.#readDiscovery();

@@ -65,6 +65,17 @@ export async function cachedConnection(
   return conn;
 }
 
+/**
+ * Forgets every cached client and opened connection, as a new execution environment starts without
+ * them (the simulation's control-plane restart).
+ */
+export function forgetMemberConnections(): void {
+  for (const client of clients.values()) client.close();
+  clients.clear();
+  connections.clear();
+  recentConnections.clear();
+}
+
 /** How long opened credentials are used without checking their Secret for a rotation. */
 const RECENT_MS = 30_000;
 const recentConnections = new Map<string, { conn: MemberConnection; at: number }>();

@@ -25,6 +25,8 @@ export interface JoinRequest {
   zones?: string[];
   /** Re-join an existing Cluster (update its endpoint and credentials) instead of refusing. */
   update?: boolean;
+  /** How to reach the member (default: HTTPS); the simulation's members are in-process. */
+  connect?: (conn: MemberConnection) => MemberClient;
 }
 
 export class JoinError extends Error {
@@ -47,7 +49,7 @@ export async function joinPushCluster(api: ControlPlaneClient, request: JoinRequ
       'the member kubeconfig has no usable credential: use a bearer token or a client certificate and key',
     );
   }
-  const id = await memberIdentity(member);
+  const id = await memberIdentity(member, request.connect);
   if (!request.update) {
     const existing = await api.send('GET', `${CLUSTER_PATH}/${name}`).catch((err: unknown) => {
       if ((err as { code?: number }).code === 404) return undefined;
@@ -102,8 +104,11 @@ export async function unjoinCluster(api: ControlPlaneClient, name: string): Prom
 }
 
 /** Reaches the member with its credentials; returns its `kube-system` uid (Karmada's cluster id). */
-async function memberIdentity(member: MemberConnection): Promise<string> {
-  const client = new MemberClient({ timeoutMs: 10_000, ...member });
+async function memberIdentity(
+  member: MemberConnection,
+  connect: (conn: MemberConnection) => MemberClient = (conn) => new MemberClient(conn),
+): Promise<string> {
+  const client = connect({ timeoutMs: 10_000, ...member });
   try {
     const ns = await client.getJson<KubeObject>('/api/v1/namespaces/kube-system');
     return ns.metadata.uid ?? '';

@@ -97,23 +97,39 @@ export class EventSourceRunner {
    * Deterministic mode: runs rounds in which every source (in the order given, so list priority
    * sources first) gets one receive-and-invoke cycle, until a whole round delivers nothing.
    * Returns the number of messages delivered. Does not move the clock.
+   *
+   * With `concurrent`, each round starts every source's `maxConcurrency` workers at once, as Lambda
+   * runs its pollers' invocations side by side: their handlers interleave wherever they await, so two
+   * invocations race on the store as they would in AWS. With in-memory ports the interleaving is still
+   * the same on every run (the deterministic simulation).
    */
-  async runUntilIdle(maxRounds = 10_000): Promise<number> {
+  async runUntilIdle(maxRounds = 10_000, options: { concurrent?: boolean } = {}): Promise<number> {
     let total = 0;
     for (let round = 0; round < maxRounds; round++) {
       let delivered = 0;
-      for (const spec of this.#options.sources) {
-        let worker = this.#steppers.get(spec.name);
-        if (!worker) {
-          worker = { spec, handler: undefined };
-          this.#steppers.set(spec.name, worker);
-        }
-        delivered += await this.#cycle(worker, false);
+      if (options.concurrent) {
+        const workers = this.#options.sources.flatMap((spec) =>
+          Array.from({ length: Math.max(1, spec.maxConcurrency) }, (_, i) => this.#stepper(spec, i)),
+        );
+        for (const n of await Promise.all(workers.map((w) => this.#cycle(w, false)))) delivered += n;
+      } else {
+        for (const spec of this.#options.sources) delivered += await this.#cycle(this.#stepper(spec, 0), false);
       }
       total += delivered;
       if (delivered === 0) return total;
     }
     throw new Error(`event sources still busy after ${maxRounds} rounds`);
+  }
+
+  /** The `index`-th deterministic worker of a source (each keeps its own handler, as an environment does). */
+  #stepper(spec: EventSourceSpec, index: number): Worker {
+    const id = `${spec.name}#${index}`;
+    let worker = this.#steppers.get(id);
+    if (!worker) {
+      worker = { spec, handler: undefined };
+      this.#steppers.set(id, worker);
+    }
+    return worker;
   }
 
   async #loop(worker: Worker): Promise<void> {

@@ -30,6 +30,7 @@ import {
 } from '../kube/rest/index.ts';
 import type { Logger } from '../observability/logger.ts';
 import { writeKubeconfig } from '../pki/index.ts';
+import { MemberClient, type MemberConnection, MemberUnreachableError } from '../members/client.ts';
 import { AlreadyExistsError } from '../store/errors.ts';
 import { MemoryRowStore } from '../store/memory-rows.ts';
 import type { ObjectStore } from '../store/port.ts';
@@ -56,10 +57,15 @@ export interface Fault {
 export type WorkloadResolution =
   { code: 'Resolved'; ref: WorkloadRef } | { code: 'Malformed' | 'UnknownKind' | 'NotAWorkload'; reason: string };
 
-export interface MemberOptions {
+/** What a member needs with or without a server of its own. */
+export interface MemberCoreOptions {
   config: MemberConfig;
   timings: SimTimings;
   clock: Clock;
+  logger?: Logger;
+}
+
+export interface MemberOptions extends MemberCoreOptions {
   tls: { cert: string; key: string };
   caCertPem: string;
   /** 0 picks a free port. */
@@ -67,7 +73,6 @@ export interface MemberOptions {
   kubeconfigPath: string;
   /** Where the member's state is kept across restarts (absent: in memory only). */
   snapshotPath?: string;
-  logger?: Logger;
 }
 
 interface Snapshot {
@@ -155,7 +160,9 @@ export class SimulatedMember {
   readonly store: ObjectStore;
   readonly kubeconfig: string;
   readonly #rows: MemoryRowStore;
-  readonly #options: MemberOptions;
+  readonly #options: MemberCoreOptions & Partial<MemberOptions>;
+  /** In-process (the deterministic simulation): no server, no timers; passes run when told. */
+  readonly #manual: boolean;
   readonly #controllers: ClusterControllers;
   readonly #catalog: StoredCrdCatalog;
   readonly #unhealthy = new UnhealthyWorkloads();
@@ -172,11 +179,17 @@ export class SimulatedMember {
   #dirty = true;
   #stopped = false;
 
-  private constructor(options: MemberOptions, rows: MemoryRowStore, token: string) {
+  private constructor(
+    options: MemberCoreOptions & Partial<MemberOptions>,
+    rows: MemoryRowStore,
+    token: string,
+    manual = false,
+  ) {
     this.#options = options;
+    this.#manual = manual;
     this.name = options.config.name;
     this.config = options.config;
-    this.kubeconfig = options.kubeconfigPath;
+    this.kubeconfig = options.kubeconfigPath ?? '';
     this.#rows = rows;
     this.#token = token;
     const changes = new ChangeFeed({ startVersion: options.clock.now() * 1000 });
@@ -233,7 +246,7 @@ export class SimulatedMember {
     for (const ref of unhealthy) member.#unhealthy.mark(ref);
     await member.#bootstrap();
     member.#server = await startKubeServer({
-      handler: (req) => member.#serve(req),
+      handler: (req) => member.handle(req),
       tls: options.tls,
       port: options.port,
       acceptConnection: () => member.#fault?.mode !== 'unreachable',
@@ -248,6 +261,59 @@ export class SimulatedMember {
     });
     member.#wake();
     return member;
+  }
+
+  /**
+   * A member in this process with no server and no timers (the deterministic simulation): reached
+   * through {@link client}, its controllers run only in {@link settle}. `token` is its bearer token.
+   */
+  static async inProcess(options: MemberCoreOptions & { token: string }): Promise<SimulatedMember> {
+    const member = new SimulatedMember(options, new MemoryRowStore(), options.token, true);
+    await member.#bootstrap();
+    return member;
+  }
+
+  /**
+   * A client of an in-process member, as the controllers' HTTPS client would reach it: the member's
+   * faults apply (unreachable and slow answers fail as a timed-out request does; an in-process
+   * request takes no time, so `slow` means slower than the client waits).
+   */
+  client(conn: MemberConnection, now: () => number): MemberClient {
+    const timeoutMs = conn.timeoutMs ?? 10_000;
+    return new MemberClient(conn, {
+      now,
+      transport: async (method, path, options) => {
+        const fault = this.#fault;
+        if (fault?.mode === 'unreachable') throw new MemberUnreachableError(`${this.name}: connection refused`);
+        if (fault?.mode === 'slow' && (fault.delayMs ?? 5_000) >= timeoutMs)
+          throw new MemberUnreachableError(`${this.name}: no answer within ${timeoutMs} ms`);
+        const [pathOnly, query = ''] = path.split('?', 2) as [string, string?];
+        const response = await this.handle(
+          {
+            method,
+            path: pathOnly,
+            query: new URLSearchParams(query),
+            headers: {
+              accept: options.accept ?? 'application/json',
+              ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+              ...(options.body !== undefined ? { 'content-type': options.contentType ?? 'application/json' } : {}),
+            },
+            body: Buffer.from(options.body ?? '', 'utf8'),
+          },
+          { holdSlowAnswers: false },
+        );
+        return {
+          status: response.status,
+          body: response.body,
+          ...(response.headers['content-type'] ? { contentType: response.headers['content-type'] } : {}),
+        };
+      },
+    });
+  }
+
+  /** When the member's controllers next have a timed transition (ms since epoch), if any. */
+  get nextDue(): number | undefined {
+    return this.#controllers.nextDue;
   }
 
   get url(): string {
@@ -318,6 +384,7 @@ export class SimulatedMember {
 
   /** Runs the cluster controllers until nothing is left to do (tests). */
   async settle(): Promise<void> {
+    this.#dirty = true;
     await this.#run();
   }
 
@@ -339,7 +406,8 @@ export class SimulatedMember {
     }
   }
 
-  async #serve(req: KubeRequest): Promise<KubeResponse> {
+  /** Serves one request of the member's API (faults applied), as its server does. */
+  async handle(req: KubeRequest, options: { holdSlowAnswers?: boolean } = {}): Promise<KubeResponse> {
     const fault = this.#fault;
     if (fault?.mode === 'errors') {
       const err = new ApiError(
@@ -349,7 +417,8 @@ export class SimulatedMember {
       );
       return jsonResponse(500, err.toStatus());
     }
-    if (fault?.mode === 'slow') await new Promise((r) => setTimeout(r, fault.delayMs ?? 5_000));
+    if (fault?.mode === 'slow' && options.holdSlowAnswers !== false)
+      await new Promise((r) => setTimeout(r, fault.delayMs ?? 5_000));
     if (fault?.mode === 'not-ready' && /^\/(readyz|healthz|livez)\/?$/.test(req.path)) {
       return {
         status: 500,
@@ -502,7 +571,7 @@ export class SimulatedMember {
   /** Schedules a controller pass soon (changes arrive in bursts: coalesce them). */
   #wake(delayMs = 20): void {
     this.#dirty = true;
-    if (this.#stopped) return;
+    if (this.#stopped || this.#manual) return;
     const at = Date.now() + delayMs;
     // An earlier wake-up replaces a later one (a change arriving while the resync timer waits).
     if (this.#timer) {
@@ -522,7 +591,7 @@ export class SimulatedMember {
     this.#running ??= this.#passes().finally(() => {
       this.#running = undefined;
       const due = this.#controllers.nextDue;
-      if (this.#stopped) return;
+      if (this.#stopped || this.#manual) return;
       if (this.#dirty || due !== undefined) {
         this.#wake(this.#dirty ? 200 : Math.max(10, (due ?? 0) - this.#options.clock.now()));
       } else {

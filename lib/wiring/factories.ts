@@ -51,6 +51,7 @@ export const clusterStatusFactory: ControllerFactory = (runtime) =>
     store: runtime.store,
     workQueue: runtime.workQueue,
     cipher: runtime.cipher,
+    ...(runtime.memberClient ? { connect: runtime.memberClient } : {}),
     timings: clusterTimings(runtime.config),
     events: eventRecorder(runtime, 'cluster-controller'),
     failover: failoverSettings(runtime.config.failover),
@@ -93,6 +94,7 @@ export const executorFactory: ControllerFactory = (runtime) =>
     store: runtime.store,
     workQueue: runtime.workQueue,
     cipher: runtime.cipher,
+    ...(runtime.memberClient ? { connect: runtime.memberClient } : {}),
     events: eventRecorder(runtime, 'execution-controller'),
   });
 
@@ -139,6 +141,7 @@ export const searchFactory: ControllerFactory = (runtime) =>
     cache: new SearchCache(runtime.rows),
     workQueue: runtime.workQueue,
     cipher: runtime.cipher,
+    ...(runtime.memberClient ? { connect: runtime.memberClient } : {}),
     // At most one full list of a member per status period, however often probes ask.
     minSyncIntervalMs: clusterTimings(runtime.config).statusUpdateFrequencyMs,
   });

@@ -6,6 +6,7 @@
 import type { Clock } from '../clock/clock.ts';
 import type { RuntimeConfig } from '../config/runtime.ts';
 import type { CredentialCipher } from '../crypto/cipher.ts';
+import type { MemberClient, MemberConnection } from '../members/client.ts';
 import type { Lane, QueueTransport, WorkQueue } from '../queue/port.ts';
 import type { ObjectStore } from '../store/port.ts';
 import type { RowStore } from '../store/rows.ts';
@@ -23,6 +24,11 @@ export interface Runtime {
   workQueue: WorkQueue;
   /** The URL of a controller's queue. */
   queueUrl(controller: string, lane: Lane): string;
+  /**
+   * How controllers reach a member from its opened credentials; absent: a cached HTTPS client. The
+   * deterministic simulation puts its in-process members here.
+   */
+  memberClient?: (conn: MemberConnection) => MemberClient;
   /** Releases the SDK clients (local mode and tests; a Lambda never calls it). */
   close(): void;
 }

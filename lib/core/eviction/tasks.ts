@@ -131,6 +131,10 @@ export interface TaskAssessment {
  * - when the binding has been scheduled for its current generation and every target cluster reports
  *   `Healthy`, it ends — but not when there is no target at all (Karmada ends it then, vacuously,
  *   deleting the only copy while nothing replaces it; here it waits for the timeout);
+ * - **here**: past its timeout, a task still waits while the binding has no target cluster at all:
+ *   the copy it holds is the only one, and removing it with nothing placed elsewhere (the scheduler
+ *   refused the replacement — quota, capacity, a cluster state that changed since the eviction was
+ *   decided) would leave the workload running nowhere. It ends once a replacement is placed;
  * - **here**: a task produced by the taint manager whose cluster has recovered (`recovered(cluster)`:
  *   Ready and without NoExecute taints) ends, so the cluster is schedulable for the binding again.
  * `nextMs` is the earliest timeout among tasks without `suppressDeletion`.
@@ -168,7 +172,7 @@ export function assessEvictionTasks(args: {
       continue;
     }
     const deadline = Date.parse(task.creationTimestamp) + timeoutOf(task, args.timeoutMs);
-    if (args.nowMs > deadline) {
+    if (args.nowMs > deadline && targets.length > 0) {
       ended.push({ cluster: task.fromCluster, why: 'timeout' });
       continue;
     }
@@ -177,10 +181,15 @@ export function assessEvictionTasks(args: {
       continue;
     }
     kept.push(task);
-    nextMs = min(nextMs, deadline + 1);
+    // Overdue and waiting for a replacement: looked at again in a minute (and whenever the binding
+    // changes), not in a loop.
+    nextMs = min(nextMs, args.nowMs > deadline ? args.nowMs + NO_REPLACEMENT_RECHECK_MS : deadline + 1);
   }
   return { kept, ended, ...(nextMs !== undefined ? { nextMs } : {}) };
 }
+
+/** How often an overdue task that waits for a replacement is looked at again. */
+const NO_REPLACEMENT_RECHECK_MS = 60_000;
 
 function timeoutOf(task: GracefulEvictionTask, defaultMs: number): number {
   return task.gracePeriodSeconds !== undefined && task.gracePeriodSeconds !== null

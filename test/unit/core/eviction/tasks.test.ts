@@ -166,9 +166,18 @@ describe('assessEvictionTasks (graceful-eviction controller)', () => {
     const got = assessEvictionTasks({ ...base, hasScheduled: false, tasks: [task('a')] });
     assert.equal(got.kept.length, 1);
   });
-  it('no target at all: kept until the timeout (Karmada ends it vacuously and deletes the only copy, #7455)', () => {
+  it('no target at all: kept (Karmada ends it vacuously and deletes the only copy, #7455)', () => {
     const got = assessEvictionTasks({ ...base, hasScheduled: true, clusters: [], tasks: [task('a')] });
     assert.equal(got.kept.length, 1);
+  });
+  it('no target at all, past the timeout: still kept, looked at again in a minute (the only copy; simulation seed 10)', () => {
+    const got = assessEvictionTasks({
+      ...base,
+      hasScheduled: true,
+      clusters: [],
+      tasks: [task('a', { creationTimestamp: at(-601) })],
+    });
+    assert.deepEqual([got.kept.length, got.ended, got.nextMs], [1, [], T0 + 60_000]);
   });
   it('a recovered cluster’s taint-manager task ends (#5803), whatever the other rules say', () => {
     const got = assessEvictionTasks({
