@@ -23,7 +23,7 @@ import {
   RESOURCE_BINDING_PERMANENT_ID_LABEL as RB_ID_LABEL,
   WORK_PERMANENT_ID_LABEL,
 } from '../api/well-known.ts';
-import { chargedUsageOf, chargeQuota, releaseWaiters, removeWaiter } from './quota.ts';
+import { chargeCovers, chargedUsageOf, chargeQuota, releaseWaiters, removeWaiter } from './quota.ts';
 import {
   bindingIdOf,
   CLUSTER,
@@ -216,6 +216,15 @@ export function createBinderController(options: BinderOptions): Controller & { s
     const hold = await purgeHold(binding, workName, clusters, context);
     if (hold.result) return hold.result;
     binding = hold.binding;
+    // FederatedResourceQuota: a spec using more than its quotas were charged (requests or replicas
+    // raised) waits for the scheduler's charge, which hands it back here; refused, it is not rolled out
+    // and the members keep what the quota admitted (Scheduled=False/QuotaExceeded says why).
+    if (quotaEnforcement && binding.kind === RESOURCE_BINDING.kind && !chargeCovers(binding)) {
+      context.logger.info('rollout waits for the quota to admit the binding’s new usage', {
+        binding: formatKey(ref),
+      });
+      return undefined;
+    }
 
     await Promise.all(
       targets.map(async (target) => {

@@ -181,6 +181,25 @@ export function placementAdmitted(
   }).allowed;
 }
 
+/**
+ * Whether what `binding`'s spec uses now (its placement × its per-replica requests) is covered by what
+ * its quotas were charged. Not when requests or replicas went up and the scheduler has not charged the
+ * difference yet — or refused it: such a spec is not rolled out (the members would otherwise run more
+ * than the quota admitted, with the binding still on its old placement). A binding never charged
+ * (its namespace had no quota) is covered.
+ */
+export function chargeCovers(binding: ResourceBinding): boolean {
+  const charged = readList(binding.metadata.annotations?.[QUOTA_CHARGED_ANNOTATION]);
+  if (!charged) return true;
+  for (const [key, value] of Object.entries(usageOf(binding, binding.spec))) {
+    const now = parseQuantity(value);
+    const before = parseQuantity(charged[key] ?? '0');
+    if (isQuantityError(now) || isQuantityError(before)) continue;
+    if (compareQuantities(now, before) > 0) return false;
+  }
+  return true;
+}
+
 /** Karmada's usage of `spec`, with the binding's per-replica limits for `limits.*` keys. */
 export function usageOf(binding: ResourceBinding, spec: ResourceBinding['spec']): ResourceList {
   const limits = readList(binding.metadata.annotations?.[REPLICA_LIMITS_ANNOTATION]);

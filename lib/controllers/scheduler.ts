@@ -318,12 +318,16 @@ export function createSchedulerController(options: SchedulerOptions): Controller
     { charged: ObjectRef[]; from: ResourceList; to: ResourceList; freed: boolean } | 'held' | 'busy' | undefined
   > {
     const namespace = binding.metadata.namespace;
-    if (!quotaEnforcement || !result.outcome.ok || binding.kind !== RESOURCE_BINDING.kind || !namespace)
-      return undefined;
+    if (!quotaEnforcement || binding.kind !== RESOURCE_BINDING.kind || !namespace) return undefined;
+    // A failed decision keeps the placement, but the binding's new per-replica requests are rendered
+    // onto it all the same: that usage is charged too (found by the deterministic simulation: a
+    // request raised while the scale-up did not fit reached the members uncharged).
+    const clusters = result.outcome.ok ? result.outcome.value.clusters : binding.spec.clusters;
+    if (!result.outcome.ok && !clusters?.length) return undefined;
     const quotas = await scope.quotas.quotas(namespace);
     if (quotas.length === 0) return undefined;
     const from = chargedUsageOf(binding);
-    const to = usageOf(binding, { ...binding.spec, clusters: result.outcome.value.clusters });
+    const to = usageOf(binding, { ...binding.spec, clusters });
     const charge = await scope.quotas.charge(namespace, from, to);
     if (charge.ok) return { charged: charge.charged, from, to, freed: charge.freed };
     if (charge.busy) return 'busy';

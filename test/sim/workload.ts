@@ -46,7 +46,8 @@ export type WorkloadOp =
   | 'delete-policy'
   | 'write-override'
   | 'delete-override'
-  | 'concurrent-writes';
+  | 'concurrent-writes'
+  | 'apply-burst';
 
 export const WORKLOAD_WEIGHTS: Record<WorkloadOp, number> = {
   'create-deployment': 6,
@@ -60,6 +61,7 @@ export const WORKLOAD_WEIGHTS: Record<WorkloadOp, number> = {
   'write-override': 1.5,
   'delete-override': 0.5,
   'concurrent-writes': 1.5,
+  'apply-burst': 1.5,
 };
 
 export class Workload {
@@ -183,6 +185,25 @@ export class Workload {
         const res = await this.#call('DELETE', paths.overrides(ns, `${name}-ov`));
         return `${op} ${ns}/${name}-ov → ${res.status}`;
       }
+      case 'apply-burst': {
+        // `kubectl apply -f dir/`: several workloads and their policies at once, which the scheduler
+        // places side by side (and which compete for the same room).
+        const names = DEPLOYMENTS.filter(() => this.#rng.chance(0.6));
+        const results: string[] = [];
+        const writes = names.map(async (n) => {
+          const body = this.#deployment(ns, n, { replicas: this.#rng.int(3, 8), cpu: '1' });
+          const res = await this.#call(
+            'PATCH',
+            `${paths.deployments(ns, n)}?fieldManager=sim&force=true`,
+            body,
+            'application/apply-patch+yaml',
+          );
+          if (res.status === 200 || res.status === 201) this.#remember('Deployment', ns, n, res.body as unknown as KubeObject);
+          results.push(`${n}:${res.status}:${await this.#writePolicy(ns, n, 'Divided')}`);
+        });
+        await Promise.all(writes);
+        return `${op} ${ns} [${results.sort().join(' ')}]`;
+      }
       case 'concurrent-writes': {
         // Two users read the same version and both write it: exactly one must win, and it must be
         // the one that reaches the members.
@@ -211,14 +232,14 @@ export class Workload {
     }
   }
 
-  #deployment(ns: string, name: string): KubeObject {
+  #deployment(ns: string, name: string, size: { replicas?: number; cpu?: string } = {}): KubeObject {
     const cm = this.#rng.chance(0.5) ? this.#rng.pick(CONFIGMAPS) : undefined;
     return {
       apiVersion: 'apps/v1',
       kind: 'Deployment',
       metadata: { name, namespace: ns, labels: { app: name } },
       spec: {
-        replicas: this.#rng.int(1, 4),
+        replicas: size.replicas ?? this.#rng.int(1, 4),
         selector: { matchLabels: { app: name } },
         template: {
           metadata: { labels: { app: name } },
@@ -227,7 +248,7 @@ export class Workload {
               {
                 name: 'app',
                 image: `registry.example.com/${name}:1.${this.#rng.int(0, 9)}`,
-                resources: { requests: { cpu: this.#rng.pick(['250m', '500m', '1']), memory: '128Mi' } },
+                resources: { requests: { cpu: size.cpu ?? this.#rng.pick(['250m', '500m', '1']), memory: '128Mi' } },
                 ...(cm ? { envFrom: [{ configMapRef: { name: cm } }] } : {}),
               },
             ],
@@ -245,10 +266,12 @@ export class Workload {
     container['image'] = `registry.example.com/${name}:2.${this.#rng.int(0, 99)}`;
   }
 
-  async #writePolicy(ns: string, name: string): Promise<number> {
+  async #writePolicy(ns: string, name: string, type?: 'Divided'): Promise<number> {
     const rng = this.#rng;
     const clusters = [...this.#world.members.keys()];
-    const kind = rng.weighted({ duplicated: 2, weighted: 2, dynamic: 2, aggregated: 2 });
+    const kind = type
+      ? rng.weighted({ weighted: 1, dynamic: 2, aggregated: 2 })
+      : rng.weighted({ duplicated: 2, weighted: 2, dynamic: 2, aggregated: 2 });
     const affinity = rng.chance(0.5) ? clusters : clusters.filter(() => rng.chance(0.7));
     const placement: Record<string, unknown> = {
       ...(affinity.length > 0 && affinity.length < clusters.length ? { clusterAffinity: { clusterNames: affinity } } : {}),
