@@ -10,8 +10,13 @@
  * it refuses those bindings (they are decided again on the fresh ledger), otherwise it merges and
  * retries. So two schedulers cannot both take a cluster's last free capacity.
  *
- * Buckets expire after the TTL (default 60 s, a summary collection period), by which time the pods are
- * in the summary; until then both count, so estimates err towards too little, never too much.
+ * A cluster's reservations in a bucket end once the cluster's summary shows them: past the TTL (default
+ * 60 s) and with the summary's allocated pods at least what they were when the bucket was first
+ * written plus what the cluster's live buckets reserved up to it. Until then both count, so estimates
+ * err towards too little, never too much. A member that is slow to run what it was given (its Works
+ * applied late, a member fault, a backlog) keeps its reservations (found by the deterministic
+ * simulation: with a bare TTL they lapsed before the pods existed and the cluster was promised twice);
+ * after {@link MAX_RESERVATION_MS} they end regardless (pods that never start hold nothing forever).
  * Size: ~(TTL/10 s + 1) buckets × touched clusters × ~60 bytes — well under DynamoDB's 400 KB for
  * fleets of a few hundred clusters (see docs/decisions/0007-scheduler.md for sharding beyond).
  */
@@ -24,24 +29,56 @@ import { tryWrite } from '../store/write.ts';
 export const CLUSTER_RESERVATION = { group: 'work.serverless-karmada.io', kind: 'ClusterReservation' };
 export const LEDGER_NAME = 'fleet';
 export const DEFAULT_RESERVATION_TTL_MS = 60_000;
+/** However slowly a member starts what it was given, its reservations end after this. */
+export const MAX_RESERVATION_MS = 10 * 60_000;
 const BUCKET_MS = 10_000;
 
 /** What one cluster holds in one bucket. */
 export interface LedgerAmount {
   pods: number;
   resources: Record<string, number>;
+  /** The cluster's allocated pods (its summary) when the bucket was first written for it. */
+  basePods?: number;
 }
 
 /** bucket start (ms, as text) → cluster → amount. */
 type Buckets = Record<string, Record<string, LedgerAmount>>;
 
-function bucketsOf(item: KubeObject | undefined, now: number, ttlMs: number): Buckets {
+/** A cluster's allocated pods as its summary shows them now (undefined: unknown). */
+export type AllocatedPods = (cluster: string) => number | undefined;
+
+function bucketsOf(item: KubeObject | undefined, now: number, ttlMs: number, allocated?: AllocatedPods): Buckets {
   const raw = (item?.spec as { buckets?: Buckets } | undefined)?.buckets ?? {};
   const out: Buckets = {};
-  for (const [start, clusters] of Object.entries(raw)) {
-    if (Number(start) + BUCKET_MS + ttlMs > now) out[start] = clusters;
+  // Per cluster: the base of its oldest live bucket, and what its live buckets reserved so far.
+  const seen = new Map<string, { base: number; reserved: number }>();
+  for (const start of Object.keys(raw).sort((a, b) => Number(a) - Number(b))) {
+    const age = now - (Number(start) + BUCKET_MS);
+    if (age >= MAX_RESERVATION_MS) continue;
+    for (const [cluster, amount] of Object.entries(raw[start]!)) {
+      let run = seen.get(cluster);
+      if (!run) seen.set(cluster, (run = { base: amount.basePods ?? 0, reserved: 0 }));
+      run.reserved += amount.pods;
+      if (age >= ttlMs) {
+        const shown = allocated?.(cluster);
+        // Written before this rule, or the summary is unknown: the bare TTL.
+        if (amount.basePods === undefined || shown === undefined || shown >= run.base + run.reserved) continue;
+      }
+      (out[start] ??= {})[cluster] = amount;
+    }
   }
   return out;
+}
+
+/** Allocated pods by cluster, from clusters' resource summaries. */
+export function allocatedPodsOf(clusters: readonly KubeObject[]): AllocatedPods {
+  const pods = new Map<string, number>();
+  for (const c of clusters) {
+    const value = (c.status as { resourceSummary?: { allocated?: Record<string, string> } } | undefined)
+      ?.resourceSummary?.allocated?.['pods'];
+    pods.set(c.metadata.name ?? '', value === undefined ? 0 : Number(value) || 0);
+  }
+  return (cluster) => pods.get(cluster);
 }
 
 function addAmount(
@@ -75,8 +112,13 @@ export async function loadLedger(store: ObjectStore): Promise<KubeObject | undef
 }
 
 /** Cluster name → live reservation, for {@link buildSnapshot}. */
-export function ledgerReservations(item: KubeObject | undefined, now: number, ttlMs: number): Map<string, Reservation> {
-  return totals(bucketsOf(item, now, ttlMs));
+export function ledgerReservations(
+  item: KubeObject | undefined,
+  now: number,
+  ttlMs: number,
+  allocated?: AllocatedPods,
+): Map<string, Reservation> {
+  return totals(bucketsOf(item, now, ttlMs, allocated));
 }
 
 interface Waiter {
@@ -105,12 +147,20 @@ export class BatchLedger {
     item: KubeObject | undefined;
     ttlMs: number;
     now: () => number;
+    allocated?: AllocatedPods;
   }) {
     this.#store = options.store;
     this.#snapshot = options.snapshot;
     this.#item = options.item;
     this.#ttlMs = options.ttlMs;
     this.#now = options.now;
+    this.#allocated = options.allocated;
+  }
+
+  readonly #allocated: AllocatedPods | undefined;
+
+  #live(now: number): Buckets {
+    return bucketsOf(this.#item, now, this.#ttlMs, this.#allocated);
   }
 
   /**
@@ -159,10 +209,14 @@ export class BatchLedger {
     const refused = new Set<string>();
     for (let attempt = 1; attempt <= 5; attempt++) {
       const now = this.#now();
-      const buckets = bucketsOf(this.#item, now, this.#ttlMs);
+      const buckets = this.#live(now);
       const bucket = String(Math.floor(now / BUCKET_MS) * BUCKET_MS);
       const current = structuredClone(buckets[bucket] ?? {});
-      for (const [c, a] of Object.entries(ours)) addAmount(current, c, a.pods, Object.entries(a.resources));
+      for (const [c, a] of Object.entries(ours)) {
+        const base = current[c] ? current[c].basePods : this.#allocated?.(c);
+        addAmount(current, c, a.pods, Object.entries(a.resources));
+        if (base !== undefined) current[c]!.basePods = base;
+      }
       const spec = { buckets: { ...buckets, [bucket]: current } };
       this.writes++;
       const item = this.#item;
@@ -183,7 +237,7 @@ export class BatchLedger {
       // Lost to a concurrent scheduler (or the ledger went): re-read it and check what still fits.
       this.conflicts++;
       this.#item = await this.#store.get({ ...CLUSTER_RESERVATION, name: LEDGER_NAME });
-      const fresh = totals(bucketsOf(this.#item, this.#now(), this.#ttlMs), ours);
+      const fresh = totals(this.#live(this.#now()), ours);
       const over = Object.keys(ours).filter((c) => this.#overcommitted(c, fresh.get(c)));
       // Refused clusters' amounts are dropped; the rest is merged and written on the next attempt (a
       // refused binding's amounts on other clusters stay reserved until they expire: conservative).
@@ -202,7 +256,7 @@ export class BatchLedger {
   #refresh(extra: Record<string, LedgerAmount> | undefined): void {
     const combined: Record<string, LedgerAmount> = structuredClone(extra ?? {});
     for (const [c, a] of Object.entries(this.#pending)) addAmount(combined, c, a.pods, Object.entries(a.resources));
-    const fresh = totals(bucketsOf(this.#item, this.#now(), this.#ttlMs), combined);
+    const fresh = totals(this.#live(this.#now()), combined);
     this.#snapshot.reservations.clear();
     for (const [c, r] of fresh) this.#snapshot.reservations.set(c, r);
   }

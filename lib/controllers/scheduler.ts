@@ -49,7 +49,13 @@ import { memoize } from '../util/memo.ts';
 import { PriorityGate } from '../util/priority-gate.ts';
 import type { ObjectStore } from '../store/port.ts';
 import { tryWrite } from '../store/write.ts';
-import { BatchLedger, DEFAULT_RESERVATION_TTL_MS, ledgerReservations, loadLedger } from './reservations.ts';
+import {
+  allocatedPodsOf,
+  BatchLedger,
+  DEFAULT_RESERVATION_TTL_MS,
+  ledgerReservations,
+  loadLedger,
+} from './reservations.ts';
 import { addWaiter, BatchQuotas, chargedUsageOf, releaseWaiters, removeWaiter, revertQuota, usageOf } from './quota.ts';
 import {
   BINDER_CONTROLLER_NAME,
@@ -139,8 +145,9 @@ export function createSchedulerController(options: SchedulerOptions): Controller
     ]);
     const prefetched = new Map(bindingKeys.map((k, i) => [k, bindings[i]]));
     const priorityOf = (key: string) => schedulingPriority(prefetched.get(key));
+    const allocated = allocatedPodsOf(clusters);
     const snapshot = buildSnapshot(clusters as Cluster[], {
-      reservations: ledgerReservations(item, at, ttlMs),
+      reservations: ledgerReservations(item, at, ttlMs, allocated),
       ...(options.estimator ? { estimator: options.estimator } : {}),
     });
     const ledger = new BatchLedger({
@@ -149,6 +156,7 @@ export function createSchedulerController(options: SchedulerOptions): Controller
       item,
       ttlMs,
       now,
+      allocated,
     });
     stats.batches++;
     const mixed = new Set(bindingKeys.map(priorityOf)).size > 1;

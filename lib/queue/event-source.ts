@@ -103,7 +103,15 @@ export class EventSourceRunner {
    * invocations race on the store as they would in AWS. With in-memory ports the interleaving is still
    * the same on every run (the deterministic simulation).
    */
-  async runUntilIdle(maxRounds = 10_000, options: { concurrent?: boolean } = {}): Promise<number> {
+  async runUntilIdle(
+    maxRounds = 10_000,
+    options: {
+      concurrent?: boolean;
+      /** How many messages a worker gathers this time (at most the batch size): SQS answers a poll with any number. */
+      batchLimit?: (spec: EventSourceSpec) => number;
+    } = {},
+  ): Promise<number> {
+    const limit = options.batchLimit;
     let total = 0;
     for (let round = 0; round < maxRounds; round++) {
       let delivered = 0;
@@ -111,9 +119,10 @@ export class EventSourceRunner {
         const workers = this.#options.sources.flatMap((spec) =>
           Array.from({ length: Math.max(1, spec.maxConcurrency) }, (_, i) => this.#stepper(spec, i)),
         );
-        for (const n of await Promise.all(workers.map((w) => this.#cycle(w, false)))) delivered += n;
+        for (const n of await Promise.all(workers.map((w) => this.#cycle(w, false, limit?.(w.spec))))) delivered += n;
       } else {
-        for (const spec of this.#options.sources) delivered += await this.#cycle(this.#stepper(spec, 0), false);
+        for (const spec of this.#options.sources)
+          delivered += await this.#cycle(this.#stepper(spec, 0), false, limit?.(spec));
       }
       total += delivered;
       if (delivered === 0) return total;
@@ -145,8 +154,8 @@ export class EventSourceRunner {
   }
 
   /** Gathers one batch and invokes the handler with it. Returns the number of messages delivered. */
-  async #cycle(worker: Worker, wait: boolean): Promise<number> {
-    const batch = await this.#gather(worker.spec, wait);
+  async #cycle(worker: Worker, wait: boolean, limit?: number): Promise<number> {
+    const batch = await this.#gather(worker.spec, wait, limit);
     if (batch.length === 0) return 0;
     await this.#invoke(worker, batch);
     return batch.length;
@@ -157,12 +166,13 @@ export class EventSourceRunner {
    * long poll would still take messages on the server and hide them for a visibility timeout, so each
    * poll waits at most LONG_POLL_SECONDS and stopping simply starts no new one.
    */
-  async #gather(spec: EventSourceSpec, wait: boolean): Promise<ReceivedMessage[]> {
+  async #gather(spec: EventSourceSpec, wait: boolean, limit?: number): Promise<ReceivedMessage[]> {
     const { transport, clock } = this.#options;
     const batch: ReceivedMessage[] = [];
+    const size = limit === undefined ? spec.batchSize : Math.max(1, Math.min(spec.batchSize, limit));
     let windowEnds: number | undefined;
     for (;;) {
-      const remaining = spec.batchSize - batch.length;
+      const remaining = size - batch.length;
       if (remaining <= 0) break;
       if (wait && this.#stopping) break;
       let waitTimeSeconds = 0;

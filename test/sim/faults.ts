@@ -116,7 +116,9 @@ export class CrashingStore implements ObjectStore {
     this.#rng = rng;
     this.#counters = counters;
     for (const method of ['get', 'list', 'listRefs', 'listDependents'] as const) {
-      (this as unknown as Record<string, unknown>)[method] = (inner[method] as (...a: unknown[]) => unknown).bind(inner);
+      (this as unknown as Record<string, unknown>)[method] = (inner[method] as (...a: unknown[]) => unknown).bind(
+        inner,
+      );
     }
     for (const method of WRITES) {
       (this as unknown as Record<string, unknown>)[method] = async (...args: unknown[]) => {
@@ -167,7 +169,11 @@ export function breakGuard(inner: ObjectStore, broken: GuardBreak): ObjectStore 
     obj: KubeObject,
     options: unknown,
   ): Promise<KubeObject> => {
-    const current = await inner.get({ group: CLUSTER_RESERVATION.group, kind: CLUSTER_RESERVATION.kind, name: obj.metadata.name ?? '' });
+    const current = await inner.get({
+      group: CLUSTER_RESERVATION.group,
+      kind: CLUSTER_RESERVATION.kind,
+      name: obj.metadata.name ?? '',
+    });
     const rv = current?.metadata.resourceVersion ?? obj.metadata.resourceVersion;
     return (inner[write] as (o: KubeObject, p: unknown) => Promise<KubeObject>)(
       { ...obj, metadata: { ...obj.metadata, ...(rv ? { resourceVersion: rv } : {}) } },

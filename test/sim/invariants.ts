@@ -6,12 +6,11 @@
 import type { KubeObject } from '../../lib/api/object.ts';
 import { parseQuantity, quantityAsNumber } from '../../lib/api/quantity.ts';
 import { executionNamespace } from '../../lib/api/karmada-names.ts';
+import { MANAGED_BY_KARMADA_LABEL, WORK_NAME_ANNOTATION, WORK_NAMESPACE_ANNOTATION } from '../../lib/api/well-known.ts';
 import {
-  MANAGED_BY_KARMADA_LABEL,
-  WORK_NAME_ANNOTATION,
-  WORK_NAMESPACE_ANNOTATION,
-} from '../../lib/api/well-known.ts';
-import { EVICTION_REASON_APPLICATION_FAILURE, EVICTION_REASON_TAINT_UNTOLERATED } from '../../lib/core/eviction/tasks.ts';
+  EVICTION_REASON_APPLICATION_FAILURE,
+  EVICTION_REASON_TAINT_UNTOLERATED,
+} from '../../lib/core/eviction/tasks.ts';
 import { generateBindingName, generateWorkName } from '../../lib/core/work/names.ts';
 import { NAMESPACES, QUOTA, type Workload } from './workload.ts';
 import { SIM_NODE, SIM_NODES, type SimWorld } from './world.ts';
@@ -40,7 +39,11 @@ type Binding = KubeObject & {
     replicas?: number;
     placement?: {
       clusterAffinity?: { clusterNames?: string[] };
-      replicaScheduling?: { replicaSchedulingType?: string };
+      replicaScheduling?: {
+        replicaSchedulingType?: string;
+        replicaDivisionPreference?: string;
+        weightPreference?: { dynamicWeight?: string };
+      };
       spreadConstraints?: { maxGroups?: number }[];
     };
     replicaRequirements?: { resourceRequest?: Record<string, string> };
@@ -71,28 +74,53 @@ async function bindings(world: SimWorld): Promise<Binding[]> {
   return out;
 }
 
+/** Whether a binding's placement is decided by available capacity (Divided: dynamic weights or Aggregated). */
+export function capacityAware(b: KubeObject): boolean {
+  const scheduling = (b as Binding).spec?.placement?.replicaScheduling;
+  return (
+    scheduling?.replicaSchedulingType === 'Divided' &&
+    (scheduling.replicaDivisionPreference === 'Aggregated' || scheduling.weightPreference?.dynamicWeight !== undefined)
+  );
+}
+
+/**
+ * No over-commit, checked when the scheduler gives a capacity-aware placement more on some clusters
+ * (`grown`): what such placements put on each of them fits the cluster's allocatable CPUs. (Duplicated and static-weight
+ * placements are not capacity-checked, in Karmada as here; their pods take room the estimate sees.)
+ * Returns the violations.
+ */
+export async function checkPlacementFits(
+  world: SimWorld,
+  written: KubeObject,
+  grown: readonly string[],
+): Promise<string[]> {
+  if (!capacityAware(written)) return [];
+  const capacity = SIM_NODES * quantityAsNumber(SIM_NODE.cpu);
+  const chosen = new Set(grown);
+  const used = new Map<string, number>();
+  for (const b of await bindings(world)) {
+    if (b.metadata.deletionTimestamp || !capacityAware(b)) continue;
+    const cpu = cpuOf(b.spec.replicaRequirements?.resourceRequest);
+    for (const c of b.spec.clusters ?? []) used.set(c.name, (used.get(c.name) ?? 0) + (c.replicas ?? 0) * cpu);
+  }
+  const out: string[] = [];
+  for (const cluster of chosen) {
+    const cpu = used.get(cluster) ?? 0;
+    if (cpu > capacity + 1e-9) {
+      out.push(
+        `placing ${written.metadata.namespace}/${written.metadata.name} brought cluster ${cluster} to ${cpu} CPUs of capacity-checked placements, more than its ${capacity} allocatable`,
+      );
+    }
+  }
+  return out;
+}
+
 /** Checked at every quiescent point, faults or not. */
 export async function checkAlways(world: SimWorld): Promise<Violation[]> {
   const violations: Violation[] = [];
   const all = await bindings(world);
-  const capacity = SIM_NODES * quantityAsNumber(SIM_NODE.cpu);
 
-  // No over-commit: what Divided placements put on a cluster fits its allocatable CPUs (Duplicated
-  // placements are not capacity-checked, in Karmada as here).
-  const divided = new Map<string, number>();
-  for (const b of all) {
-    if (b.metadata.deletionTimestamp || b.spec.placement?.replicaScheduling?.replicaSchedulingType !== 'Divided') continue;
-    const cpu = cpuOf(b.spec.replicaRequirements?.resourceRequest);
-    for (const c of b.spec.clusters ?? []) divided.set(c.name, (divided.get(c.name) ?? 0) + (c.replicas ?? 0) * cpu);
-  }
-  for (const [cluster, cpu] of divided) {
-    if (cpu > capacity + 1e-9) {
-      violations.push({
-        invariant: 'no-over-commit',
-        message: `cluster ${cluster} is assigned ${cpu} CPUs of Divided workloads, more than its ${capacity} allocatable`,
-      });
-    }
-  }
+  for (const message of world.overCommits) violations.push({ invariant: 'no-over-commit', message });
 
   // Quota: what the namespace's placements render for the members (the Works of each binding's
   // clusters: replicas × the pod's CPU requests) stays within spec.overall. Works kept for a graceful
@@ -103,12 +131,21 @@ export async function checkAlways(world: SimWorld): Promise<Violation[]> {
     const r = b.spec.resource;
     const workName = generateWorkName(r.kind, r.name, r.namespace);
     for (const c of b.spec.clusters ?? []) {
-      const work = await world.get({ group: 'work.karmada.io', kind: 'Work', namespace: executionNamespace(c.name), name: workName });
-      const manifest = ((work?.spec as { workload?: { manifests?: KubeObject[] } } | undefined)?.workload?.manifests ?? [])[0];
+      const work = await world.get({
+        group: 'work.karmada.io',
+        kind: 'Work',
+        namespace: executionNamespace(c.name),
+        name: workName,
+      });
+      const manifest = ((work?.spec as { workload?: { manifests?: KubeObject[] } } | undefined)?.workload?.manifests ??
+        [])[0];
       if (!manifest || manifest.kind !== 'Deployment') continue;
       const containers =
-        (manifest as { spec?: { template?: { spec?: { containers?: { resources?: { requests?: Record<string, string> } }[] } } } })
-          .spec?.template?.spec?.containers ?? [];
+        (
+          manifest as {
+            spec?: { template?: { spec?: { containers?: { resources?: { requests?: Record<string, string> } }[] } } };
+          }
+        ).spec?.template?.spec?.containers ?? [];
       const perPod = containers.reduce((n, k) => n + cpuOf(k.resources?.requests), 0);
       used += (replicasOf(manifest) ?? 1) * perPod;
     }
@@ -132,7 +169,12 @@ export async function checkAlways(world: SimWorld): Promise<Violation[]> {
     const workName = generateWorkName(resource.kind, resource.name, resource.namespace);
     let kept = false;
     for (const t of evictions) {
-      const work = await world.get({ group: 'work.karmada.io', kind: 'Work', namespace: executionNamespace(t.fromCluster), name: workName });
+      const work = await world.get({
+        group: 'work.karmada.io',
+        kind: 'Work',
+        namespace: executionNamespace(t.fromCluster),
+        name: workName,
+      });
       if (work && !work.metadata.deletionTimestamp) kept = true;
     }
     if (!kept) {
@@ -166,8 +208,12 @@ export async function checkSettled(world: SimWorld, workload: Workload): Promise
       fail('no-lost-update', `${w.kind} ${w.namespace}/${w.name} was written (accepted) but is gone`);
       continue;
     }
-    const expected = JSON.stringify(w.kind === 'Deployment' ? (w.object as { spec?: unknown }).spec : (w.object as { data?: unknown }).data);
-    const actual = JSON.stringify(w.kind === 'Deployment' ? (stored as { spec?: unknown }).spec : (stored as { data?: unknown }).data);
+    const expected = JSON.stringify(
+      w.kind === 'Deployment' ? (w.object as { spec?: unknown }).spec : (w.object as { data?: unknown }).data,
+    );
+    const actual = JSON.stringify(
+      w.kind === 'Deployment' ? (stored as { spec?: unknown }).spec : (stored as { data?: unknown }).data,
+    );
     if (expected !== actual)
       fail('no-lost-update', `${w.kind} ${w.namespace}/${w.name} in the table differs from its last accepted write`);
   }
@@ -179,7 +225,12 @@ export async function checkSettled(world: SimWorld, workload: Workload): Promise
   for (const w of workload.accepted.values()) {
     if (w.kind !== 'Deployment' || w.deleted) continue;
     const id = `${w.namespace}/${w.name}`;
-    const policy = await world.get({ group: 'policy.karmada.io', kind: 'PropagationPolicy', namespace: w.namespace, name: w.name });
+    const policy = await world.get({
+      group: 'policy.karmada.io',
+      kind: 'PropagationPolicy',
+      namespace: w.namespace,
+      name: w.name,
+    });
     if (!policy || policy.metadata.deletionTimestamp) continue;
     const template = await world.get({ group: 'apps', kind: 'Deployment', namespace: w.namespace, name: w.name });
     if (!template) continue;
@@ -194,7 +245,11 @@ export async function checkSettled(world: SimWorld, workload: Workload): Promise
     if (scheduled?.status === 'True') {
       const affinity = (policy.spec as Binding['spec']).placement?.clusterAffinity?.clusterNames;
       const outside = placed.filter((c) => affinity && !affinity.includes(c.name));
-      if (outside.length) fail('convergence', `${id} is placed on ${outside.map((c) => c.name).join(', ')}, outside its policy's clusterAffinity`);
+      if (outside.length)
+        fail(
+          'convergence',
+          `${id} is placed on ${outside.map((c) => c.name).join(', ')}, outside its policy's clusterAffinity`,
+        );
       const type = binding.spec.placement?.replicaScheduling?.replicaSchedulingType;
       const sum = placed.reduce((n, c) => n + (c.replicas ?? 0), 0);
       if (type === 'Divided' && sum !== replicas)
@@ -208,7 +263,10 @@ export async function checkSettled(world: SimWorld, workload: Workload): Promise
     const held = scheduled?.status === 'False' && scheduled.reason === 'QuotaExceeded';
     if ((binding.spec.gracefulEvictionTasks ?? []).length > 0)
       fail('convergence', `${id} still has graceful eviction tasks long after the faults stopped`);
-    const statusClusters = (binding.status?.aggregatedStatus ?? []).filter((s) => s.applied).map((s) => s.clusterName).sort();
+    const statusClusters = (binding.status?.aggregatedStatus ?? [])
+      .filter((s) => s.applied)
+      .map((s) => s.clusterName)
+      .sort();
     const wantStatus = placed.map((c) => c.name).sort();
     if (!held && JSON.stringify(statusClusters) !== JSON.stringify(wantStatus))
       fail('convergence', `${id}'s aggregated status covers [${statusClusters}] but it is placed on [${wantStatus}]`);
@@ -216,11 +274,17 @@ export async function checkSettled(world: SimWorld, workload: Workload): Promise
     const workName = generateWorkName('Deployment', w.name, w.namespace);
     for (const cluster of clusters) {
       const target = placed.find((c) => c.name === cluster);
-      const work = await world.get({ group: 'work.karmada.io', kind: 'Work', namespace: executionNamespace(cluster), name: workName });
+      const work = await world.get({
+        group: 'work.karmada.io',
+        kind: 'Work',
+        namespace: executionNamespace(cluster),
+        name: workName,
+      });
       const member = world.members.get(cluster)!;
       const live = await member.store.get({ group: 'apps', kind: 'Deployment', namespace: w.namespace, name: w.name });
       if (!target) {
-        if (work && !work.metadata.deletionTimestamp) fail('convergence', `${id} has a Work on ${cluster}, where it is not placed`);
+        if (work && !work.metadata.deletionTimestamp)
+          fail('convergence', `${id} has a Work on ${cluster}, where it is not placed`);
         if (live?.metadata.labels?.[MANAGED_BY_KARMADA_LABEL])
           fail('convergence', `${id} is still on member ${cluster}, where it is not placed`);
         continue;
@@ -234,24 +298,44 @@ export async function checkSettled(world: SimWorld, workload: Workload): Promise
       );
       if (held) continue;
       if (imageOf(manifest) !== imageOf(template))
-        fail('convergence', `${id}'s Work on ${cluster} renders image ${imageOf(manifest)}, the template says ${imageOf(template)}`);
+        fail(
+          'convergence',
+          `${id}'s Work on ${cluster} renders image ${imageOf(manifest)}, the template says ${imageOf(template)}`,
+        );
       if (!live) {
         fail('convergence', `${id} is placed on ${cluster} but the member does not have it`);
         continue;
       }
       if (imageOf(live) !== imageOf(template))
-        fail('no-lost-update', `${id} on member ${cluster} runs ${imageOf(live)}, the last accepted write says ${imageOf(template)}`);
+        fail(
+          'no-lost-update',
+          `${id} on member ${cluster} runs ${imageOf(live)}, the last accepted write says ${imageOf(template)}`,
+        );
       if (replicasOf(live) !== target.replicas)
-        fail('convergence', `${id} on member ${cluster} has ${replicasOf(live)} replicas, its placement ${target.replicas}`);
-      const override = await world.get({ group: 'policy.karmada.io', kind: 'OverridePolicy', namespace: w.namespace, name: `${w.name}-ov` });
-      const overridden = (override?.spec as { overrideRules?: { targetCluster?: { clusterNames?: string[] } }[] } | undefined)
-        ?.overrideRules?.some((r) => r.targetCluster?.clusterNames?.includes(cluster));
+        fail(
+          'convergence',
+          `${id} on member ${cluster} has ${replicasOf(live)} replicas, its placement ${target.replicas}`,
+        );
+      const override = await world.get({
+        group: 'policy.karmada.io',
+        kind: 'OverridePolicy',
+        namespace: w.namespace,
+        name: `${w.name}-ov`,
+      });
+      const overridden = (
+        override?.spec as { overrideRules?: { targetCluster?: { clusterNames?: string[] } }[] } | undefined
+      )?.overrideRules?.some((r) => r.targetCluster?.clusterNames?.includes(cluster));
       const label = live.metadata.labels?.['sim.example.com/override'];
-      if (overridden && label !== cluster) fail('convergence', `${id} on member ${cluster} lacks its OverridePolicy's label`);
-      if (!overridden && label !== undefined) fail('convergence', `${id} on member ${cluster} keeps the label of a removed override`);
+      if (overridden && label !== cluster)
+        fail('convergence', `${id} on member ${cluster} lacks its OverridePolicy's label`);
+      if (!overridden && label !== undefined)
+        fail('convergence', `${id} on member ${cluster} keeps the label of a removed override`);
       // Its ConfigMap dependency follows it.
-      const cm = (template as { spec?: { template?: { spec?: { containers?: { envFrom?: { configMapRef?: { name?: string } }[] }[] } } } })
-        .spec?.template?.spec?.containers?.[0]?.envFrom?.[0]?.configMapRef?.name;
+      const cm = (
+        template as {
+          spec?: { template?: { spec?: { containers?: { envFrom?: { configMapRef?: { name?: string } }[] }[] } } };
+        }
+      ).spec?.template?.spec?.containers?.[0]?.envFrom?.[0]?.configMapRef?.name;
       const cmWrite = cm ? workload.accepted.get(`ConfigMap/${w.namespace}/${cm}`) : undefined;
       if (cm && cmWrite && !cmWrite.deleted) {
         const liveCm = await member.store.get({ group: '', kind: 'ConfigMap', namespace: w.namespace, name: cm });
@@ -279,7 +363,10 @@ export async function checkSettled(world: SimWorld, workload: Workload): Promise
           const workName = o.metadata.annotations?.[WORK_NAME_ANNOTATION];
           const workNs = o.metadata.annotations?.[WORK_NAMESPACE_ANNOTATION];
           if (workNs !== executionNamespace(cluster) || !workName || !wanted.has(workName))
-            fail('convergence', `${kind.kind} ${ns}/${o.metadata.name} is on member ${cluster} with no Work asking for it`);
+            fail(
+              'convergence',
+              `${kind.kind} ${ns}/${o.metadata.name} is on member ${cluster} with no Work asking for it`,
+            );
         }
       }
     }

@@ -30,7 +30,8 @@ function parseFaults(text: string | undefined): FaultKind[] {
   if (text === undefined || text === 'all') return [...FAULT_KINDS];
   if (text === 'none' || text === '') return [];
   const kinds = text.split(',').map((s) => s.trim());
-  for (const k of kinds) if (!(FAULT_KINDS as readonly string[]).includes(k)) usage(`unknown fault kind ${JSON.stringify(k)}`);
+  for (const k of kinds)
+    if (!(FAULT_KINDS as readonly string[]).includes(k)) usage(`unknown fault kind ${JSON.stringify(k)}`);
   return kinds as FaultKind[];
 }
 
@@ -87,7 +88,8 @@ async function main(): Promise<void> {
     if (!Number.isInteger(n) || n < 0) usage(`--${name} must be a whole number, got ${JSON.stringify(v)}`);
     return n;
   };
-  if (values.break && !(GUARD_BREAKS as readonly string[]).includes(values.break)) usage(`unknown guard ${values.break}`);
+  if (values.break && !(GUARD_BREAKS as readonly string[]).includes(values.break))
+    usage(`unknown guard ${values.break}`);
   const base = {
     steps: int('steps', values.steps, DEFAULT_STEPS),
     faults: parseFaults(values.faults),
@@ -132,7 +134,9 @@ async function main(): Promise<void> {
     for (const inv of new Set(result.violations.map((v) => v.invariant))) broken[inv] = (broken[inv] ?? 0) + 1;
     const mark = result.violations.length ? 'FAIL' : 'ok';
     if (seeds.length <= 20 || result.violations.length) {
-      console.log(`seed ${seed}: ${mark}${result.failedAtStep ? ` (first seen after step ${result.failedAtStep})` : ''}`);
+      console.log(
+        `seed ${seed}: ${mark}${result.failedAtStep ? ` (first seen after step ${result.failedAtStep})` : ''}`,
+      );
     } else if (results.length % 50 === 0) {
       console.log(`… ${results.length}/${seeds.length} seeds`);
     }
@@ -147,7 +151,11 @@ async function main(): Promise<void> {
   console.log(
     `wall ${wallS.toFixed(1)} s (${((wallS * 1000) / seeds.length).toFixed(0)} ms/seed); virtual ${(virtualMs / 3_600_000).toFixed(1)} h; ${invocations} handler invocations`,
   );
-  console.log(`faults injected: ${Object.entries(faults).map(([k, n]) => `${k} ${n}`).join(', ')}`);
+  console.log(
+    `faults injected: ${Object.entries(faults)
+      .map(([k, n]) => `${k} ${n}`)
+      .join(', ')}`,
+  );
   console.log('invariants:');
   for (const inv of INVARIANTS) {
     console.log(`  ${broken[inv] ? 'FAIL' : 'pass'}  ${inv}${broken[inv] ? ` (${broken[inv]} seed(s))` : ''}`);

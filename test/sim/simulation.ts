@@ -160,6 +160,7 @@ async function run(options: RunOptions, rng: Rng): Promise<RunResult> {
     }
     trace?.(`#${step} ${action}: ${line}`);
     await world.run(schedule.int(1, 20) * 1000);
+    await (globalThis as { __simStep?: (w: SimWorld, step: number) => Promise<void> }).__simStep?.(world, step);
     const found = await checkAlways(world);
     if (found.length && (globalThis as { __simDump?: (w: SimWorld) => Promise<void> }).__simDump)
       await (globalThis as { __simDump?: (w: SimWorld) => Promise<void> }).__simDump!(world);
@@ -175,7 +176,7 @@ async function run(options: RunOptions, rng: Rng): Promise<RunResult> {
   }
   trace?.('faults stop; settling');
   const settleUntil = world.clock.now() + (options.settleMs ?? 20 * 60_000);
-  let settled: Violation[] = [];
+  let settled: Violation[];
   // At least the longest window a fault can leave behind (graceful eviction, failover timers).
   await world.run(4 * 60_000);
   for (;;) {
@@ -215,7 +216,12 @@ async function drift(world: SimWorld, rng: Rng): Promise<string> {
   if (managed.length === 0) return `nothing to drift on ${name}`;
   const victim = rng.pick(managed);
   world.counters.drift++;
-  const ref = { group: 'apps', kind: 'Deployment', namespace: victim.metadata.namespace ?? '', name: victim.metadata.name ?? '' };
+  const ref = {
+    group: 'apps',
+    kind: 'Deployment',
+    namespace: victim.metadata.namespace ?? '',
+    name: victim.metadata.name ?? '',
+  };
   if (rng.chance(0.5)) {
     await member.store.delete(ref);
     return `deleted ${ref.namespace}/${ref.name} on ${name}`;
@@ -234,7 +240,12 @@ async function unhealthy(world: SimWorld, rng: Rng, open: OpenFault[]): Promise<
   const managed = page.items.filter((o) => o.metadata.labels?.['karmada.io/managed'] === 'true');
   if (managed.length === 0) return `no workload on ${name}`;
   const victim = rng.pick(managed);
-  const ref = { group: 'apps', kind: 'Deployment', namespace: victim.metadata.namespace ?? '', name: victim.metadata.name ?? '' };
+  const ref = {
+    group: 'apps',
+    kind: 'Deployment',
+    namespace: victim.metadata.namespace ?? '',
+    name: victim.metadata.name ?? '',
+  };
   member.markUnhealthy(ref);
   world.counters.unhealthy++;
   const until = world.clock.now() + rng.int(10, 180) * 1000;

@@ -86,7 +86,13 @@ export class Workload {
   }
 
   #remember(kind: AcceptedWrite['kind'], namespace: string, name: string, object: KubeObject | undefined): void {
-    this.accepted.set(`${kind}/${namespace}/${name}`, { kind, namespace, name, deleted: !object, ...(object ? { object } : {}) });
+    this.accepted.set(`${kind}/${namespace}/${name}`, {
+      kind,
+      namespace,
+      name,
+      deleted: !object,
+      ...(object ? { object } : {}),
+    });
   }
 
   /** The quota on `apps`, created once at the start. */
@@ -142,7 +148,8 @@ export class Workload {
           body,
           'application/apply-patch+yaml',
         );
-        if (res.status === 200 || res.status === 201) this.#remember('ConfigMap', ns, cm, res.body as unknown as KubeObject);
+        if (res.status === 200 || res.status === 201)
+          this.#remember('ConfigMap', ns, cm, res.body as unknown as KubeObject);
         return `${op} ${ns}/${cm} → ${res.status}`;
       }
       case 'delete-configmap': {
@@ -198,7 +205,8 @@ export class Workload {
             body,
             'application/apply-patch+yaml',
           );
-          if (res.status === 200 || res.status === 201) this.#remember('Deployment', ns, n, res.body as unknown as KubeObject);
+          if (res.status === 200 || res.status === 201)
+            this.#remember('Deployment', ns, n, res.body as unknown as KubeObject);
           results.push(`${n}:${res.status}:${await this.#writePolicy(ns, n, 'Divided')}`);
         });
         await Promise.all(writes);
@@ -260,7 +268,8 @@ export class Workload {
 
   /** A new image tag, an env value, or a label: an edit that must reach every member copy. */
   #mutate(object: KubeObject): void {
-    const spec = (object as unknown as { spec: { template: { spec: { containers: Record<string, unknown>[] } } } }).spec;
+    const spec = (object as unknown as { spec: { template: { spec: { containers: Record<string, unknown>[] } } } })
+      .spec;
     const container = spec.template.spec.containers[0]!;
     const name = object.metadata.name ?? '';
     container['image'] = `registry.example.com/${name}:2.${this.#rng.int(0, 99)}`;
@@ -270,11 +279,13 @@ export class Workload {
     const rng = this.#rng;
     const clusters = [...this.#world.members.keys()];
     const kind = type
-      ? rng.weighted({ weighted: 1, dynamic: 2, aggregated: 2 })
+      ? rng.weighted({ dynamic: 1, aggregated: 3 })
       : rng.weighted({ duplicated: 2, weighted: 2, dynamic: 2, aggregated: 2 });
     const affinity = rng.chance(0.5) ? clusters : clusters.filter(() => rng.chance(0.7));
     const placement: Record<string, unknown> = {
-      ...(affinity.length > 0 && affinity.length < clusters.length ? { clusterAffinity: { clusterNames: affinity } } : {}),
+      ...(affinity.length > 0 && affinity.length < clusters.length
+        ? { clusterAffinity: { clusterNames: affinity } }
+        : {}),
       replicaScheduling:
         kind === 'duplicated'
           ? { replicaSchedulingType: 'Duplicated' }
@@ -310,12 +321,13 @@ export class Workload {
           }
         : {}),
     };
+    const purgeMode = rng.pick(['Directly', 'Gracefully']);
     const failover = rng.chance(0.4)
       ? {
           application: {
             decisionConditions: { tolerationSeconds: rng.pick([20, 60]) },
-            purgeMode: rng.pick(['Directly', 'Gracefully']),
-            gracePeriodSeconds: 60,
+            purgeMode,
+            ...(purgeMode === 'Gracefully' ? { gracePeriodSeconds: 60 } : {}),
           },
         }
       : undefined;

@@ -34,6 +34,7 @@ import type { Runtime } from '../../lib/wiring/runtime.ts';
 import { controllerHandler } from '../../lib/wiring/wire.ts';
 import { CrashingStore, FaultTransport, type FaultCounters, breakGuard, type GuardBreak } from './faults.ts';
 import type { Rng } from './rng.ts';
+import { checkPlacementFits } from './invariants.ts';
 import { VersionWatch } from './versions.ts';
 
 const PREFIX = 'sim';
@@ -97,6 +98,7 @@ export class SimWorld {
   #token = '';
   #runner!: EventSourceRunner;
   #clients = new Map<string, MemberClient>();
+  readonly #batches: Rng;
   #nextResync = SIM_START + RESYNC_EVERY_MS;
   readonly #schedules: { queue: string; key: string; next: number; every: (after: number) => number }[] = [];
   /** Invocations whose handler threw (crash faults aside, a bug). */
@@ -115,7 +117,7 @@ export class SimWorld {
     });
     this.versions = new VersionWatch();
     this.truth = base;
-    const watched = this.versions.wrap(base);
+    const watched = this.#watchPlacements(this.versions.wrap(base));
     const guarded = options.broken ? breakGuard(watched, options.broken) : watched;
     this.counters = {
       duplicated: 0,
@@ -131,6 +133,7 @@ export class SimWorld {
       unhealthy: 0,
     };
     this.crashing = new CrashingStore(guarded, rng.fork('crash'), this.counters);
+    this.#batches = rng.fork('batches');
     this.queues = new MemoryQueueTransport(this.clock);
     this.transport = new FaultTransport(this.queues, rng.fork('messages'), this.counters);
     const queueUrl = (controller: string, lane: Lane) => queueName(PREFIX, controller, lane);
@@ -167,6 +170,40 @@ export class SimWorld {
         });
       }
     }
+  }
+
+  /** Over-commits seen when placements were written (the no-over-commit invariant). */
+  readonly overCommits: string[] = [];
+  readonly #placements = new Map<string, Map<string, number>>();
+
+  /** Checks every write that changes a binding's placement against the clusters' room. */
+  #watchPlacements(inner: ObjectStore): ObjectStore {
+    const after = async (o: KubeObject): Promise<KubeObject> => {
+      if (o.kind !== 'ResourceBinding') return o;
+      const key = `${o.metadata.namespace}/${o.metadata.name}/${o.metadata.uid}`;
+      const clusters = (o.spec as { clusters?: { name: string; replicas?: number }[] } | undefined)?.clusters ?? [];
+      const before = this.#placements.get(key) ?? new Map<string, number>();
+      this.#placements.set(key, new Map(clusters.map((c) => [c.name, c.replicas ?? 0])));
+      // Only clusters given more than they had: a placement kept as it was (scale-stable) is not a
+      // new decision, and its pods are already in the summary the estimate reads.
+      const grown = clusters.filter((c) => (c.replicas ?? 0) > (before.get(c.name) ?? 0)).map((c) => c.name);
+      if (grown.length === 0) return o;
+      for (const message of await checkPlacementFits(this, o, grown)) {
+        if (this.overCommits.length < 20) this.overCommits.push(message);
+      }
+      return o;
+    };
+    return {
+      get: (ref) => inner.get(ref),
+      list: (q) => inner.list(q),
+      listRefs: (q) => inner.listRefs(q),
+      listDependents: (uid, q) => inner.listDependents(uid, q),
+      delete: (ref, o) => inner.delete(ref, o),
+      create: async (obj, o) => after(await inner.create(obj, o)),
+      update: async (obj, o) => after(await inner.update(obj, o)),
+      updateStatus: (obj, o) => inner.updateStatus(obj, o),
+      updateWithStatus: async (obj, o) => after(await inner.updateWithStatus(obj, o)),
+    };
   }
 
   /** A world with its members joined through the API and every cluster Ready. */
@@ -254,7 +291,10 @@ export class SimWorld {
       onInvocation: (report) => {
         this.invocations++;
         if (report.error !== undefined) {
-          this.invocationErrors.push({ source: report.source, error: String((report.error as Error).stack ?? report.error) });
+          this.invocationErrors.push({
+            source: report.source,
+            error: String((report.error as Error).stack ?? report.error),
+          });
         }
       },
     });
@@ -310,7 +350,7 @@ export class SimWorld {
       body: Buffer.from(payload, 'utf8'),
     };
     const res = await this.#api.handler.handle(req);
-    let parsed: Record<string, unknown> = {};
+    let parsed: Record<string, unknown>;
     try {
       parsed = res.body ? (JSON.parse(res.body) as Record<string, unknown>) : {};
     } catch {
@@ -344,7 +384,12 @@ export class SimWorld {
   /** Delivers every visible message and lets the members' controllers act, until nothing moves. */
   async deliver(): Promise<void> {
     for (let i = 0; i < 200; i++) {
-      const delivered = await this.#runner.runUntilIdle(10_000, { concurrent: true });
+      // Pollers take what SQS hands them — any number up to the batch size — so keys that arrived
+      // together are often decided by invocations running side by side.
+      const delivered = await this.#runner.runUntilIdle(10_000, {
+        concurrent: true,
+        batchLimit: (spec) => this.#batches.int(1, spec.batchSize),
+      });
       for (const member of this.members.values()) await member.settle();
       if (delivered === 0) return;
     }
@@ -420,7 +465,8 @@ export class SimWorld {
   /** Messages waiting in the controllers' queues (visible, delayed or in flight). */
   backlog(): number {
     let n = 0;
-    for (const spec of CONTROLLER_SPECS) for (const lane of LANES) n += this.queues.depth(this.runtime.queueUrl(spec.name, lane));
+    for (const spec of CONTROLLER_SPECS)
+      for (const lane of LANES) n += this.queues.depth(this.runtime.queueUrl(spec.name, lane));
     return n;
   }
 }
