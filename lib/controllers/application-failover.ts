@@ -50,6 +50,7 @@ import { tryWrite } from '../store/write.ts';
 import { once } from '../util/memo.ts';
 import { BatchQuotas, placementAdmitted } from './quota.ts';
 import { replacementFits } from './replacement.ts';
+import { allocatedPodsOf, DEFAULT_RESERVATION_TTL_MS, ledgerReservations, loadLedger } from './reservations.ts';
 import {
   APPLICATION_FAILOVER_CONTROLLER_NAME,
   BINDER_CONTROLLER_NAME,
@@ -112,13 +113,21 @@ export function createApplicationFailoverController(
     timerWrites: 0,
   };
 
-  function openBatch(): Promise<FailoverBatch> {
+  function openBatch(scope: { now: number }): Promise<FailoverBatch> {
     const clusters = once(async () => (await listAll(store, CLUSTER)) as Cluster[]);
     let snapshot: Snapshot | undefined;
     return Promise.resolve({
       quotas: new BatchQuotas(store),
-      snapshot: async () =>
-        (snapshot ??= buildSnapshot(await clusters(), options.estimator ? { estimator: options.estimator } : {})),
+      // As the scheduler sees the fleet: with the capacity it promised moments ago (its ledger), so a
+      // replacement is not counted on room another binding was just given.
+      snapshot: async () => {
+        if (snapshot) return snapshot;
+        const [listed, ledger] = await Promise.all([clusters(), loadLedger(store)]);
+        return (snapshot ??= buildSnapshot(listed, {
+          reservations: ledgerReservations(ledger, scope.now, DEFAULT_RESERVATION_TTL_MS, allocatedPodsOf(listed)),
+          ...(options.estimator ? { estimator: options.estimator } : {}),
+        }));
+      },
     });
   }
 
@@ -126,7 +135,7 @@ export function createApplicationFailoverController(
     name: APPLICATION_FAILOVER_CONTROLLER_NAME,
     stats,
     reconcileConcurrency: 16,
-    openBatch: () => openBatch(),
+    openBatch: (scope) => openBatch(scope),
     async reconcile(request: ReconcileRequest, context: ReconcileContext): Promise<ReconcileResult | undefined> {
       const ref = parseKey(request.key);
       if (
@@ -134,7 +143,7 @@ export function createApplicationFailoverController(
         (ref.kind !== RESOURCE_BINDING.kind && ref.kind !== CLUSTER_RESOURCE_BINDING.kind)
       )
         return undefined;
-      const batch = (context.batch as FailoverBatch | undefined) ?? (await openBatch());
+      const batch = (context.batch as FailoverBatch | undefined) ?? (await openBatch(context));
       return syncBinding(ref, batch, request.lane, context);
     },
   };

@@ -60,6 +60,7 @@ import {
   APPLICATION_FAILOVER_CONDITION,
   applicationFailoverOf,
   directlyPurgedClusters,
+  lastCopyClusters,
   directlyPurgeHandoff,
   HANDOFF_PENDING_CONDITION,
   preservedLabelsFor,
@@ -207,7 +208,7 @@ export function createBinderController(options: BinderOptions): Controller & { s
 
     // Works of clusters no longer targeted go first (Karmada's "existing clusters": an evicting cluster
     // keeps its Work until the task ends, unless it is purged at once).
-    const keep = new Set(bindingExistingClusters(binding.spec));
+    const keep = new Set([...bindingExistingClusters(binding.spec), ...lastCopyClusters(binding.spec)]);
     const removed = await deleteWorks(binding, (cluster) => !keep.has(cluster));
     // The executor deletes the member objects now, whatever this pass comes to (a lost race, a hold):
     // a Work found deleting on the next pass is not handed to it again.

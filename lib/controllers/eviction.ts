@@ -54,6 +54,7 @@ import { tryWrite } from '../store/write.ts';
 import { BatchEvictionTokens } from './eviction-limiter.ts';
 import { BatchQuotas, placementAdmitted } from './quota.ts';
 import { replacementFits } from './replacement.ts';
+import { allocatedPodsOf, DEFAULT_RESERVATION_TTL_MS, ledgerReservations, loadLedger } from './reservations.ts';
 import { BINDER_CONTROLLER_NAME, EVICTION_CONTROLLER_NAME, SCHEDULER_CONTROLLER_NAME, SWEEP_KEY } from './specs.ts';
 
 /** Bindings of a tainted cluster enqueued on the caller's lane at most; a larger fan-out goes standard. */
@@ -101,7 +102,10 @@ export function createEvictionController(options: EvictionControllerOptions): Co
   const stats: EvictionStats = { evicted: 0, held: 0, rateLimited: 0, tasksEnded: 0, bindingWrites: 0 };
 
   async function openBatch(context: { keys: readonly string[] }): Promise<EvictionBatch> {
-    const clusterObjects = (await listAll(store, CLUSTER)) as Cluster[];
+    const [clusterObjects, ledger] = (await Promise.all([listAll(store, CLUSTER), loadLedger(store)])) as [
+      Cluster[],
+      Awaited<ReturnType<typeof loadLedger>>,
+    ];
     const clusters = new Map(clusterObjects.map((c) => [c.metadata.name!, healthView(c)]));
     const rate = fleetEvictionRate(
       [...clusters.values()].map((c) => c.ready),
@@ -125,7 +129,11 @@ export function createEvictionController(options: EvictionControllerOptions): Co
       tokens,
       quotas: new BatchQuotas(store),
       snapshot: () =>
-        (snapshot ??= buildSnapshot(clusterObjects, options.estimator ? { estimator: options.estimator } : {})),
+        // As the scheduler sees the fleet: with the capacity it promised moments ago (its ledger).
+        (snapshot ??= buildSnapshot(clusterObjects, {
+          reservations: ledgerReservations(ledger, now(), DEFAULT_RESERVATION_TTL_MS, allocatedPodsOf(clusterObjects)),
+          ...(options.estimator ? { estimator: options.estimator } : {}),
+        })),
       close: () => tokens.close(),
     };
   }

@@ -22,6 +22,7 @@ export {
   clusterEvictionPurgeMode,
   directlyPurgedClusters,
   directlyPurgeHandoff,
+  lastCopyClusters,
   HANDOFF_PENDING_CONDITION,
   type HandoffWait,
   EVICTION_PRODUCER_CRB_APPLICATION_FAILOVER,

@@ -212,6 +212,20 @@ export function directlyPurgedClusters(spec: Pick<ResourceBindingSpec, 'graceful
     .map((t) => t.fromCluster);
 }
 
+/**
+ * Evicted clusters whose Works stay although their purge mode would remove them at once: while the
+ * binding has no cluster placed, a `Directly`/`Immediately` eviction keeps the copy it would purge — it
+ * is the only one (the scheduler refused the replacement the eviction expected: found by the
+ * deterministic simulation). Once a replacement is placed the purge goes ahead, and the new copies wait
+ * for it as {@link directlyPurgedClusters} says.
+ */
+export function lastCopyClusters(spec: Pick<ResourceBindingSpec, 'clusters' | 'gracefulEvictionTasks'>): string[] {
+  if ((spec.clusters ?? []).length > 0) return [];
+  return (spec.gracefulEvictionTasks ?? [])
+    .filter((t) => canonicalPurgeMode(t.purgeMode) === 'Directly')
+    .map((t) => t.fromCluster);
+}
+
 /** The condition a binding carries while its new copies wait for an evicted copy to be deleted. */
 export const HANDOFF_PENDING_CONDITION = 'FailoverHandoffPending';
 
