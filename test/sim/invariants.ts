@@ -261,7 +261,12 @@ export async function checkSettled(world: SimWorld, workload: Workload): Promise
     // Held by its quota (requests or replicas raised past it): the members keep what was admitted, so
     // the rollout of the latest template is not expected; only where it runs is.
     const held = scheduled?.status === 'False' && scheduled.reason === 'QuotaExceeded';
-    if ((binding.spec.gracefulEvictionTasks ?? []).length > 0)
+    // An evicted copy is kept while nothing replaces it (the binding placed nowhere): that is the
+    // last-copy rule at work, not a task that failed to end.
+    const keptCopies = new Set(
+      placed.length === 0 ? (binding.spec.gracefulEvictionTasks ?? []).map((t) => t.fromCluster) : [],
+    );
+    if ((binding.spec.gracefulEvictionTasks ?? []).length > 0 && keptCopies.size === 0)
       fail('convergence', `${id} still has graceful eviction tasks long after the faults stopped`);
     const statusClusters = (binding.status?.aggregatedStatus ?? [])
       .filter((s) => s.applied)
@@ -283,6 +288,7 @@ export async function checkSettled(world: SimWorld, workload: Workload): Promise
       const member = world.members.get(cluster)!;
       const live = await member.store.get({ group: 'apps', kind: 'Deployment', namespace: w.namespace, name: w.name });
       if (!target) {
+        if (keptCopies.has(cluster)) continue;
         if (work && !work.metadata.deletionTimestamp)
           fail('convergence', `${id} has a Work on ${cluster}, where it is not placed`);
         if (live?.metadata.labels?.[MANAGED_BY_KARMADA_LABEL])
