@@ -189,8 +189,24 @@ export async function checkAlways(world: SimWorld): Promise<Violation[]> {
   return violations;
 }
 
+/** How much the settled check looked at (a run that verified nothing proves nothing). */
+export interface Checked {
+  /** Templates with a policy whose binding, Works and member copies were compared. */
+  placed: number;
+  /** Member copies compared with their template. */
+  copies: number;
+  /** Dependencies (ConfigMaps) found following their workload. */
+  dependencies: number;
+  /** Managed member objects checked against the Works that ask for them. */
+  memberObjects: number;
+}
+
 /** Checked once the faults have stopped and the control plane has had time to settle. */
-export async function checkSettled(world: SimWorld, workload: Workload): Promise<Violation[]> {
+export async function checkSettled(
+  world: SimWorld,
+  workload: Workload,
+  checked: Checked = { placed: 0, copies: 0, dependencies: 0, memberObjects: 0 },
+): Promise<Violation[]> {
   const violations: Violation[] = [];
   const fail = (invariant: Invariant, message: string) => violations.push({ invariant, message });
   const clusters = [...world.members.keys()];
@@ -241,6 +257,7 @@ export async function checkSettled(world: SimWorld, workload: Workload): Promise
     }
     const scheduled = binding.status?.conditions?.find((c) => c.type === 'Scheduled');
     const placed = binding.spec.clusters ?? [];
+    if (placed.length > 0) checked.placed++;
     const replicas = replicasOf(template) ?? 1;
     if (scheduled?.status === 'True') {
       const affinity = (policy.spec as Binding['spec']).placement?.clusterAffinity?.clusterNames;
@@ -312,6 +329,7 @@ export async function checkSettled(world: SimWorld, workload: Workload): Promise
         fail('convergence', `${id} is placed on ${cluster} but the member does not have it`);
         continue;
       }
+      checked.copies++;
       if (imageOf(live) !== imageOf(template))
         fail(
           'no-lost-update',
@@ -346,6 +364,7 @@ export async function checkSettled(world: SimWorld, workload: Workload): Promise
       if (cm && cmWrite && !cmWrite.deleted) {
         const liveCm = await member.store.get({ group: '', kind: 'ConfigMap', namespace: w.namespace, name: cm });
         const want = JSON.stringify((cmWrite.object as { data?: unknown }).data);
+        if (liveCm) checked.dependencies++;
         if (!liveCm) fail('convergence', `${id}'s ConfigMap ${cm} did not follow it to ${cluster}`);
         else if (JSON.stringify((liveCm as { data?: unknown }).data) !== want)
           fail('no-lost-update', `ConfigMap ${w.namespace}/${cm} on ${cluster} is not at its last accepted write`);
@@ -366,6 +385,7 @@ export async function checkSettled(world: SimWorld, workload: Workload): Promise
         const page = await member.store.list({ ...kind, namespace: ns });
         for (const o of page.items) {
           if (o.metadata.labels?.[MANAGED_BY_KARMADA_LABEL] !== 'true') continue;
+          checked.memberObjects++;
           const workName = o.metadata.annotations?.[WORK_NAME_ANNOTATION];
           const workNs = o.metadata.annotations?.[WORK_NAMESPACE_ANNOTATION];
           if (workNs !== executionNamespace(cluster) || !workName || !wanted.has(workName))

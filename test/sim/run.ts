@@ -107,6 +107,7 @@ async function main(): Promise<void> {
   const faults: Record<string, number> = {};
   let invocations = 0;
   let virtualMs = 0;
+  const checked = { placed: 0, copies: 0, dependencies: 0, memberObjects: 0 };
   for (const seed of seeds) {
     const options: RunOptions = {
       seed,
@@ -125,12 +126,14 @@ async function main(): Promise<void> {
         invocations: 0,
         virtualMs: 0,
         apiAnswers: {},
+        checked: { placed: 0, copies: 0, dependencies: 0, memberObjects: 0 },
       };
     }
     results.push(result);
     invocations += result.invocations;
     virtualMs += result.virtualMs;
     for (const [k, n] of Object.entries(result.faults)) faults[k] = (faults[k] ?? 0) + n;
+    for (const k of Object.keys(checked) as (keyof typeof checked)[]) checked[k] += result.checked[k];
     for (const inv of new Set(result.violations.map((v) => v.invariant))) broken[inv] = (broken[inv] ?? 0) + 1;
     const mark = result.violations.length ? 'FAIL' : 'ok';
     if (seeds.length <= 20 || result.violations.length) {
@@ -155,6 +158,9 @@ async function main(): Promise<void> {
     `faults injected: ${Object.entries(faults)
       .map(([k, n]) => `${k} ${n}`)
       .join(', ')}`,
+  );
+  console.log(
+    `verified when settled: ${checked.placed} placed workloads, ${checked.copies} member copies, ${checked.dependencies} dependency copies, ${checked.memberObjects} managed member objects`,
   );
   console.log('invariants:');
   for (const inv of INVARIANTS) {

@@ -3,7 +3,7 @@
  * invariants at every quiescent point, then the faults stop, the world settles, and the `settled`
  * invariants are checked. Same seed, same options: the same run, step for step.
  */
-import { type Invariant, type Violation, checkAlways, checkSettled } from './invariants.ts';
+import { type Checked, type Invariant, type Violation, checkAlways, checkSettled } from './invariants.ts';
 import type { GuardBreak } from './faults.ts';
 import { Rng, installDeterminism } from './rng.ts';
 import { Workload } from './workload.ts';
@@ -35,6 +35,8 @@ export interface RunOptions {
   trace?: (line: string) => void;
   /** Upper bound of the settling phase, in virtual ms (default 20 minutes). */
   settleMs?: number;
+  /** Called after every step, before the invariants (to print or inspect a world while reproducing). */
+  onStep?: (world: SimWorld, step: number) => Promise<void>;
 }
 
 export interface RunResult {
@@ -47,6 +49,8 @@ export interface RunResult {
   invocations: number;
   virtualMs: number;
   apiAnswers: Record<string, number>;
+  /** What the settled check compared at the end. */
+  checked: Checked;
 }
 
 /** Open fault windows: what to undo, and when. */
@@ -160,11 +164,8 @@ async function run(options: RunOptions, rng: Rng): Promise<RunResult> {
     }
     trace?.(`#${step} ${action}: ${line}`);
     await world.run(schedule.int(1, 20) * 1000);
-    await (globalThis as { __simStep?: (w: SimWorld, step: number) => Promise<void> }).__simStep?.(world, step);
-    const found = await checkAlways(world);
-    if (found.length && (globalThis as { __simDump?: (w: SimWorld) => Promise<void> }).__simDump)
-      await (globalThis as { __simDump?: (w: SimWorld) => Promise<void> }).__simDump!(world);
-    record(found, step);
+    await options.onStep?.(world, step);
+    record(await checkAlways(world), step);
   }
 
   // The faults stop; the control plane gets time to converge, checked once a minute.
@@ -179,9 +180,11 @@ async function run(options: RunOptions, rng: Rng): Promise<RunResult> {
   let settled: Violation[];
   // At least the longest window a fault can leave behind (graceful eviction, failover timers).
   await world.run(4 * 60_000);
+  let checked: Checked;
   for (;;) {
     record(await checkAlways(world), options.steps + 1);
-    settled = await checkSettled(world, workload);
+    checked = { placed: 0, copies: 0, dependencies: 0, memberObjects: 0 };
+    settled = await checkSettled(world, workload, checked);
     if (settled.length === 0 || world.clock.now() >= settleUntil) break;
     await world.run(60_000);
   }
@@ -204,6 +207,7 @@ async function run(options: RunOptions, rng: Rng): Promise<RunResult> {
     invocations: world.invocations,
     virtualMs: world.clock.now() - started,
     apiAnswers: workload.answers,
+    checked,
   };
 }
 

@@ -8,8 +8,8 @@ import type { Rng } from './rng.ts';
 import type { SimWorld } from './world.ts';
 
 export const NAMESPACES = ['default', 'apps'] as const;
-/** The quota every run puts on `apps` (the members have 3 × 8 CPUs, so it binds). */
-export const QUOTA = { namespace: 'apps', name: 'team', cpu: 6 };
+/** The quota every run puts on `apps` (the members have 3 × 8 CPUs; bursts go past it). */
+export const QUOTA = { namespace: 'apps', name: 'team', cpu: 10 };
 
 const DEPLOYMENTS = ['web-1', 'web-2', 'web-3', 'web-4', 'web-5'];
 const CONFIGMAPS = ['cfg-1', 'cfg-2'];
@@ -50,7 +50,7 @@ export type WorkloadOp =
   | 'apply-burst';
 
 export const WORKLOAD_WEIGHTS: Record<WorkloadOp, number> = {
-  'create-deployment': 6,
+  'create-deployment': 7,
   'edit-deployment': 4,
   'scale-deployment': 4,
   'delete-deployment': 1.5,
@@ -108,8 +108,12 @@ export class Workload {
 
   async step(): Promise<string> {
     const op = this.#rng.weighted(WORKLOAD_WEIGHTS);
-    const ns = this.#rng.pick(NAMESPACES);
-    const name = this.#rng.pick(DEPLOYMENTS);
+    // Edits mostly go to what exists (a user edits their workloads), creations to any name.
+    const live = [...this.accepted.values()].filter((w) => w.kind === 'Deployment' && !w.deleted);
+    const existing = op !== 'create-deployment' && op !== 'apply-burst' && live.length > 0 && this.#rng.chance(0.85);
+    const target = existing ? this.#rng.pick(live) : undefined;
+    const ns = target?.namespace ?? this.#rng.pick(NAMESPACES);
+    const name = target?.name ?? this.#rng.pick(DEPLOYMENTS);
     switch (op) {
       case 'create-deployment': {
         const res = await this.#call('POST', paths.deployments(ns), this.#deployment(ns, name));
@@ -198,7 +202,7 @@ export class Workload {
         const names = DEPLOYMENTS.filter(() => this.#rng.chance(0.6));
         const results: string[] = [];
         const writes = names.map(async (n) => {
-          const body = this.#deployment(ns, n, { replicas: this.#rng.int(3, 8), cpu: '1' });
+          const body = this.#deployment(ns, n, { replicas: this.#rng.int(2, 5), cpu: '1' });
           const res = await this.#call(
             'PATCH',
             `${paths.deployments(ns, n)}?fieldManager=sim&force=true`,
