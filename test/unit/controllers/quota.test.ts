@@ -10,7 +10,8 @@ import { describe, it } from 'node:test';
 import type { KubeObject } from '../../../lib/api/object.ts';
 import { createBinderController } from '../../../lib/controllers/binder.ts';
 import { createFederatedResourceQuotaController } from '../../../lib/controllers/federated-resource-quota.ts';
-import { QUOTA_WAITLIST } from '../../../lib/controllers/quota.ts';
+import { chargeCovers, placementAdmitted, QUOTA_WAITLIST } from '../../../lib/controllers/quota.ts';
+import { QUOTA_CHARGED_ANNOTATION } from '../../../lib/api/well-known.ts';
 import { createSchedulerController } from '../../../lib/controllers/scheduler.ts';
 import type { Cluster, ResourceBinding } from '../../../lib/core/model/types.ts';
 import { bindingFactory, clusterFactory, summary } from '../core/scheduler/fixtures.ts';
@@ -177,6 +178,69 @@ describe('quota enforcement in the scheduler (FederatedQuotaEnforcement)', () =>
     await t.schedule(keyOf(a));
     assert.equal((await t.scheduledCondition(a))?.status, 'True');
     assert.equal((await t.used())?.cpu, '5');
+  });
+
+  it('requests raised while the new placement fails: the kept placement is charged at the new requests, or refused (simulation)', async () => {
+    const t = setup();
+    await t.withQuota({ cpu: '4' });
+    const b = await t.place('web', 2);
+    assert.equal((await t.used())?.cpu, '2');
+    // The template's pods now ask for 3 CPUs each and it is scaled past what m1 can hold: the new
+    // placement fails, the old one stays — and the binder would render the new requests onto it.
+    const current = await t.read(b);
+    await t.store.update({
+      ...current,
+      spec: {
+        ...current.spec,
+        replicas: 40,
+        replicaRequirements: { resourceRequest: { cpu: '3' } },
+        placement: {
+          ...current.spec.placement,
+          replicaScheduling: { replicaSchedulingType: 'Divided', replicaDivisionPreference: 'Aggregated' },
+        },
+      },
+    });
+    await t.schedule(keyOf(b));
+    const c = await t.scheduledCondition(b);
+    assert.deepEqual([c?.status, c?.reason], ['False', 'QuotaExceeded']);
+    assert.equal((await t.used())?.cpu, '2', 'nothing more charged');
+    const held = await t.read(b);
+    assert.equal(chargeCovers(held), false, 'so the binder does not roll the new requests out');
+    assert.deepEqual(
+      held.spec.clusters?.map((x) => x.name),
+      ['m1'],
+      'the old copy keeps running',
+    );
+  });
+
+  it('chargeCovers and placementAdmitted: what the binder and the failovers ask the quota', () => {
+    const b = rb('web', 2);
+    const charged = {
+      ...b,
+      metadata: { ...b.metadata, annotations: { [QUOTA_CHARGED_ANNOTATION]: JSON.stringify({ cpu: '2', pods: '2' }) } },
+      spec: { ...b.spec, clusters: [{ name: 'm1', replicas: 2 }] },
+    } as ResourceBinding;
+    assert.equal(chargeCovers(charged), true);
+    assert.equal(
+      chargeCovers({ ...charged, spec: { ...charged.spec, replicas: 3, clusters: [{ name: 'm1', replicas: 3 }] } }),
+      false,
+    );
+    assert.equal(chargeCovers(b), true, 'never charged (no quota then): covered');
+    const frq = { ...quota({ cpu: '3' }), status: { overallUsed: { cpu: '2' } } };
+    assert.equal(placementAdmitted(charged, [{ name: 'm2', replicas: 2 }], [frq]), true, 'moving is free');
+    assert.equal(
+      placementAdmitted(
+        charged,
+        [
+          { name: 'm2', replicas: 2 },
+          { name: 'm3', replicas: 2 },
+        ],
+        [frq],
+      ),
+      false,
+      'two copies of a Duplicated binding: 4 CPUs more than charged, over the limit',
+    );
+    assert.equal(placementAdmitted(charged, [{ name: 'm2', replicas: 9 }], []), true, 'no quota');
   });
 });
 
