@@ -8,8 +8,11 @@
  *   - `assigned < replicas` (first schedule included) ⇒ scale up: only the extra
  *     `replicas − assigned` are divided, by each candidate's `allocatableReplicas`, and added to
  *     `scheduled`;
- *   - `assigned > replicas` ⇒ scale down: `replicas` are divided in proportion to the WHOLE previous
- *     `spec.clusters` (non-candidates included, Karmada v1.15), capacity ignored;
+ *   - `assigned > replicas` ⇒ scale down: `replicas` are divided in proportion to `scheduled`,
+ *     capacity ignored. Karmada v1.15 divided by the WHOLE previous `spec.clusters`, non-candidates
+ *     included, which can put replicas on a cluster the placement no longer allows (found here by the
+ *     deterministic simulation: a policy narrowed to two clusters and a scale-down in one pass left
+ *     replicas on the third); later Karmada divides by the filtered list, as here;
  *   - equal ⇒ `scheduled` is kept as it is.
  * - Fresh mode (`rescheduleTriggeredAt` later than `lastScheduledTime`): everything is divided again
  *   by `allocatableReplicas` + what each candidate already runs.
@@ -68,7 +71,7 @@ export function assignByDynamic(
   } else if (assigned > replicas) {
     target = replicas;
     init = [];
-    available = byReplicasDesc(previous);
+    available = byReplicasDesc(scheduled);
   } else if (assigned < replicas) {
     target = replicas - assigned;
     init = scheduled;
