@@ -29,7 +29,6 @@ import {
   type Condition,
   type EstimatorOptions,
   hasHealthHook,
-  lastCopyAtStake,
   type ResourceBinding,
   type Snapshot,
   templateStubOf,
@@ -49,7 +48,7 @@ import type { ObjectStore } from '../store/port.ts';
 import { tryWrite } from '../store/write.ts';
 import { once } from '../util/memo.ts';
 import { BatchQuotas, placementAdmitted } from './quota.ts';
-import { replacementFits } from './replacement.ts';
+import { replacementFits, stillPlacedIn } from './replacement.ts';
 import { allocatedPodsOf, DEFAULT_RESERVATION_TTL_MS, ledgerReservations, loadLedger } from './reservations.ts';
 import {
   APPLICATION_FAILOVER_CONTROLLER_NAME,
@@ -84,6 +83,7 @@ export interface ApplicationFailoverControllerOptions {
 /** What one batch shares: the clusters, read once when a replacement check needs them. */
 interface FailoverBatch extends BatchScope {
   snapshot(): Promise<Snapshot>;
+  clusters(): Promise<Cluster[]>;
   /** The namespaces' FederatedResourceQuotas, read when a last copy's replacement is weighed. */
   readonly quotas: BatchQuotas;
 }
@@ -117,6 +117,7 @@ export function createApplicationFailoverController(
     const clusters = once(async () => (await listAll(store, CLUSTER)) as Cluster[]);
     let snapshot: Snapshot | undefined;
     return Promise.resolve({
+      clusters,
       quotas: new BatchQuotas(store),
       // As the scheduler sees the fleet: with the capacity it promised moments ago (its ledger), so a
       // replacement is not counted on room another binding was just given.
@@ -180,7 +181,11 @@ export function createApplicationFailoverController(
       health?: string;
     }[];
     // The clusters are read only when the decision may ask whether the last copy can go elsewhere.
-    const atStake = lastCopyAtStake(binding.spec, aggregatedStatus);
+    // The clusters, the capacity and the quota are read only when some copy is Unhealthy — only then may
+    // an eviction follow, and the last-copy rule needs them (which kept clusters stay placed, whether a
+    // replacement fits).
+    const atStake = aggregatedStatus.some((s) => s.health === 'Unhealthy');
+    const listed = atStake ? await batch.clusters() : undefined;
     const snapshot = atStake ? await batch.snapshot() : undefined;
     // A replacement must pass the namespace's quota as well as the scheduler's filters.
     const quotas =
@@ -200,6 +205,7 @@ export function createApplicationFailoverController(
         replacementFits(binding, excluded, snapshot, framework, (clusters) =>
           placementAdmitted(binding, clusters, quotas),
         ),
+      ...(listed ? { stillPlaced: stillPlacedIn(binding, listed) } : {}),
     })!;
 
     // The timers first: a window must be stored before anything relies on it. The window of a cluster

@@ -53,7 +53,7 @@ import type { ObjectStore } from '../store/port.ts';
 import { tryWrite } from '../store/write.ts';
 import { BatchEvictionTokens } from './eviction-limiter.ts';
 import { BatchQuotas, placementAdmitted } from './quota.ts';
-import { replacementFits } from './replacement.ts';
+import { replacementFits, stillPlacedIn } from './replacement.ts';
 import { allocatedPodsOf, DEFAULT_RESERVATION_TTL_MS, ledgerReservations, loadLedger } from './reservations.ts';
 import { BINDER_CONTROLLER_NAME, EVICTION_CONTROLLER_NAME, SCHEDULER_CONTROLLER_NAME, SWEEP_KEY } from './specs.ts';
 
@@ -277,6 +277,7 @@ export function createEvictionController(options: EvictionControllerOptions): Co
         replacementFits(binding, excluded, batch.snapshot(), framework, (clusters) =>
           placementAdmitted(binding, clusters, quotas),
         ),
+      stillPlaced: stillPlacedIn(binding, batch.clusterObjects),
     });
 
     let due = decision.due;

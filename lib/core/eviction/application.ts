@@ -143,6 +143,8 @@ export interface ApplicationFailoverInput {
   nowMs: number;
   statefulFailoverInjection: boolean;
   replacementFits: (excluded: readonly string[]) => boolean;
+  /** Whether a cluster the binding keeps stays placed (see `holdLastCopy`); default: every cluster. */
+  stillPlaced?: (cluster: string) => boolean;
 }
 
 /**
@@ -215,7 +217,7 @@ export function decideApplicationFailover(args: ApplicationFailoverInput): Appli
     });
   }
 
-  const lastCopy = holdLastCopy(args.spec, due, args.replacementFits);
+  const lastCopy = holdLastCopy(args.spec, due, args.replacementFits, args.stillPlaced);
   held.push(...lastCopy.held);
   // An evicted cluster's window is over once the eviction is written; a held one keeps running (it is
   // decided again).

@@ -98,6 +98,11 @@ export function decideEviction(args: {
   nowMs: number;
   settings: EvictionSettings;
   replacementFits: (excluded: readonly string[]) => boolean;
+  /**
+   * Whether a cluster the binding keeps would stay placed: it exists and the placement still selects
+   * it (default: every cluster). A kept cluster the scheduler is about to drop is no copy to rely on.
+   */
+  stillPlaced?: (cluster: string) => boolean;
 }): EvictionDecision {
   const { spec, nowMs, settings } = args;
   const recovered = (name: string) => {
@@ -158,7 +163,7 @@ export function decideEviction(args: {
   }
 
   // The last copy: when the evictions would leave no cluster, they go ahead only if a replacement fits.
-  const lastCopy = holdLastCopy(spec, due, args.replacementFits);
+  const lastCopy = holdLastCopy(spec, due, args.replacementFits, args.stillPlaced);
   held.push(...lastCopy.held);
   return { due: lastCopy.due, held, assessment, ...(nextMs !== undefined ? { nextMs } : {}) };
 }
@@ -167,16 +172,19 @@ export function decideEviction(args: {
  * The last-copy rule of both failovers (#7455): evictions that would leave the binding without any
  * cluster go ahead only when `replacementFits` (the scheduler's filters and estimate, run dry) finds
  * another cluster with the leaving clusters and those already evicting excluded; otherwise every one of
- * them is held (`NoReplacementCluster`). `replacementFits` is asked only then.
+ * them is held (`NoReplacementCluster`). `replacementFits` is asked only then. A cluster left in the
+ * placement counts only when `stillPlaced` says the scheduler keeps it (found by the deterministic
+ * simulation: a copy on a cluster the policy no longer selected was taken for a remaining one).
  */
 export function holdLastCopy<D extends { cluster: string; message: string }>(
   spec: Pick<ResourceBindingSpec, 'clusters' | 'gracefulEvictionTasks'>,
   due: readonly D[],
   replacementFits: (excluded: readonly string[]) => boolean,
+  stillPlaced: (cluster: string) => boolean = () => true,
 ): { due: D[]; held: HeldEviction[] } {
   if (due.length === 0) return { due: [], held: [] };
   const leaving = new Set(due.map((d) => d.cluster));
-  const remaining = (spec.clusters ?? []).filter((c) => !leaving.has(c.name));
+  const remaining = (spec.clusters ?? []).filter((c) => !leaving.has(c.name) && stillPlaced(c.name));
   const excluded = [...leaving, ...(spec.gracefulEvictionTasks ?? []).map((t) => t.fromCluster)];
   if (remaining.length > 0 || replacementFits(excluded)) return { due: [...due], held: [] };
   return {

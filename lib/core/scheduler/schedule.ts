@@ -11,6 +11,7 @@
  * - multi-template bindings (`spec.components`) are scheduled as whole component sets (Karmada ≥ 1.16);
  * - static weights use Webster with a deterministic tie-break (Karmada ≥ 1.16), never a coin flip.
  */
+import { AFFINITY_MISMATCH_REASON } from './plugins/cluster-affinity/index.ts';
 import { assignReplicas } from './assignment/index.ts';
 import { type CompiledRequest, compileRequest, estimateReplicas, requestFromUnits } from './estimate.ts';
 import type { ClusterInfo, ScheduleUnit } from './framework/interface.ts';
@@ -48,8 +49,13 @@ export interface ScheduleDecision {
 export interface ScheduleResult {
   outcome: Outcome<ScheduleDecision>;
   /**
-   * On a failure, what `spec.clusters` must become: `[]` when no cluster fit (Karmada patches the
-   * result to empty on a FitError), `undefined` to leave it unchanged.
+   * On a failure, what `spec.clusters` must become, `undefined` to leave it unchanged. When no cluster
+   * fit, Karmada patches the result to empty (a FitError "cleans up"), which removes the workload from
+   * every member even when the clusters only failed for a while — all NotReady at once, say, when
+   * the control plane lost its own network. Here a FitError drops only the clusters the placement
+   * itself no longer allows (its affinity) or that are gone; those that failed a health filter
+   * (taints, eviction, API enablement) keep what they run ({@link keptOnNoFit}, found by the
+   * deterministic simulation).
    */
   clustersOnFailure?: TargetCluster[];
   /** The affinity term to record on failure (Karmada keeps the previous one). */
@@ -76,7 +82,12 @@ export function scheduleBinding(
   if (terms.length === 0) {
     const outcome = scheduleOnce(binding, snapshot, framework, placement.clusterAffinity, options);
     if (outcome.ok) return { outcome };
-    return { outcome, ...(outcome.failure.reason === 'NoClusterFit' ? { clustersOnFailure: [] } : {}) };
+    return {
+      outcome,
+      ...(outcome.failure.reason === 'NoClusterFit'
+        ? { clustersOnFailure: keptOnNoFit(binding, snapshot, outcome.failure.diagnosis) }
+        : {}),
+    };
   }
   const observed = binding.status?.schedulerObservingAffinityName;
   let start = observed ? terms.findIndex((t) => t.affinityName === observed) : 0;
@@ -97,7 +108,9 @@ export function scheduleBinding(
   };
   return {
     outcome: { ok: false, failure },
-    ...(first!.reason === 'NoClusterFit' ? { clustersOnFailure: [] } : {}),
+    ...(first!.reason === 'NoClusterFit'
+      ? { clustersOnFailure: keptOnNoFit(binding, snapshot, first!.diagnosis) }
+      : {}),
     ...(observed ? { affinityNameOnFailure: observed } : {}),
   };
 }
@@ -240,6 +253,23 @@ function runFilters(framework: Framework, unit: ScheduleUnit, cluster: ClusterIn
     if (result.code !== 'Success') return result.reasons.length ? result.reasons : [`${p.name}: ${result.code}`];
   }
   return undefined;
+}
+
+/**
+ * What a binding keeps when no cluster fits: its current clusters that still exist and that no filter
+ * refused for not matching the placement's affinity (see {@link ScheduleResult.clustersOnFailure}).
+ */
+export function keptOnNoFit(
+  binding: ResourceBinding,
+  snapshot: Snapshot,
+  diagnosis: Record<string, string[]> | undefined,
+): TargetCluster[] {
+  return (binding.spec.clusters ?? []).filter(
+    (t) =>
+      snapshot.byName.has(t.name) &&
+      !snapshot.deleting.has(t.name) &&
+      !(diagnosis?.[t.name] ?? []).includes(AFFINITY_MISMATCH_REASON),
+  );
 }
 
 /**

@@ -196,6 +196,19 @@ describe('decideEviction: safer than Karmada', () => {
     assert.equal(condition?.type, 'FailoverHeld');
     assert.equal(condition?.reason, 'NoReplacementCluster');
   });
+  it('a copy left on a cluster the placement no longer selects does not count: still held (simulation seed 37)', () => {
+    const d = decide({
+      spec: spec(['a', 'b']),
+      clusters: new Map([
+        ['a', failed(-300)],
+        ['b', healthy],
+      ]),
+      replacementFits: () => false,
+      stillPlaced: (cluster) => cluster !== 'b',
+    });
+    assert.deepEqual(d.due, []);
+    assert.equal(d.held[0]!.reason, 'NoReplacementCluster');
+  });
   it('…and moves as soon as a replacement fits', () => {
     const d = decide({
       spec: spec(['a']),

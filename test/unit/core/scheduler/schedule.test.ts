@@ -5,6 +5,7 @@ import { buildFramework } from '../../../../lib/core/scheduler/plugins/registry.
 import {
   bindingGvk,
   fitErrorMessage,
+  keptOnNoFit,
   scheduleBinding,
   type ScheduleResult,
 } from '../../../../lib/core/scheduler/schedule.ts';
@@ -70,6 +71,24 @@ describe('scheduleBinding: filtering and NoClusterFit (§2.2 steps 1–2, FitErr
       },
       clustersOnFailure: [],
     });
+  });
+
+  it('NoClusterFit keeps the clusters that only failed a health filter; drops those outside the affinity or gone (Karmada empties all; simulation seed 37)', () => {
+    const snapshot = buildSnapshot([clusterFactory('m1'), clusterFactory('m2'), clusterFactory('m3')]);
+    const binding = bindingFactory('web', {
+      replicas: 3,
+      clusters: [
+        { name: 'm1', replicas: 1 },
+        { name: 'm2', replicas: 1 },
+        { name: 'gone', replicas: 1 },
+      ],
+    });
+    const kept = keptOnNoFit(binding, snapshot, {
+      m1: ['cluster(s) had untolerated taint {cluster.karmada.io/not-ready:NoSchedule}'],
+      m2: ['cluster(s) did not match the placement cluster affinity constraint'],
+      m3: ['cluster(s) is in the process of eviction'],
+    });
+    assert.deepEqual(kept, [{ name: 'm1', replicas: 1 }]);
   });
 
   it('NoClusterFit: filters run in order and stop at the first failure (APIEnablement before TaintToleration)', () => {

@@ -17,6 +17,9 @@ import {
 
 export const NAME = 'ClusterAffinity';
 
+/** Its filter reason: the cluster is outside the placement (what a failed schedule still drops). */
+export const AFFINITY_MISMATCH_REASON = 'cluster(s) did not match the placement cluster affinity constraint';
+
 export function create(): FilterPlugin & ScorePlugin {
   return {
     name: NAME,
@@ -26,7 +29,7 @@ export function create(): FilterPlugin & ScorePlugin {
       if (isWorkload(unit.spec) && overflowTerms(unit.affinity).some((o) => clusterMatches(cluster.cluster, o))) {
         return SUCCESS;
       }
-      return unschedulable('cluster(s) did not match the placement cluster affinity constraint');
+      return unschedulable(AFFINITY_MISMATCH_REASON);
     },
     score() {
       return MIN_CLUSTER_SCORE;
