@@ -165,6 +165,10 @@ export async function checkAlways(world: SimWorld): Promise<Violation[]> {
       (t) => t.reason === EVICTION_REASON_APPLICATION_FAILURE || t.reason === EVICTION_REASON_TAINT_UNTOLERATED,
     );
     if (evictions.length === 0) continue;
+    // A policy narrowed to nothing but the clusters being evicted from leaves nowhere to go by the
+    // user's own hand, not the eviction's.
+    const allowed = b.spec.placement?.clusterAffinity?.clusterNames;
+    if (allowed && allowed.every((c) => evictions.some((t) => t.fromCluster === c))) continue;
     const resource = b.spec.resource;
     const workName = generateWorkName(resource.kind, resource.name, resource.namespace);
     let kept = false;
