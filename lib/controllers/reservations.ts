@@ -12,7 +12,7 @@
  *
  * A cluster's reservations in a bucket end once the cluster's summary shows them: past the TTL (default
  * 60 s) and with the summary's allocated pods at least what they were when the bucket was first
- * written plus what the cluster's live buckets reserved up to it. Until then both count, so estimates
+ * written plus what the cluster's live buckets reserved since (see `bucketsOf`). Until then both count, so estimates
  * err towards too little, never too much. A member that is slow to run what it was given (its Works
  * applied late, a member fault, a backlog) keeps its reservations (found by the deterministic
  * simulation: with a bare TTL they lapsed before the pods existed and the cluster was promised twice);
@@ -50,19 +50,23 @@ export type AllocatedPods = (cluster: string) => number | undefined;
 function bucketsOf(item: KubeObject | undefined, now: number, ttlMs: number, allocated?: AllocatedPods): Buckets {
   const raw = (item?.spec as { buckets?: Buckets } | undefined)?.buckets ?? {};
   const out: Buckets = {};
-  // Per cluster: the base of its oldest live bucket, and what its live buckets reserved so far.
-  const seen = new Map<string, { base: number; reserved: number }>();
+  // Per cluster, over its live buckets in time order: what they reserved so far (`sum`), and the most
+  // any bucket's base asks beyond it (`lead`): bucket k is shown once the summary's allocated pods
+  // reach max over j ≤ k of (base_j + pods_j + … + pods_k) = sum_k + lead_k. A base not known when the
+  // bucket was written (the summary was missing) can never be shown: it waits for the hard bound.
+  const seen = new Map<string, { sum: number; lead: number }>();
   for (const start of Object.keys(raw).sort((a, b) => Number(a) - Number(b))) {
     const age = now - (Number(start) + BUCKET_MS);
     if (age >= MAX_RESERVATION_MS) continue;
     for (const [cluster, amount] of Object.entries(raw[start]!)) {
       let run = seen.get(cluster);
-      if (!run) seen.set(cluster, (run = { base: amount.basePods ?? 0, reserved: 0 }));
-      run.reserved += amount.pods;
+      if (!run) seen.set(cluster, (run = { sum: 0, lead: Number.NEGATIVE_INFINITY }));
+      run.lead = Math.max(run.lead, (amount.basePods ?? Number.POSITIVE_INFINITY) - run.sum);
+      run.sum += amount.pods;
       if (age >= ttlMs) {
         const shown = allocated?.(cluster);
-        // Written before this rule, or the summary is unknown: the bare TTL.
-        if (amount.basePods === undefined || shown === undefined || shown >= run.base + run.reserved) continue;
+        // Without summaries to compare with (a caller that has none): the bare TTL.
+        if (allocated === undefined || (shown !== undefined && shown >= run.sum + run.lead)) continue;
       }
       (out[start] ??= {})[cluster] = amount;
     }
@@ -74,9 +78,11 @@ function bucketsOf(item: KubeObject | undefined, now: number, ttlMs: number, all
 export function allocatedPodsOf(clusters: readonly KubeObject[]): AllocatedPods {
   const pods = new Map<string, number>();
   for (const c of clusters) {
-    const value = (c.status as { resourceSummary?: { allocated?: Record<string, string> } } | undefined)
-      ?.resourceSummary?.allocated?.['pods'];
-    pods.set(c.metadata.name ?? '', value === undefined ? 0 : Number(value) || 0);
+    const summary = (c.status as { resourceSummary?: { allocated?: Record<string, string> } } | undefined)
+      ?.resourceSummary;
+    // No summary yet (never collected): unknown, not zero.
+    if (!summary) continue;
+    pods.set(c.metadata.name ?? '', Number(summary.allocated?.['pods'] ?? 0) || 0);
   }
   return (cluster) => pods.get(cluster);
 }

@@ -43,15 +43,25 @@ describe('scheduler reservations: how long they last', () => {
       pods({ m1: 2 }),
       { m1: 3 },
     ],
-    ['past the TTL, summary unknown: the bare TTL', T0 + 90_000, undefined, {}],
+    ['past the TTL, no summaries to compare with (a caller without them): the bare TTL', T0 + 90_000, undefined, {}],
+    ['past the TTL, this cluster’s summary unknown: kept', T0 + 90_000, pods({}), { m1: 3 }],
     ['past the hard bound: ended, pods or not', T0 + MAX_RESERVATION_MS + 20_000, pods({ m1: 2 }), {}],
   ];
   for (const [name, now, allocated, want] of rows) {
     it(name, () => assert.deepEqual(reservedPods(item, now, allocated), want));
   }
-  it('written before the rule (no basePods): the bare TTL', () => {
-    const legacy = ledger({ [String(T0)]: { m1: { pods: 3 } } });
-    assert.deepEqual(reservedPods(legacy, T0 + 90_000, pods({ m1: 0 })), {});
+  it('a base unknown when written (no summary then, or written before the rule): kept until the hard bound', () => {
+    const unknown = ledger({ [String(T0)]: { m1: { pods: 3 } } });
+    assert.deepEqual(reservedPods(unknown, T0 + 90_000, pods({ m1: 99 })), { m1: 3 });
+    assert.deepEqual(reservedPods(unknown, T0 + MAX_RESERVATION_MS + 20_000, pods({ m1: 0 })), {});
+  });
+  it('a later bucket with a higher base is judged by its own base (simulation seed 6)', () => {
+    const two = ledger({
+      [String(T0)]: { m1: { pods: 1, basePods: 0 } },
+      [String(T0 + 30_000)]: { m1: { pods: 2, basePods: 3 } },
+    });
+    // 3 shown: the first bucket's pod is in (0 + 1), the second's 2 are not (3 + 2 = 5).
+    assert.deepEqual(reservedPods(two, T0 + 120_000, pods({ m1: 3 })), { m1: 2 });
   });
   it('later buckets count what the earlier live ones reserved', () => {
     const two = ledger({
@@ -67,6 +77,6 @@ describe('scheduler reservations: how long they last', () => {
       { metadata: { name: 'm2' }, status: {} },
     ] as unknown as KubeObject[];
     const of = allocatedPodsOf(clusters);
-    assert.deepEqual([of('m1'), of('m2'), of('m3')], [4, 0, undefined]);
+    assert.deepEqual([of('m1'), of('m2'), of('m3')], [4, undefined, undefined]);
   });
 });
