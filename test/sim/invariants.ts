@@ -55,7 +55,8 @@ type Binding = KubeObject & {
   };
 };
 
-const cpuOf = (request: Record<string, string> | undefined): number => {
+/** The CPUs of a resource request (0 when it asks for none). */
+export const cpuRequestOf = (request: Record<string, string> | undefined): number => {
   const q = request?.['cpu'];
   if (!q) return 0;
   const parsed = parseQuantity(q);
@@ -94,17 +95,20 @@ export async function checkPlacementFits(
   written: KubeObject,
   grown: readonly string[],
 ): Promise<string[]> {
-  if (!capacityAware(written)) return [];
   const capacity = SIM_NODES * quantityAsNumber(SIM_NODE.cpu);
-  const chosen = new Set(grown);
+  // Bindings that still exist, with what their placements were given when decided.
+  const live = new Set(
+    (await bindings(world))
+      .filter((b) => !b.metadata.deletionTimestamp)
+      .map((b) => `${b.metadata.namespace}/${b.metadata.name}/${b.metadata.uid}`),
+  );
   const used = new Map<string, number>();
-  for (const b of await bindings(world)) {
-    if (b.metadata.deletionTimestamp || !capacityAware(b)) continue;
-    const cpu = cpuOf(b.spec.replicaRequirements?.resourceRequest);
-    for (const c of b.spec.clusters ?? []) used.set(c.name, (used.get(c.name) ?? 0) + (c.replicas ?? 0) * cpu);
+  for (const [key, placement] of world.placements) {
+    if (!live.has(key) || !placement.capacityAware) continue;
+    for (const [cluster, p] of placement.clusters) used.set(cluster, (used.get(cluster) ?? 0) + p.replicas * p.cpu);
   }
   const out: string[] = [];
-  for (const cluster of chosen) {
+  for (const cluster of new Set(grown)) {
     const cpu = used.get(cluster) ?? 0;
     if (cpu > capacity + 1e-9) {
       out.push(
@@ -146,7 +150,7 @@ export async function checkAlways(world: SimWorld): Promise<Violation[]> {
             spec?: { template?: { spec?: { containers?: { resources?: { requests?: Record<string, string> } }[] } } };
           }
         ).spec?.template?.spec?.containers ?? [];
-      const perPod = containers.reduce((n, k) => n + cpuOf(k.resources?.requests), 0);
+      const perPod = containers.reduce((n, k) => n + cpuRequestOf(k.resources?.requests), 0);
       used += (replicasOf(manifest) ?? 1) * perPod;
     }
   }

@@ -34,7 +34,7 @@ import type { Runtime } from '../../lib/wiring/runtime.ts';
 import { controllerHandler } from '../../lib/wiring/wire.ts';
 import { CrashingStore, FaultTransport, type FaultCounters, breakGuard, type GuardBreak } from './faults.ts';
 import type { Rng } from './rng.ts';
-import { checkPlacementFits } from './invariants.ts';
+import { capacityAware, checkPlacementFits, cpuRequestOf } from './invariants.ts';
 import { VersionWatch } from './versions.ts';
 
 const PREFIX = 'sim';
@@ -174,20 +174,43 @@ export class SimWorld {
 
   /** Over-commits seen when placements were written (the no-over-commit invariant). */
   readonly overCommits: string[] = [];
-  readonly #placements = new Map<string, Map<string, number>>();
+  /**
+   * Every binding's placement as it was decided: per cluster, the replicas and the per-replica CPUs
+   * they were given with. A binding whose requests grow keeps its placement (no decision is made, in
+   * Karmada as here), so the room it was judged to take stays what it was when it was placed.
+   */
+  readonly placements = new Map<
+    string,
+    { capacityAware: boolean; clusters: Map<string, { replicas: number; cpu: number }> }
+  >();
 
-  /** Checks every write that changes a binding's placement against the clusters' room. */
+  /** Checks every write that gives a binding's placement more replicas against the clusters' room. */
   #watchPlacements(inner: ObjectStore): ObjectStore {
     const after = async (o: KubeObject): Promise<KubeObject> => {
       if (o.kind !== 'ResourceBinding') return o;
       const key = `${o.metadata.namespace}/${o.metadata.name}/${o.metadata.uid}`;
-      const clusters = (o.spec as { clusters?: { name: string; replicas?: number }[] } | undefined)?.clusters ?? [];
-      const before = this.#placements.get(key) ?? new Map<string, number>();
-      this.#placements.set(key, new Map(clusters.map((c) => [c.name, c.replicas ?? 0])));
+      const spec = o.spec as {
+        clusters?: { name: string; replicas?: number }[];
+        replicaRequirements?: { resourceRequest?: Record<string, string> };
+      };
+      const cpu = cpuRequestOf(spec.replicaRequirements?.resourceRequest);
+      const before = this.placements.get(key)?.clusters ?? new Map<string, { replicas: number; cpu: number }>();
+      const now = new Map<string, { replicas: number; cpu: number }>();
+      const grown: string[] = [];
+      for (const c of spec.clusters ?? []) {
+        const replicas = c.replicas ?? 0;
+        const previous = before.get(c.name);
+        if (!previous || replicas > previous.replicas) {
+          now.set(c.name, { replicas, cpu });
+          grown.push(c.name);
+        } else {
+          now.set(c.name, { replicas, cpu: previous.cpu });
+        }
+      }
+      this.placements.set(key, { capacityAware: capacityAware(o), clusters: now });
       // Only clusters given more than they had: a placement kept as it was (scale-stable) is not a
       // new decision, and its pods are already in the summary the estimate reads.
-      const grown = clusters.filter((c) => (c.replicas ?? 0) > (before.get(c.name) ?? 0)).map((c) => c.name);
-      if (grown.length === 0) return o;
+      if (grown.length === 0 || !capacityAware(o)) return o;
       for (const message of await checkPlacementFits(this, o, grown)) {
         if (this.overCommits.length < 20) this.overCommits.push(message);
       }
