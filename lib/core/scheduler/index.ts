@@ -37,6 +37,7 @@ export {
   bindingGvk,
   componentSets,
   fitErrorMessage,
+  keptOnNoFit,
   scheduleBinding,
   type ScheduleDecision,
   type ScheduleOptions,
