@@ -47,7 +47,7 @@ type Binding = KubeObject & {
       spreadConstraints?: { maxGroups?: number }[];
     };
     replicaRequirements?: { resourceRequest?: Record<string, string> };
-    gracefulEvictionTasks?: { fromCluster: string; reason?: string }[];
+    gracefulEvictionTasks?: { fromCluster: string; reason?: string; creationTimestamp?: string }[];
   };
   status?: {
     conditions?: { type: string; status: string; reason?: string }[];
@@ -120,7 +120,7 @@ export async function checkPlacementFits(
 }
 
 /** Checked at every quiescent point, faults or not. */
-export async function checkAlways(world: SimWorld): Promise<Violation[]> {
+export async function checkAlways(world: SimWorld, workload?: Workload): Promise<Violation[]> {
   const violations: Violation[] = [];
   const all = await bindings(world);
 
@@ -169,10 +169,13 @@ export async function checkAlways(world: SimWorld): Promise<Violation[]> {
       (t) => t.reason === EVICTION_REASON_APPLICATION_FAILURE || t.reason === EVICTION_REASON_TAINT_UNTOLERATED,
     );
     if (evictions.length === 0) continue;
-    // A policy narrowed to nothing but the clusters being evicted from leaves nowhere to go by the
-    // user's own hand, not the eviction's.
+    // A policy changed after the eviction (narrowed to clusters that cannot take the workload) leaves
+    // nowhere to go by the user's own hand, not the eviction's.
     const allowed = b.spec.placement?.clusterAffinity?.clusterNames;
     if (allowed && allowed.every((c) => evictions.some((t) => t.fromCluster === c))) continue;
+    const changed = workload?.policyWrittenAt.get(`${b.metadata.namespace}/${b.spec.resource.name}`);
+    const evictedAt = Math.min(...evictions.map((t) => Date.parse(t.creationTimestamp ?? '') || Infinity));
+    if (changed !== undefined && changed >= evictedAt) continue;
     const resource = b.spec.resource;
     const workName = generateWorkName(resource.kind, resource.name, resource.namespace);
     let kept = false;

@@ -165,7 +165,7 @@ async function run(options: RunOptions, rng: Rng): Promise<RunResult> {
     trace?.(`#${step} ${action}: ${line}`);
     await world.run(schedule.int(1, 20) * 1000);
     await options.onStep?.(world, step);
-    record(await checkAlways(world), step);
+    record(await checkAlways(world, workload), step);
   }
 
   // The faults stop; the control plane gets time to converge, checked once a minute.
@@ -182,7 +182,7 @@ async function run(options: RunOptions, rng: Rng): Promise<RunResult> {
   await world.run(4 * 60_000);
   let checked: Checked;
   for (;;) {
-    record(await checkAlways(world), options.steps + 1);
+    record(await checkAlways(world, workload), options.steps + 1);
     checked = { placed: 0, copies: 0, dependencies: 0, memberObjects: 0 };
     settled = await checkSettled(world, workload, checked);
     if (settled.length === 0 || world.clock.now() >= settleUntil) break;

@@ -68,6 +68,8 @@ export class Workload {
   readonly #world: SimWorld;
   readonly #rng: Rng;
   readonly accepted = new Map<string, AcceptedWrite>();
+  /** When each Deployment's policy was last changed by a user (ms), by `namespace/name`. */
+  readonly policyWrittenAt = new Map<string, number>();
   /** API answers by status code (409s from the concurrent writers are expected). */
   readonly answers: Record<string, number> = {};
 
@@ -166,6 +168,7 @@ export class Workload {
         return `${op} ${ns}/${name} → ${await this.#writePolicy(ns, name)}`;
       case 'delete-policy': {
         const res = await this.#call('DELETE', paths.policies(ns, name));
+        if (res.status < 300) this.policyWrittenAt.set(`${ns}/${name}`, this.#world.clock.now());
         return `${op} ${ns}/${name} → ${res.status}`;
       }
       case 'write-override': {
@@ -352,6 +355,7 @@ export class Workload {
       body,
       'application/apply-patch+yaml',
     );
+    if (res.status < 300) this.policyWrittenAt.set(`${ns}/${name}`, this.#world.clock.now());
     return res.status;
   }
 }
