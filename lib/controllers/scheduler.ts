@@ -56,7 +56,16 @@ import {
   ledgerReservations,
   loadLedger,
 } from './reservations.ts';
-import { addWaiter, BatchQuotas, chargedUsageOf, releaseWaiters, removeWaiter, revertQuota, usageOf } from './quota.ts';
+import {
+  addWaiter,
+  BatchQuotas,
+  chargeCovers,
+  chargedUsageOf,
+  releaseWaiters,
+  removeWaiter,
+  revertQuota,
+  usageOf,
+} from './quota.ts';
 import {
   BINDER_CONTROLLER_NAME,
   EVICTION_CONTROLLER_NAME,
@@ -233,7 +242,15 @@ export function createSchedulerController(options: SchedulerOptions): Controller
         : ((await store.get(ref)) as ResourceBinding | undefined);
       if (!binding || !isSchedulable(binding, schedulerName)) return undefined;
       const trigger = scheduleTrigger(binding, scope.snapshot);
-      if (!trigger) {
+      // Requests raised on a kept placement (no trigger of Karmada's) still need their usage charged:
+      // the binder does not roll out what the quota was not charged for.
+      const uncharged =
+        !trigger &&
+        quotaEnforcement &&
+        binding.kind === RESOURCE_BINDING.kind &&
+        (binding.spec.clusters?.length ?? 0) > 0 &&
+        !chargeCovers(binding);
+      if (!trigger && !uncharged) {
         if (binding.status?.schedulerObservedGeneration === binding.metadata.generation) return undefined;
         await writeQuietly(() =>
           store.updateStatus({
@@ -247,10 +264,12 @@ export function createSchedulerController(options: SchedulerOptions): Controller
       const workloadPeers = binding.spec.workloadAffinityGroups
         ? workloadPeersOf(binding, await scope.namespaceBindings(binding.metadata.namespace ?? ''), scope.assigning)
         : undefined;
-      const result = scheduleBinding(binding, scope.snapshot, framework, {
-        enableEmptyWorkloadPropagation: options.enableEmptyWorkloadPropagation ?? false,
-        ...(workloadPeers ? { workloadPeers } : {}),
-      });
+      const result: ScheduleResult = uncharged
+        ? { outcome: { ok: true, value: { clusters: binding.spec.clusters ?? [], reserved: [] } } }
+        : scheduleBinding(binding, scope.snapshot, framework, {
+            enableEmptyWorkloadPropagation: options.enableEmptyWorkloadPropagation ?? false,
+            ...(workloadPeers ? { workloadPeers } : {}),
+          });
       if (result.outcome.ok && binding.spec.workloadAffinityGroups) {
         // Recorded before any await, so a peer decided next in this batch sees it.
         scope.assigning.set(`${binding.metadata.namespace ?? ''}/${binding.metadata.name ?? ''}`, {
@@ -305,7 +324,7 @@ export function createSchedulerController(options: SchedulerOptions): Controller
           { controller: EVICTION_CONTROLLER_NAME, lane: request.lane, key: request.key, reason: 'placed-on-tainted' },
         ]);
       }
-      await report(binding, result, trigger, context);
+      await report(binding, result, trigger ?? 'QuotaCharge', context);
       return undefined;
     }
     return { requeueAfterMs: 1_000 };

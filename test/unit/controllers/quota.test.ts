@@ -213,6 +213,38 @@ describe('quota enforcement in the scheduler (FederatedQuotaEnforcement)', () =>
     );
   });
 
+  it('requests raised on a kept Divided placement (no rescheduling trigger): charged, or refused (simulation seeds 400, 428)', async () => {
+    const t = setup();
+    await t.withQuota({ cpu: '4' });
+    const divided = bindingFactory('web', {
+      request: { cpu: '1' },
+      replicas: 2,
+      placement: {
+        clusterAffinity: { clusterNames: ['m1'] },
+        replicaScheduling: { replicaSchedulingType: 'Divided', replicaDivisionPreference: 'Aggregated' },
+      },
+    });
+    const b = await t.seed(divided);
+    await t.schedule(keyOf(b));
+    assert.equal((await t.used())?.cpu, '2');
+    const raise = async (cpu: string) => {
+      const current = await t.read(b);
+      await t.store.update({
+        ...current,
+        spec: { ...current.spec, replicaRequirements: { resourceRequest: { cpu } } },
+      });
+      await t.schedule(keyOf(b));
+      return t.read(b);
+    };
+    const admitted = await raise('1500m');
+    assert.equal((await t.used())?.cpu, '3', 'the kept placement is charged at the new requests');
+    assert.equal(chargeCovers(admitted), true, 'so the binder rolls them out');
+    const refused = await raise('3');
+    assert.equal((await t.scheduledCondition(refused))?.reason, 'QuotaExceeded');
+    assert.equal((await t.used())?.cpu, '3');
+    assert.equal(chargeCovers(refused), false, 'and the members keep the admitted pods');
+  });
+
   it('chargeCovers and placementAdmitted: what the binder and the failovers ask the quota', () => {
     const b = rb('web', 2);
     const charged = {
