@@ -234,8 +234,14 @@ export class Workload {
           this.#call('PUT', paths.deployments(ns, name), b),
         ]);
         this.#world.counters.concurrentWrites++;
-        const wins = [ra, rb].filter((r) => r.status === 200);
-        if (wins.length !== 1) {
+        // A write that changes nothing is accepted without a new version (as kube-apiserver does), so
+        // the other one may be accepted too; otherwise exactly one wins.
+        const original = (got.body as unknown as KubeObject).metadata.resourceVersion;
+        const changed = [ra, rb].filter(
+          (r) => r.status === 200 && (r.body as unknown as KubeObject).metadata?.resourceVersion !== original,
+        );
+        const wins = changed.length > 0 ? changed : [ra, rb].filter((r) => r.status === 200);
+        if (changed.length > 1 || wins.length === 0) {
           throw new Error(
             `two writes of ${ns}/${name} at one resourceVersion: ${wins.length} accepted (${ra.status}, ${rb.status})`,
           );
