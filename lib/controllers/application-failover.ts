@@ -24,11 +24,11 @@ import {
   type ApplicationFailoverPass,
   applicationFailoverPass,
   buildFramework,
-  buildSnapshot,
   type Cluster,
   type Condition,
   type EstimatorOptions,
   hasHealthHook,
+  keptByPlacement,
   type ResourceBinding,
   type Snapshot,
   templateStubOf,
@@ -47,9 +47,9 @@ import { listAll } from '../store/list-all.ts';
 import type { ObjectStore } from '../store/port.ts';
 import { tryWrite } from '../store/write.ts';
 import { once } from '../util/memo.ts';
-import { BatchQuotas, placementAdmitted } from './quota.ts';
-import { replacementFits, stillPlacedIn } from './replacement.ts';
-import { allocatedPodsOf, DEFAULT_RESERVATION_TTL_MS, ledgerReservations, loadLedger } from './reservations.ts';
+import { BatchQuotas } from './quota.ts';
+import { replacementFits } from './replacement.ts';
+import { fleetSnapshot, loadLedger } from './reservations.ts';
 import {
   APPLICATION_FAILOVER_CONTROLLER_NAME,
   BINDER_CONTROLLER_NAME,
@@ -83,7 +83,6 @@ export interface ApplicationFailoverControllerOptions {
 /** What one batch shares: the clusters, read once when a replacement check needs them. */
 interface FailoverBatch extends BatchScope {
   snapshot(): Promise<Snapshot>;
-  clusters(): Promise<Cluster[]>;
   /** The namespaces' FederatedResourceQuotas, read when a last copy's replacement is weighed. */
   readonly quotas: BatchQuotas;
 }
@@ -114,21 +113,15 @@ export function createApplicationFailoverController(
   };
 
   function openBatch(scope: { now: number }): Promise<FailoverBatch> {
-    const clusters = once(async () => (await listAll(store, CLUSTER)) as Cluster[]);
-    let snapshot: Snapshot | undefined;
     return Promise.resolve({
-      clusters,
       quotas: new BatchQuotas(store),
-      // As the scheduler sees the fleet: with the capacity it promised moments ago (its ledger), so a
-      // replacement is not counted on room another binding was just given.
-      snapshot: async () => {
-        if (snapshot) return snapshot;
-        const [listed, ledger] = await Promise.all([clusters(), loadLedger(store)]);
-        return (snapshot ??= buildSnapshot(listed, {
-          reservations: ledgerReservations(ledger, scope.now, DEFAULT_RESERVATION_TTL_MS, allocatedPodsOf(listed)),
+      snapshot: once(async () => {
+        const [clusters, ledger] = await Promise.all([listAll(store, CLUSTER), loadLedger(store)]);
+        return fleetSnapshot(clusters as Cluster[], ledger, {
+          now: scope.now,
           ...(options.estimator ? { estimator: options.estimator } : {}),
-        }));
-      },
+        }).snapshot;
+      }),
     });
   }
 
@@ -181,13 +174,11 @@ export function createApplicationFailoverController(
       health?: string;
     }[];
     // The clusters are read only when the decision may ask whether the last copy can go elsewhere.
-    // The clusters, the capacity and the quota are read only when some copy is Unhealthy — only then may
-    // an eviction follow, and the last-copy rule needs them (which kept clusters stay placed, whether a
-    // replacement fits).
+    // The fleet and the quota are read only when some copy is Unhealthy — only then may an eviction
+    // follow, and the last-copy rule needs them (which kept clusters stay placed, whether a replacement
+    // fits, on the capacity the scheduler sees and within the namespace's quota).
     const atStake = aggregatedStatus.some((s) => s.health === 'Unhealthy');
-    const listed = atStake ? await batch.clusters() : undefined;
     const snapshot = atStake ? await batch.snapshot() : undefined;
-    // A replacement must pass the namespace's quota as well as the scheduler's filters.
     const quotas =
       atStake && settings.featureGates.FederatedQuotaEnforcement && binding.metadata.namespace
         ? await batch.quotas.quotas(binding.metadata.namespace)
@@ -201,11 +192,8 @@ export function createApplicationFailoverController(
       statefulFailoverInjection: settings.featureGates.StatefulFailoverInjection,
       hasHealthRule: hasHealthHook(binding.spec.resource),
       replacementFits: (excluded) =>
-        snapshot !== undefined &&
-        replacementFits(binding, excluded, snapshot, framework, (clusters) =>
-          placementAdmitted(binding, clusters, quotas),
-        ),
-      ...(listed ? { stillPlaced: stillPlacedIn(binding, listed) } : {}),
+        snapshot !== undefined && replacementFits(binding, excluded, snapshot, framework, quotas),
+      ...(snapshot ? { stillPlaced: keptByPlacement(binding, snapshot) } : {}),
     })!;
 
     // The timers first: a window must be stored before anything relies on it. The window of a cluster

@@ -21,7 +21,6 @@ import { type Condition as ApiCondition, putCondition, rfc3339 } from '../api/co
 import type { FailoverSettings } from '../config/failover.ts';
 import {
   buildFramework,
-  buildSnapshot,
   type Cluster,
   type ClusterHealthView,
   type Condition,
@@ -31,6 +30,7 @@ import {
   FAILOVER_HELD_CONDITION,
   failoverHeldCondition,
   fleetEvictionRate,
+  keptByPlacement,
   noExecuteTaints,
   READY_CONDITION,
   type ResourceBinding,
@@ -51,10 +51,11 @@ import type {
 import { listAll } from '../store/list-all.ts';
 import type { ObjectStore } from '../store/port.ts';
 import { tryWrite } from '../store/write.ts';
+import { once } from '../util/memo.ts';
 import { BatchEvictionTokens } from './eviction-limiter.ts';
-import { BatchQuotas, placementAdmitted } from './quota.ts';
-import { replacementFits, stillPlacedIn } from './replacement.ts';
-import { allocatedPodsOf, DEFAULT_RESERVATION_TTL_MS, ledgerReservations, loadLedger } from './reservations.ts';
+import { BatchQuotas } from './quota.ts';
+import { replacementFits } from './replacement.ts';
+import { fleetSnapshot, loadLedger } from './reservations.ts';
 import { BINDER_CONTROLLER_NAME, EVICTION_CONTROLLER_NAME, SCHEDULER_CONTROLLER_NAME, SWEEP_KEY } from './specs.ts';
 
 /** Bindings of a tainted cluster enqueued on the caller's lane at most; a larger fan-out goes standard. */
@@ -81,7 +82,8 @@ interface EvictionBatch extends BatchScope {
   readonly tokens: BatchEvictionTokens;
   /** The namespaces' FederatedResourceQuotas, read when a last copy's replacement is weighed. */
   readonly quotas: BatchQuotas;
-  snapshot(): Snapshot;
+  /** The fleet as the scheduler sees it (its ledger included), read when a replacement is weighed. */
+  snapshot(): Promise<Snapshot>;
 }
 
 /** Counters a benchmark or test can read. */
@@ -102,10 +104,7 @@ export function createEvictionController(options: EvictionControllerOptions): Co
   const stats: EvictionStats = { evicted: 0, held: 0, rateLimited: 0, tasksEnded: 0, bindingWrites: 0 };
 
   async function openBatch(context: { keys: readonly string[] }): Promise<EvictionBatch> {
-    const [clusterObjects, ledger] = (await Promise.all([listAll(store, CLUSTER), loadLedger(store)])) as [
-      Cluster[],
-      Awaited<ReturnType<typeof loadLedger>>,
-    ];
+    const clusterObjects = (await listAll(store, CLUSTER)) as Cluster[];
     const clusters = new Map(clusterObjects.map((c) => [c.metadata.name!, healthView(c)]));
     const rate = fleetEvictionRate(
       [...clusters.values()].map((c) => c.ready),
@@ -122,18 +121,18 @@ export function createEvictionController(options: EvictionControllerOptions): Co
       now,
       ahead: context.keys.length,
     });
-    let snapshot: Snapshot | undefined;
     return {
       clusters,
       clusterObjects,
       tokens,
       quotas: new BatchQuotas(store),
-      snapshot: () =>
-        // As the scheduler sees the fleet: with the capacity it promised moments ago (its ledger).
-        (snapshot ??= buildSnapshot(clusterObjects, {
-          reservations: ledgerReservations(ledger, now(), DEFAULT_RESERVATION_TTL_MS, allocatedPodsOf(clusterObjects)),
-          ...(options.estimator ? { estimator: options.estimator } : {}),
-        })),
+      snapshot: once(
+        async () =>
+          fleetSnapshot(clusterObjects, await loadLedger(store), {
+            now: now(),
+            ...(options.estimator ? { estimator: options.estimator } : {}),
+          }).snapshot,
+      ),
       close: () => tokens.close(),
     };
   }
@@ -240,15 +239,15 @@ export function createEvictionController(options: EvictionControllerOptions): Co
     const nowMs = context.now;
     const nowText = rfc3339(nowMs);
     const key = formatKey(refOf(binding));
-    // A replacement must pass the quota too: read the namespace's quotas when a placed cluster has a
-    // NoExecute taint (nothing can be evicted otherwise).
+    // Only a placed cluster with a NoExecute taint can be evicted from: only then are the fleet and the
+    // namespace's quotas read, which the last-copy rule weighs a replacement on.
+    const atStake = (binding.spec.clusters ?? []).some((c) =>
+      batch.clusters.get(c.name)?.taints.some((t) => t.effect === 'NoExecute'),
+    );
+    const snapshot = atStake ? await batch.snapshot() : undefined;
     const namespace = binding.metadata.namespace;
     const quotas =
-      settings.featureGates.FederatedQuotaEnforcement &&
-      namespace &&
-      (binding.spec.clusters ?? []).some((c) =>
-        batch.clusters.get(c.name)?.taints.some((t) => t.effect === 'NoExecute'),
-      )
+      atStake && settings.featureGates.FederatedQuotaEnforcement && namespace
         ? await batch.quotas.quotas(namespace)
         : [];
     const decision = decideEviction({
@@ -274,10 +273,8 @@ export function createEvictionController(options: EvictionControllerOptions): Co
         gracefulEvictionTimeoutMs: settings.gracefulEvictionTimeoutMs,
       },
       replacementFits: (excluded) =>
-        replacementFits(binding, excluded, batch.snapshot(), framework, (clusters) =>
-          placementAdmitted(binding, clusters, quotas),
-        ),
-      stillPlaced: stillPlacedIn(binding, batch.clusterObjects),
+        snapshot !== undefined && replacementFits(binding, excluded, snapshot, framework, quotas),
+      ...(snapshot ? { stillPlaced: keptByPlacement(binding, snapshot) } : {}),
     });
 
     let due = decision.due;

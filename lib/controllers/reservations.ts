@@ -22,7 +22,8 @@
  */
 import type { KubeObject } from '../api/object.ts';
 import { emptyReservation, type Reservation } from '../core/scheduler/estimate.ts';
-import type { ReservationDelta, Snapshot } from '../core/scheduler/snapshot.ts';
+import type { Cluster, EstimatorOptions } from '../core/index.ts';
+import { buildSnapshot, type ReservationDelta, type Snapshot } from '../core/scheduler/snapshot.ts';
 import type { ObjectStore } from '../store/port.ts';
 import { tryWrite } from '../store/write.ts';
 
@@ -72,6 +73,24 @@ function bucketsOf(item: KubeObject | undefined, now: number, ttlMs: number, all
     }
   }
   return out;
+}
+
+/**
+ * The fleet as the scheduler decides on it: the clusters, less what the ledger still reserves on them
+ * (until their summaries show it). The scheduler and both failovers' replacement checks build it here,
+ * so a replacement is never counted on room another binding was just given.
+ */
+export function fleetSnapshot(
+  clusters: readonly Cluster[],
+  ledger: KubeObject | undefined,
+  options: { now: number; ttlMs?: number; estimator?: EstimatorOptions },
+): { snapshot: Snapshot; allocated: AllocatedPods } {
+  const allocated = allocatedPodsOf(clusters);
+  const reservations = ledgerReservations(ledger, options.now, options.ttlMs ?? DEFAULT_RESERVATION_TTL_MS, allocated);
+  return {
+    snapshot: buildSnapshot(clusters, { reservations, ...(options.estimator ? { estimator: options.estimator } : {}) }),
+    allocated,
+  };
 }
 
 /** Allocated pods by cluster, from clusters' resource summaries. */

@@ -32,7 +32,7 @@ import {
 import { schedulingOrder, schedulingPriority } from '../core/scheduler/priority.ts';
 import { workloadPeersOf } from '../core/scheduler/workload-peers.ts';
 import { scheduleBinding, type ScheduleResult } from '../core/scheduler/schedule.ts';
-import { applyDelta, buildSnapshot, type ReservationDelta, type Snapshot } from '../core/scheduler/snapshot.ts';
+import { applyDelta, type ReservationDelta, type Snapshot } from '../core/scheduler/snapshot.ts';
 import type { Cluster, ResourceBinding } from '../core/model/types.ts';
 import { noExecuteTaints } from '../core/eviction/index.ts';
 import { type EventRecorder, NO_EVENTS } from '../events/recorder.ts';
@@ -49,13 +49,7 @@ import { memoize } from '../util/memo.ts';
 import { PriorityGate } from '../util/priority-gate.ts';
 import type { ObjectStore } from '../store/port.ts';
 import { tryWrite } from '../store/write.ts';
-import {
-  allocatedPodsOf,
-  BatchLedger,
-  DEFAULT_RESERVATION_TTL_MS,
-  ledgerReservations,
-  loadLedger,
-} from './reservations.ts';
+import { BatchLedger, DEFAULT_RESERVATION_TTL_MS, fleetSnapshot, loadLedger } from './reservations.ts';
 import {
   addWaiter,
   BatchQuotas,
@@ -154,9 +148,9 @@ export function createSchedulerController(options: SchedulerOptions): Controller
     ]);
     const prefetched = new Map(bindingKeys.map((k, i) => [k, bindings[i]]));
     const priorityOf = (key: string) => schedulingPriority(prefetched.get(key));
-    const allocated = allocatedPodsOf(clusters);
-    const snapshot = buildSnapshot(clusters as Cluster[], {
-      reservations: ledgerReservations(item, at, ttlMs, allocated),
+    const { snapshot, allocated } = fleetSnapshot(clusters as Cluster[], item, {
+      now: at,
+      ttlMs,
       ...(options.estimator ? { estimator: options.estimator } : {}),
     });
     const ledger = new BatchLedger({

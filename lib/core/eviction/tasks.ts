@@ -130,11 +130,11 @@ export interface TaskAssessment {
  * - past `creationTimestamp + (gracePeriodSeconds ?? timeout)` it ends;
  * - when the binding has been scheduled for its current generation and every target cluster reports
  *   `Healthy`, it ends — but not when there is no target at all (Karmada ends it then, vacuously,
- *   deleting the only copy while nothing replaces it; here it waits for the timeout);
- * - **here**: past its timeout, a task still waits while the binding has no target cluster at all:
- *   the copy it holds is the only one, and removing it with nothing placed elsewhere (the scheduler
- *   refused the replacement — quota, capacity, a cluster state that changed since the eviction was
- *   decided) would leave the workload running nowhere. It ends once a replacement is placed;
+ *   deleting the only copy while nothing replaces it);
+ * - **here**: with no target at all it does not end at its timeout either: the copy it holds is the
+ *   only one, and removing it with nothing placed elsewhere (the scheduler refused the replacement —
+ *   quota, capacity, a cluster state that changed since the eviction was decided) would leave the
+ *   workload running nowhere. It is looked at again every minute and ends once a replacement is placed;
  * - **here**: a task produced by the taint manager whose cluster has recovered (`recovered(cluster)`:
  *   Ready and without NoExecute taints) ends, so the cluster is schedulable for the binding again.
  * `nextMs` is the earliest timeout among tasks without `suppressDeletion`.

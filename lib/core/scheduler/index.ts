@@ -37,6 +37,7 @@ export {
   bindingGvk,
   componentSets,
   fitErrorMessage,
+  keptByPlacement,
   keptOnNoFit,
   scheduleBinding,
   type ScheduleDecision,

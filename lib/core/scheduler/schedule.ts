@@ -11,6 +11,7 @@
  * - multi-template bindings (`spec.components`) are scheduled as whole component sets (Karmada ≥ 1.16);
  * - static weights use Webster with a deterministic tie-break (Karmada ≥ 1.16), never a coin flip.
  */
+import { clusterMatches } from '../placement/affinity.ts';
 import { AFFINITY_MISMATCH_REASON } from './plugins/cluster-affinity/index.ts';
 import { assignReplicas } from './assignment/index.ts';
 import { type CompiledRequest, compileRequest, estimateReplicas, requestFromUnits } from './estimate.ts';
@@ -253,6 +254,22 @@ function runFilters(framework: Framework, unit: ScheduleUnit, cluster: ClusterIn
     if (result.code !== 'Success') return result.reasons.length ? result.reasons : [`${p.name}: ${result.code}`];
   }
   return undefined;
+}
+
+/**
+ * Whether `binding` keeps a cluster it is placed on: the cluster exists, is not being deleted, and the
+ * placement's affinity (with `clusterAffinities`, the term being observed) still selects it. A kept
+ * cluster that fails this is one the scheduler is about to drop — no copy an eviction can count on.
+ */
+export function keptByPlacement(binding: ResourceBinding, snapshot: Snapshot): (cluster: string) => boolean {
+  const placement = binding.spec.placement ?? {};
+  const terms = placement.clusterAffinities ?? [];
+  const observed = binding.status?.schedulerObservingAffinityName;
+  const affinity = placement.clusterAffinity ?? terms.find((t) => t.affinityName === observed) ?? terms[0];
+  return (name) => {
+    const info = snapshot.byName.get(name);
+    return !!info && !snapshot.deleting.has(name) && (!affinity || clusterMatches(info.cluster, affinity));
+  };
 }
 
 /**
