@@ -9,6 +9,7 @@ import { CLUSTER_RESERVATION } from '../../lib/controllers/reservations.ts';
 import type { OutgoingMessage, QueueTransport, ReceiveOptions, ReceivedMessage } from '../../lib/queue/port.ts';
 import { AlreadyExistsError } from '../../lib/store/errors.ts';
 import type { ObjectStore } from '../../lib/store/port.ts';
+import { delegatingStore } from './delegating-store.ts';
 import type { Rng } from './rng.ts';
 
 /** What the faults did in one run, by kind. */
@@ -180,12 +181,7 @@ export function breakGuard(inner: ObjectStore, broken: GuardBreak): ObjectStore 
       options,
     );
   };
-  return {
-    get: (ref) => inner.get(ref),
-    list: (q) => inner.list(q),
-    listRefs: (q) => inner.listRefs(q),
-    listDependents: (uid, q) => inner.listDependents(uid, q),
-    delete: (ref, o) => inner.delete(ref, o),
+  return delegatingStore(inner, {
     async create(obj, o) {
       if (broken === 'ledger-unconditional' && isLedger(obj)) {
         try {
@@ -207,5 +203,5 @@ export function breakGuard(inner: ObjectStore, broken: GuardBreak): ObjectStore 
       broken === 'ledger-unconditional' && isLedger(obj)
         ? blind('updateWithStatus', obj, o)
         : inner.updateWithStatus(strip(obj), o),
-  };
+  });
 }

@@ -6,7 +6,12 @@
 import type { KubeObject } from '../../lib/api/object.ts';
 import { parseQuantity, quantityAsNumber } from '../../lib/api/quantity.ts';
 import { executionNamespace } from '../../lib/api/karmada-names.ts';
-import { MANAGED_BY_KARMADA_LABEL, WORK_NAME_ANNOTATION, WORK_NAMESPACE_ANNOTATION } from '../../lib/api/well-known.ts';
+import {
+  MANAGED_BY_KARMADA_LABEL,
+  MANAGED_BY_KARMADA_LABEL_VALUE,
+  WORK_NAME_ANNOTATION,
+  WORK_NAMESPACE_ANNOTATION,
+} from '../../lib/api/well-known.ts';
 import {
   EVICTION_REASON_APPLICATION_FAILURE,
   EVICTION_REASON_TAINT_UNTOLERATED,
@@ -395,7 +400,7 @@ export async function checkSettled(
       ]) {
         const page = await member.store.list({ ...kind, namespace: ns });
         for (const o of page.items) {
-          if (o.metadata.labels?.[MANAGED_BY_KARMADA_LABEL] !== 'true') continue;
+          if (o.metadata.labels?.[MANAGED_BY_KARMADA_LABEL] !== MANAGED_BY_KARMADA_LABEL_VALUE) continue;
           checked.memberObjects++;
           const workName = o.metadata.annotations?.[WORK_NAME_ANNOTATION];
           const workNs = o.metadata.annotations?.[WORK_NAMESPACE_ANNOTATION];

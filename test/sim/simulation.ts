@@ -8,6 +8,7 @@ import type { GuardBreak } from './faults.ts';
 import { Rng, installDeterminism } from './rng.ts';
 import { Workload } from './workload.ts';
 import { SimWorld } from './world.ts';
+import { MANAGED_BY_KARMADA_LABEL, MANAGED_BY_KARMADA_LABEL_VALUE } from '../../lib/api/well-known.ts';
 import type { FaultMode } from '../../lib/sim/member.ts';
 
 export const FAULT_KINDS = [
@@ -211,21 +212,30 @@ async function run(options: RunOptions, rng: Rng): Promise<RunResult> {
   };
 }
 
-/** A member's copy edited or deleted behind the control plane's back. */
-async function drift(world: SimWorld, rng: Rng): Promise<string> {
+/** A random member and, when it runs any, one of the Deployments the control plane put there. */
+async function managedDeployment(world: SimWorld, rng: Rng) {
   const name = rng.pick([...world.members.keys()]);
   const member = world.members.get(name)!;
   const page = await member.store.list({ group: 'apps', kind: 'Deployment' });
-  const managed = page.items.filter((o) => o.metadata.labels?.['karmada.io/managed'] === 'true');
-  if (managed.length === 0) return `nothing to drift on ${name}`;
+  const managed = page.items.filter(
+    (o) => o.metadata.labels?.[MANAGED_BY_KARMADA_LABEL] === MANAGED_BY_KARMADA_LABEL_VALUE,
+  );
+  if (managed.length === 0) return { name, member };
   const victim = rng.pick(managed);
-  world.counters.drift++;
   const ref = {
     group: 'apps',
     kind: 'Deployment',
     namespace: victim.metadata.namespace ?? '',
     name: victim.metadata.name ?? '',
   };
+  return { name, member, victim, ref };
+}
+
+/** A member's copy edited or deleted behind the control plane's back. */
+async function drift(world: SimWorld, rng: Rng): Promise<string> {
+  const { name, member, victim, ref } = await managedDeployment(world, rng);
+  if (!victim) return `nothing to drift on ${name}`;
+  world.counters.drift++;
   if (rng.chance(0.5)) {
     await member.store.delete(ref);
     return `deleted ${ref.namespace}/${ref.name} on ${name}`;
@@ -238,18 +248,8 @@ async function drift(world: SimWorld, rng: Rng): Promise<string> {
 
 /** A workload that starts crash-looping on one member for a while (application failover's trigger). */
 async function unhealthy(world: SimWorld, rng: Rng, open: OpenFault[]): Promise<string> {
-  const name = rng.pick([...world.members.keys()]);
-  const member = world.members.get(name)!;
-  const page = await member.store.list({ group: 'apps', kind: 'Deployment' });
-  const managed = page.items.filter((o) => o.metadata.labels?.['karmada.io/managed'] === 'true');
-  if (managed.length === 0) return `no workload on ${name}`;
-  const victim = rng.pick(managed);
-  const ref = {
-    group: 'apps',
-    kind: 'Deployment',
-    namespace: victim.metadata.namespace ?? '',
-    name: victim.metadata.name ?? '',
-  };
+  const { name, member, victim, ref } = await managedDeployment(world, rng);
+  if (!victim) return `no workload on ${name}`;
   member.markUnhealthy(ref);
   world.counters.unhealthy++;
   const until = world.clock.now() + rng.int(10, 180) * 1000;

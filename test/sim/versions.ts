@@ -7,6 +7,7 @@
  */
 import type { KubeObject, ObjectRef } from '../../lib/api/object.ts';
 import type { ObjectStore } from '../../lib/store/port.ts';
+import { delegatingStore } from './delegating-store.ts';
 
 interface Seen {
   version: bigint;
@@ -25,7 +26,6 @@ export class VersionWatch {
   #check(object: KubeObject | undefined, startedAt: number, write: boolean): void {
     const rv = object?.metadata?.resourceVersion;
     if (!object || !rv || !/^\d+$/.test(rv)) return;
-    void write;
     // Versions are per object (this store's resourceVersions are not global): a re-created object
     // starts its own sequence.
     const key = `${keyOf({ kind: object.kind, namespace: object.metadata.namespace, name: object.metadata.name })}/${object.metadata.uid}`;
@@ -59,7 +59,7 @@ export class VersionWatch {
         this.#check(o, started, true);
         return o;
       };
-    return {
+    return delegatingStore(inner, {
       get: read,
       list: async (q) => {
         const started = ++this.#clock;
@@ -67,13 +67,10 @@ export class VersionWatch {
         for (const item of page.items) this.#check(item, started, false);
         return page;
       },
-      listRefs: (q) => inner.listRefs(q),
-      listDependents: (uid, q) => inner.listDependents(uid, q),
       create: write((obj, o) => inner.create(obj, o)),
       update: write((obj, o) => inner.update(obj, o)),
       updateStatus: write((obj, o) => inner.updateStatus(obj, o)),
       updateWithStatus: write((obj, o) => inner.updateWithStatus(obj, o)),
-      delete: (ref, o) => inner.delete(ref, o),
-    };
+    });
   }
 }

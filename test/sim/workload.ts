@@ -87,6 +87,11 @@ export class Workload {
     return result;
   }
 
+  /** Server-side apply, as `kubectl apply --server-side --force-conflicts` sends it. */
+  #apply(path: string, body: unknown) {
+    return this.#call('PATCH', `${path}?fieldManager=sim&force=true`, body, 'application/apply-patch+yaml');
+  }
+
   #remember(kind: AcceptedWrite['kind'], namespace: string, name: string, object: KubeObject | undefined): void {
     this.accepted.set(`${kind}/${namespace}/${name}`, {
       kind,
@@ -148,12 +153,7 @@ export class Workload {
           metadata: { name: cm, namespace: ns },
           data: { version: String(this.#rng.int(1, 1000)) },
         };
-        const res = await this.#call(
-          'PATCH',
-          `${paths.configmaps(ns, cm)}?fieldManager=sim&force=true`,
-          body,
-          'application/apply-patch+yaml',
-        );
+        const res = await this.#apply(paths.configmaps(ns, cm), body);
         if (res.status === 200 || res.status === 201)
           this.#remember('ConfigMap', ns, cm, res.body as unknown as KubeObject);
         return `${op} ${ns}/${cm} → ${res.status}`;
@@ -187,12 +187,7 @@ export class Workload {
             ],
           },
         };
-        const res = await this.#call(
-          'PATCH',
-          `${paths.overrides(ns, `${name}-ov`)}?fieldManager=sim&force=true`,
-          body,
-          'application/apply-patch+yaml',
-        );
+        const res = await this.#apply(paths.overrides(ns, `${name}-ov`), body);
         return `${op} ${ns}/${name}-ov (${cluster}) → ${res.status}`;
       }
       case 'delete-override': {
@@ -206,12 +201,7 @@ export class Workload {
         const results: string[] = [];
         const writes = names.map(async (n) => {
           const body = this.#deployment(ns, n, { replicas: this.#rng.int(2, 5), cpu: '1' });
-          const res = await this.#call(
-            'PATCH',
-            `${paths.deployments(ns, n)}?fieldManager=sim&force=true`,
-            body,
-            'application/apply-patch+yaml',
-          );
+          const res = await this.#apply(paths.deployments(ns, n), body);
           if (res.status === 200 || res.status === 201)
             this.#remember('Deployment', ns, n, res.body as unknown as KubeObject);
           results.push(`${n}:${res.status}:${await this.#writePolicy(ns, n, 'Divided')}`);
@@ -355,12 +345,7 @@ export class Workload {
         ...(failover ? { failover } : {}),
       },
     };
-    const res = await this.#call(
-      'PATCH',
-      `${paths.policies(ns, name)}?fieldManager=sim&force=true`,
-      body,
-      'application/apply-patch+yaml',
-    );
+    const res = await this.#apply(paths.policies(ns, name), body);
     if (res.status < 300) this.policyWrittenAt.set(`${ns}/${name}`, this.#world.clock.now());
     return res.status;
   }

@@ -34,6 +34,7 @@ import type { Runtime } from '../../lib/wiring/runtime.ts';
 import { controllerHandler } from '../../lib/wiring/wire.ts';
 import { CrashingStore, FaultTransport, type FaultCounters, breakGuard, type GuardBreak } from './faults.ts';
 import type { Rng } from './rng.ts';
+import { delegatingStore } from './delegating-store.ts';
 import { capacityAware, checkPlacementFits, cpuRequestOf } from './invariants.ts';
 import { VersionWatch } from './versions.ts';
 
@@ -216,17 +217,11 @@ export class SimWorld {
       }
       return o;
     };
-    return {
-      get: (ref) => inner.get(ref),
-      list: (q) => inner.list(q),
-      listRefs: (q) => inner.listRefs(q),
-      listDependents: (uid, q) => inner.listDependents(uid, q),
-      delete: (ref, o) => inner.delete(ref, o),
+    return delegatingStore(inner, {
       create: async (obj, o) => after(await inner.create(obj, o)),
       update: async (obj, o) => after(await inner.update(obj, o)),
-      updateStatus: (obj, o) => inner.updateStatus(obj, o),
       updateWithStatus: async (obj, o) => after(await inner.updateWithStatus(obj, o)),
-    };
+    });
   }
 
   /** A world with its members joined through the API and every cluster Ready. */

@@ -19,6 +19,7 @@ import {
 } from '../../../lib/controllers/specs.ts';
 import type { Cluster, ResourceBinding } from '../../../lib/core/model/types.ts';
 import { bindingFactory, clusterFactory, summary } from '../core/scheduler/fixtures.ts';
+import type { ObjectStore } from '../../../lib/store/port.ts';
 import { keyOf, refOf, world } from './placement-harness.ts';
 
 function member(name: string): Cluster {
@@ -63,12 +64,15 @@ function watched(
 
 function setup() {
   const w = world();
-  const controller = createApplicationFailoverController({
-    store: w.store,
-    workQueue: w.queue,
-    events: w.events,
-    settings: DEFAULT_FAILOVER_SETTINGS,
-  });
+  /** A controller as a new execution environment builds it (over `store`, by default the world's). */
+  const controllerOver = (store: ObjectStore = w.store) =>
+    createApplicationFailoverController({
+      store,
+      workQueue: w.queue,
+      events: w.events,
+      settings: DEFAULT_FAILOVER_SETTINGS,
+    });
+  const controller = controllerOver();
   const counted: string[] = [];
   async function reconcile(key: string) {
     const batch = await controller.openBatch!({ logger: w.context().logger, now: w.clock.now(), keys: [key] });
@@ -80,7 +84,7 @@ function setup() {
   const read = async (b: ResourceBinding) => (await w.store.get(refOf(b))) as ResourceBinding;
   const timers = async (b: ResourceBinding) =>
     (await w.store.get(healthTimerRefOf(refOf(b))))?.spec as { unhealthySince?: Record<string, string> } | undefined;
-  return { ...w, controller, reconcile, read, timers, counted };
+  return { ...w, controller, controllerOver, reconcile, read, timers, counted };
 }
 
 const condition = (b: ResourceBinding) => b.status?.conditions?.find((c) => c.type === 'ApplicationFailover');
@@ -110,12 +114,7 @@ describe('application failover controller', () => {
     const b = await t.seed(watched({ member1: 'Healthy', member2: 'Unhealthy' }));
     await t.reconcile(keyOf(b));
     await t.clock.advance(40_000);
-    const fresh = createApplicationFailoverController({
-      store: t.store,
-      workQueue: t.queue,
-      events: t.events,
-      settings: DEFAULT_FAILOVER_SETTINGS,
-    });
+    const fresh = t.controllerOver();
     const again = await fresh.reconcile({ key: keyOf(b), lane: 'priority', reasons: [] }, t.context());
     assert.deepEqual(again, { requeueAfterMs: 20_000, requeueLane: 'priority' }, 'the stored window goes on');
     await t.clock.advance(20_000);
@@ -163,12 +162,7 @@ describe('application failover controller', () => {
         return Reflect.get(target, prop, receiver) as unknown;
       },
     });
-    const controller = createApplicationFailoverController({
-      store: racing,
-      workQueue: t.queue,
-      events: t.events,
-      settings: DEFAULT_FAILOVER_SETTINGS,
-    });
+    const controller = t.controllerOver(racing);
     const lost = await controller.reconcile({ key: keyOf(b), lane: 'priority', reasons: [] }, t.context());
     assert.ok(raced);
     assert.deepEqual(lost, { requeueAfterMs: 0 }, 'tried again at once');
