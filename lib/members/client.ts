@@ -382,6 +382,29 @@ export class MemberClient {
     );
   }
 
+  /** Creates an object (POST) as `fieldManager`; one that exists is a MemberApiError 409 `AlreadyExists`. */
+  async create(manifest: KubeObject, fieldManager: string): Promise<KubeObject> {
+    const path = await this.pathOf(manifest.apiVersion, manifest.kind, manifest.metadata.namespace);
+    return this.#json<KubeObject>(
+      await this.raw('POST', `${path}?fieldManager=${encodeURIComponent(fieldManager)}`, {
+        body: JSON.stringify(manifest),
+      }),
+    );
+  }
+
+  /** A JSON patch (RFC 6902) of one object. */
+  async patchJson(object: KubeObject, operations: readonly unknown[]): Promise<KubeObject> {
+    const path = await this.pathOf(
+      object.apiVersion,
+      object.kind,
+      object.metadata.namespace,
+      object.metadata.name ?? '',
+    );
+    return this.#json<KubeObject>(
+      await this.raw('PATCH', path, { body: JSON.stringify(operations), contentType: 'application/json-patch+json' }),
+    );
+  }
+
   /** Deletes an object; a missing one is not an error. */
   async deleteObject(apiVersion: string, kind: string, namespace: string | undefined, name: string): Promise<void> {
     const path = await this.pathOf(apiVersion, kind, namespace, name);

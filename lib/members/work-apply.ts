@@ -13,7 +13,10 @@ import {
   adoptionRefusedMessage,
   allowsAdoption,
   describeManifest,
+  firstMemberRequest,
+  foldCreateOwnership,
   isManagedByKarmada,
+  type ManagedFieldsRecord,
   manifestsOf,
   withManifestType,
   withoutKarmadaMarkers,
@@ -41,17 +44,14 @@ export async function applyWork(
       continue;
     }
     try {
-      const live = await member.getObject(
-        manifest.apiVersion,
-        manifest.kind,
-        manifest.metadata.namespace,
-        manifest.metadata.name,
-      );
-      if (live && !allowsAdoption(manifest, live)) {
+      const applied =
+        firstMemberRequest(work, manifest) === 'apply'
+          ? await applyOwned(member, manifest)
+          : await createOrAdopt(member, manifest);
+      if (!applied) {
         failures.push(adoptionRefusedMessage(manifest, cluster));
         continue;
       }
-      const applied = await member.apply(manifest, WORK_FIELD_MANAGER, true);
       manifestStatuses.push(manifestStatusOf(ordinal, withManifestType(applied, manifest)));
     } catch (err) {
       if (!(err instanceof MemberApiError)) throw err;
@@ -61,6 +61,51 @@ export async function applyWork(
   if (failures.length === 0) return { manifestStatuses };
   const total = manifestsOf(work).length;
   return { failure: appliedFailureMessage(total - failures.length, total, failures), manifestStatuses };
+}
+
+/**
+ * A manifest never applied by this Work: created with one POST. When the object exists, Karmada's
+ * adoption check decides (undefined: refused under Abort), and the object is applied.
+ */
+async function createOrAdopt(member: MemberClient, manifest: KubeObject): Promise<KubeObject | undefined> {
+  try {
+    return await member.create(manifest, WORK_FIELD_MANAGER);
+  } catch (err) {
+    if (!(err instanceof MemberApiError && err.status === 409)) throw err;
+  }
+  const live = await member.getObject(
+    manifest.apiVersion,
+    manifest.kind,
+    manifest.metadata.namespace,
+    manifest.metadata.name!,
+  );
+  if (live && !allowsAdoption(manifest, live)) return undefined;
+  return member.apply(manifest, WORK_FIELD_MANAGER, true);
+}
+
+/**
+ * A manifest Karmada owns on the member: one forced server-side apply. An object created by POST is
+ * folded, at its first apply, into one `Apply` ownership (so fields the Work drops later are pruned)
+ * and applied again — two more requests, once in the object's life.
+ */
+async function applyOwned(member: MemberClient, manifest: KubeObject): Promise<KubeObject> {
+  const applied = await member.apply(manifest, WORK_FIELD_MANAGER, true);
+  const folded = foldCreateOwnership(
+    applied.metadata.managedFields as ManagedFieldsRecord[] | undefined,
+    WORK_FIELD_MANAGER,
+  );
+  if (!folded) return applied;
+  try {
+    await member.patchJson(applied, [
+      { op: 'test', path: '/metadata/resourceVersion', value: applied.metadata.resourceVersion },
+      { op: 'replace', path: '/metadata/managedFields', value: folded },
+    ]);
+  } catch (err) {
+    // Changed meanwhile: folded at the next apply.
+    if (!(err instanceof MemberApiError)) throw err;
+    return applied;
+  }
+  return member.apply(manifest, WORK_FIELD_MANAGER, true);
 }
 
 /**

@@ -5,6 +5,13 @@ import type { GroupKind, KubeObject, ObjectRef } from '../api/object.ts';
 export interface WriteOptions {
   /** Validate and compute the result without storing it (`?dryRun=All`). */
   dryRun?: boolean;
+  /**
+   * The object as the caller read it from this store, unchanged. An update whose `resourceVersion` is
+   * this object's is decided against it and written conditionally on that version, without reading the
+   * object again: one round trip instead of two. A stale copy is still a {@link ConflictError} (the
+   * conditional write fails), never a lost update.
+   */
+  current?: KubeObject;
 }
 
 /** Preconditions a delete must meet (`DeleteOptions.preconditions`). */

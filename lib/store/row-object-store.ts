@@ -134,17 +134,17 @@ export class RowObjectStore implements ObjectStore {
 
   async update(obj: KubeObject, options: WriteOptions = {}): Promise<KubeObject> {
     const ref = refOf(obj);
-    return this.#modify(ref, options, (current, stamp) => prepareUpdate(ref, current, obj, stamp));
+    return this.#modify(ref, obj, options, (current, stamp) => prepareUpdate(ref, current, obj, stamp));
   }
 
   async updateStatus(obj: KubeObject, options: WriteOptions = {}): Promise<KubeObject> {
     const ref = refOf(obj);
-    return this.#modify(ref, options, (current, stamp) => prepareStatusUpdate(ref, current, obj, stamp));
+    return this.#modify(ref, obj, options, (current, stamp) => prepareStatusUpdate(ref, current, obj, stamp));
   }
 
   async updateWithStatus(obj: KubeObject, options: WriteOptions = {}): Promise<KubeObject> {
     const ref = refOf(obj);
-    return this.#modify(ref, options, (current, stamp) => prepareUpdate(ref, current, obj, stamp, true));
+    return this.#modify(ref, obj, options, (current, stamp) => prepareUpdate(ref, current, obj, stamp, true));
   }
 
   /**
@@ -254,12 +254,15 @@ export class RowObjectStore implements ObjectStore {
 
   async #modify(
     ref: ObjectRef,
+    incoming: KubeObject,
     options: WriteOptions,
     decide: (current: KubeObject, stamp: Stamp) => { object: KubeObject; changed: boolean; remove: boolean },
   ): Promise<KubeObject> {
-    const row = await this.#live(ref);
+    const held = this.#held(ref, incoming, options);
+    const live = held ? undefined : await this.#live(ref);
+    const row = held ?? (live && { pk: live.pk, version: live.version, object: decodeBody(live.body) });
     if (!row) throw new NotFoundError(ref);
-    const current = decodeBody(row.body);
+    const current = row.object;
     const decision = decide(current, this.#stamp(this.#clock.now(), row.version));
     if (!decision.changed) return decision.object;
     // Encoding checks the size limit, so a dry run reports "too large" exactly as a real write would.
@@ -275,6 +278,25 @@ export class RowObjectStore implements ObjectStore {
       : await this.#rows.delete(row.pk, row.version);
     if (!outcome.ok) throw await this.#conflict(ref, outcome.current);
     return decision.object;
+  }
+
+  /**
+   * The caller's copy of the object as the row to write against (`WriteOptions.current`), when it is
+   * usable: same object, the version the write is made against, and a kind without expiry (an expired
+   * row must read as absent).
+   */
+  #held(
+    ref: ObjectRef,
+    incoming: KubeObject,
+    options: WriteOptions,
+  ): { pk: string; version: number; object: KubeObject } | undefined {
+    const held = options.current;
+    const version = Number(held?.metadata.resourceVersion);
+    if (!held || !Number.isSafeInteger(version) || this.#ttlSeconds(ref) !== undefined) return undefined;
+    if (held.metadata.resourceVersion !== incoming.metadata?.resourceVersion) return undefined;
+    const { pk } = rowKeysOf(ref);
+    if (rowKeysOf(refOf(held)).pk !== pk) return undefined;
+    return { pk, version, object: held };
   }
 
   #stamp(nowMs: number, previousVersion: number | undefined): Stamp {

@@ -13,7 +13,10 @@ export {
   adoptionRefusedMessage,
   allowsAdoption,
   driftedPaths,
+  firstMemberRequest,
+  foldCreateOwnership,
   isManagedByKarmada,
+  type ManagedFieldsRecord,
   withoutKarmadaMarkers,
 } from './member.ts';
 export {

@@ -127,3 +127,78 @@ export function driftedPaths(desired: KubeObject, live: KubeObject): string[] {
   }
   return out;
 }
+
+/**
+ * The first request the executor sends for a manifest, so that the common case is one request:
+ * - `apply` (server-side apply, forced): the Work reported this object before (its `manifestStatuses`
+ *   name it), so the object is Karmada's; or the manifest says `conflict-resolution: overwrite`, which
+ *   takes the object over whatever it is (the apply creates it when absent).
+ * - `create` (POST): a manifest never applied, under Abort. Absent — the common case — it is created by
+ *   that one request; an `AlreadyExists` answer is the only case that reads the live object for
+ *   Karmada's adoption check (Karmada checks its informer cache; we have none to check).
+ */
+export function firstMemberRequest(work: KubeObject, manifest: KubeObject): 'apply' | 'create' {
+  if (manifest.metadata.annotations?.[CONFLICT_RESOLUTION_ANNOTATION] === CONFLICT_RESOLUTION_OVERWRITE) return 'apply';
+  return reportedBefore(work, manifest) ? 'apply' : 'create';
+}
+
+/** Whether the Work's status names this manifest's object (it was applied by a previous pass). */
+function reportedBefore(work: KubeObject, manifest: KubeObject): boolean {
+  const statuses = (work.status as { manifestStatuses?: { identifier?: Record<string, unknown> }[] } | undefined)
+    ?.manifestStatuses;
+  if (!statuses?.length) return false;
+  const slash = manifest.apiVersion.indexOf('/');
+  const group = slash < 0 ? '' : manifest.apiVersion.slice(0, slash);
+  return statuses.some(
+    ({ identifier: id }) =>
+      id !== undefined &&
+      (id['group'] ?? '') === group &&
+      id['kind'] === manifest.kind &&
+      (id['namespace'] ?? '') === (manifest.metadata.namespace ?? '') &&
+      id['name'] === manifest.metadata.name,
+  );
+}
+
+/** One `metadata.managedFields` entry, as far as this decision reads it. */
+export interface ManagedFieldsRecord {
+  manager?: string;
+  operation?: string;
+  subresource?: string;
+  fieldsV1?: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+/**
+ * An object the executor created by POST is owned by `manager` with operation `Update`; once it has
+ * been applied, the same manager also has an `Apply` entry. Server-side apply prunes only what the
+ * applier's `Apply` entry owned, so a field later dropped from the Work would stay on the member while
+ * the `Update` entry holds it. The remedy (once per object, at its first update): one `Apply` entry
+ * owning both sets, the `Update` entry removed. Returns the managedFields to store, or undefined when
+ * there is nothing to fold.
+ */
+export function foldCreateOwnership(
+  entries: readonly ManagedFieldsRecord[] | undefined,
+  manager: string,
+): ManagedFieldsRecord[] | undefined {
+  const list = entries ?? [];
+  const isOurs = (e: ManagedFieldsRecord, op: string) => e.manager === manager && e.operation === op && !e.subresource;
+  const created = list.find((e) => isOurs(e, 'Update'));
+  const applied = list.find((e) => isOurs(e, 'Apply'));
+  if (!created || !applied) return undefined;
+  return list
+    .filter((e) => e !== created)
+    .map((e) => (e === applied ? { ...e, fieldsV1: unionFields(applied.fieldsV1 ?? {}, created.fieldsV1 ?? {}) } : e));
+}
+
+/** The union of two `FieldsV1` tries (each key a field or element; leaves are `{}`). */
+function unionFields(a: Record<string, unknown>, b: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...a };
+  for (const [key, value] of Object.entries(b)) {
+    const mine = out[key];
+    out[key] =
+      mine && typeof mine === 'object' && value && typeof value === 'object'
+        ? unionFields(mine as Record<string, unknown>, value as Record<string, unknown>)
+        : (mine ?? value);
+  }
+  return out;
+}

@@ -57,15 +57,15 @@ export class ViewStore implements ObjectStore {
   }
 
   async update(obj: KubeObject, options?: WriteOptions): Promise<KubeObject> {
-    return this.#out(await this.#mapErrors(() => this.#inner.update(this.#view.toStorage(obj), options)));
+    return this.#out(await this.#mapErrors(() => this.#inner.update(this.#view.toStorage(obj), storageOptions(options))));
   }
 
   async updateStatus(obj: KubeObject, options?: WriteOptions): Promise<KubeObject> {
-    return this.#out(await this.#mapErrors(() => this.#inner.updateStatus(this.#view.toStorage(obj), options)));
+    return this.#out(await this.#mapErrors(() => this.#inner.updateStatus(this.#view.toStorage(obj), storageOptions(options))));
   }
 
   async updateWithStatus(obj: KubeObject, options?: WriteOptions): Promise<KubeObject> {
-    return this.#out(await this.#mapErrors(() => this.#inner.updateWithStatus(this.#view.toStorage(obj), options)));
+    return this.#out(await this.#mapErrors(() => this.#inner.updateWithStatus(this.#view.toStorage(obj), storageOptions(options))));
   }
 
   async delete(ref: ObjectRef, options?: DeleteOptions): Promise<DeleteResult> {
@@ -100,4 +100,11 @@ export class ViewStore implements ObjectStore {
       throw err;
     }
   }
+}
+
+/** A held copy is in the view's form, not the stored one: the inner store reads the object itself. */
+function storageOptions(options: WriteOptions | undefined): WriteOptions | undefined {
+  if (!options?.current) return options;
+  const { current: _held, ...rest } = options;
+  return rest;
 }

@@ -10,7 +10,7 @@ import type { KubeObject } from '../../../lib/api/object.ts';
 import { Backoff, createExecutorController } from '../../../lib/controllers/executor.ts';
 import { namespaceShouldBeSynced } from '../../../lib/core/work/index.ts';
 import type { CredentialCipher } from '../../../lib/crypto/cipher.ts';
-import { type MemberClient, MemberUnreachableError } from '../../../lib/members/client.ts';
+import { MemberApiError, type MemberClient, MemberUnreachableError } from '../../../lib/members/client.ts';
 import { keyOf, world } from './placement-harness.ts';
 
 /** A member holding objects by `kind/namespace/name`, counting what it was asked. */
@@ -33,6 +33,15 @@ function fakeMember() {
       calls.push(`apply ${manifest.kind}/${manifest.metadata.name}`);
       const stored = { ...structuredClone(manifest), status: { ok: true } } as KubeObject;
       objects.set(key(manifest.kind, manifest.metadata.namespace, manifest.metadata.name!), stored);
+      return stored;
+    },
+    async create(manifest: KubeObject) {
+      check();
+      calls.push(`create ${manifest.kind}/${manifest.metadata.name}`);
+      const k = key(manifest.kind, manifest.metadata.namespace, manifest.metadata.name!);
+      if (objects.has(k)) throw new MemberApiError(409, 'AlreadyExists', `${manifest.metadata.name} already exists`);
+      const stored = { ...structuredClone(manifest), status: { ok: true } } as KubeObject;
+      objects.set(k, stored);
       return stored;
     },
     async replace(object: KubeObject) {
@@ -129,7 +138,8 @@ describe('executor', () => {
   it('applies a Work, records Applied with the manifest status, and SyncSucceed', async () => {
     const { w, member, run, read, applied } = await setup();
     assert.equal(await run(), undefined);
-    assert.deepEqual(member.calls, ['get ConfigMap/settings', 'apply ConfigMap/settings']);
+    // A new Work is one member request: the create (the adoption check only when the object exists).
+    assert.deepEqual(member.calls, ['create ConfigMap/settings']);
     assert.equal((await applied())?.status, 'True');
     const statuses = ((await read())?.status as { manifestStatuses?: { identifier: { kind: string } }[] })
       .manifestStatuses;
@@ -139,6 +149,25 @@ describe('executor', () => {
     member.calls.length = 0;
     await run();
     assert.deepEqual(member.calls, []);
+  });
+
+  it('a changed Work it applied before is one forced apply; an existing object of Karmada’s is adopted', async () => {
+    const { w, member, run, read } = await setup();
+    await run();
+    const current = (await read())!;
+    const spec = structuredClone(current.spec) as { workload: { manifests: KubeObject[] } };
+    (spec.workload.manifests[0] as KubeObject & { data: Record<string, string> }).data = { mode: 'core' };
+    await w.store.update({ ...current, spec });
+    member.calls.length = 0;
+    await run();
+    assert.deepEqual(member.calls, ['apply ConfigMap/settings']);
+
+    // A Work made again (its status gone) for an object Karmada already manages: create, then adopt.
+    const again = (await read())!;
+    await w.store.updateStatus({ ...again, status: {} });
+    member.calls.length = 0;
+    await run();
+    assert.deepEqual(member.calls, ['create ConfigMap/settings', 'get ConfigMap/settings', 'apply ConfigMap/settings']);
   });
 
   it('refuses to adopt an object Karmada does not manage under Abort, and says so in Applied', async () => {

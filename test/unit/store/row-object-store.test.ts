@@ -60,3 +60,47 @@ describe('RowObjectStore under racing writers', () => {
     await assert.rejects(store.delete(REF), ConflictError);
   });
 });
+
+/** Counts the row reads a store makes. */
+class CountingRows extends MemoryRowStore {
+  gets = 0;
+  override get(pk: string): Promise<Row | undefined> {
+    this.gets++;
+    return super.get(pk);
+  }
+}
+
+describe('RowObjectStore writes against a held copy (WriteOptions.current)', () => {
+  it('an update of the copy the caller read is one conditional write, without a read', async () => {
+    const rows = new CountingRows();
+    const store = new RowObjectStore(rows, { clock: systemClock });
+    const created = await store.create(deployment('web'));
+    rows.gets = 0;
+    const updated = await store.updateStatus({ ...created, status: { replicas: 2 } }, { current: created });
+    assert.equal(rows.gets, 0);
+    assert.deepEqual((await store.get(REF))?.status, { replicas: 2 });
+    assert.notEqual(updated.metadata.resourceVersion, created.metadata.resourceVersion);
+  });
+
+  it('a stale copy is a conflict and writes nothing (never a lost update)', async () => {
+    const store = new RowObjectStore(new MemoryRowStore(), { clock: systemClock });
+    const created = await store.create(deployment('web'));
+    await store.updateStatus({ ...created, status: { replicas: 1 } });
+    await assert.rejects(
+      store.updateStatus({ ...created, status: { replicas: 9 } }, { current: created }),
+      ConflictError,
+    );
+    assert.deepEqual((await store.get(REF))?.status, { replicas: 1 });
+  });
+
+  it('a copy at another version than the write is ignored: the store reads the object as before', async () => {
+    const rows = new CountingRows();
+    const store = new RowObjectStore(rows, { clock: systemClock });
+    const created = await store.create(deployment('web'));
+    const newer = await store.updateStatus({ ...created, status: { replicas: 1 } });
+    rows.gets = 0;
+    await store.updateStatus({ ...newer, status: { replicas: 3 } }, { current: created });
+    assert.equal(rows.gets, 1);
+    assert.deepEqual((await store.get(REF))?.status, { replicas: 3 });
+  });
+});
