@@ -99,10 +99,18 @@ export interface ExecutorOptions {
   memberFor?: (cluster: KubeObject) => Promise<MemberClient>;
 }
 
-/** What one batch shares: clusters and their clients, opened once. */
+/** What one batch shares: clusters and their clients, opened once; its success events, written at its end. */
 interface ExecutorBatch extends BatchScope {
   cluster(name: string): Promise<KubeObject | undefined>;
   client(cluster: KubeObject): Promise<MemberClient>;
+  /** A Work of a binding was applied (`dispatching`: its first dispatch, or the first after a suspension). */
+  succeeded(work: KubeObject, cluster: string, dispatching: boolean): boolean;
+}
+
+/** Per binding, what its Works did in one batch: the clusters that started dispatching, and those applied. */
+interface BindingOutcomes {
+  dispatching: Set<string>;
+  applied: Map<string, string>;
 }
 
 /** Counters a benchmark or test can read. */
@@ -123,7 +131,19 @@ export function createExecutorController(options: ExecutorOptions): Controller &
   const retry = (work: KubeObject): ReconcileResult => ({ requeueAfterMs: backoff.next(keyOfWork(work)) });
 
   function openBatch(scope: { now: number }): Promise<ExecutorBatch> {
+    const outcomes = new Map<string, BindingOutcomes>();
     return Promise.resolve({
+      succeeded(work: KubeObject, cluster: string, dispatching: boolean): boolean {
+        const binding = bindingKeyOf(work);
+        if (!binding) return false;
+        let o = outcomes.get(binding);
+        if (!o) outcomes.set(binding, (o = { dispatching: new Set(), applied: new Map() }));
+        if (dispatching) o.dispatching.add(cluster);
+        const m = manifestsOf(work)[0];
+        o.applied.set(cluster, `${m?.metadata?.namespace ? `${m.metadata.namespace}/` : ''}${m?.metadata?.name ?? ''}`);
+        return true;
+      },
+      close: () => recordOutcomes(outcomes),
       cluster: memoize((name: string) => store.get({ ...CLUSTER, name })),
       client: memoize(
         (cluster: KubeObject) =>
@@ -143,12 +163,45 @@ export function createExecutorController(options: ExecutorOptions): Controller &
     openBatch,
     async reconcile(request: ReconcileRequest, context: ReconcileContext): Promise<ReconcileResult | undefined> {
       const ref = parseKey(request.key);
-      const batch = (context.batch as ExecutorBatch | undefined) ?? (await openBatch(context));
-      if (ref.group === CLUSTER.group && ref.kind === CLUSTER.kind) return syncMember(ref.name, batch, context);
-      if (ref.group !== WORK.group || ref.kind !== WORK.kind) return undefined;
-      return syncWork(ref, batch, request.lane, context);
+      const own = context.batch ? undefined : await openBatch(context);
+      const batch = (context.batch as ExecutorBatch | undefined) ?? own!;
+      try {
+        if (ref.group === CLUSTER.group && ref.kind === CLUSTER.kind) return await syncMember(ref.name, batch, context);
+        if (ref.group !== WORK.group || ref.kind !== WORK.kind) return undefined;
+        return await syncWork(ref, batch, request.lane, context);
+      } finally {
+        await own?.close?.();
+      }
     },
   };
+
+  /**
+   * The batch's success events, one per binding and reason (Karmada records `WorkDispatching` and
+   * `SyncSucceed` on each Work: a fan-out to 1,000 clusters would write 2,000 Events). They go on the
+   * binding, naming the clusters; failures stay on their Work, one by one.
+   */
+  async function recordOutcomes(outcomes: ReadonlyMap<string, BindingOutcomes>): Promise<void> {
+    for (const [key, o] of outcomes) {
+      const binding = await store.get(parseKey(key));
+      if (!binding) continue;
+      const clusters = (set: Iterable<string>) => [...set].sort().join(', ');
+      if (o.dispatching.size > 0)
+        await events.record(
+          binding,
+          'Normal',
+          'WorkDispatching',
+          `${WORK_DISPATCHING_MESSAGE} Clusters: ${clusters(o.dispatching)}.`,
+        );
+      const resources = new Set(o.applied.values());
+      const resource = resources.size === 1 ? [...resources][0] : undefined;
+      await events.record(
+        binding,
+        'Normal',
+        'SyncSucceed',
+        `Successfully applied resource${resource !== undefined ? `(${resource})` : 's'} to ${o.applied.size === 1 ? 'cluster' : 'clusters'} ${clusters(o.applied.keys())}`,
+      );
+    }
+  }
 
   async function syncWork(
     ref: ObjectRef,
@@ -196,10 +249,9 @@ export function createExecutorController(options: ExecutorOptions): Controller &
     const outcome = called.value;
     const next = workStatusAfter(work, outcome, rfc3339(context.now));
     // Dispatching starts (or starts again after a suspension): workStatusAfter set Dispatching=True, and
-    // Karmada's execution controller records WorkDispatching with it.
-    if (findCondition((work.status as WorkStatus | undefined)?.conditions, DISPATCHING_CONDITION)?.status !== 'True') {
-      await events.record(work, 'Normal', 'WorkDispatching', WORK_DISPATCHING_MESSAGE);
-    }
+    // Karmada's execution controller records WorkDispatching with it (here once per binding and batch).
+    const dispatching =
+      findCondition((work.status as WorkStatus | undefined)?.conditions, DISPATCHING_CONDITION)?.status !== 'True';
     const wasApplied = findCondition((work.status as WorkStatus | undefined)?.conditions, 'Applied');
     if (outcome.failure) {
       stats.failed++;
@@ -209,14 +261,18 @@ export function createExecutorController(options: ExecutorOptions): Controller &
       } else context.logger.debug('work still not applied', { detail: outcome.failure });
     } else {
       stats.applied++;
-      if (wasApplied?.status !== 'True' || wasApplied.observedGeneration !== work.metadata.generation) {
+      const changed = wasApplied?.status !== 'True' || wasApplied.observedGeneration !== work.metadata.generation;
+      // A Work of no binding (a namespace's, a quota's) records its own events, as Karmada does.
+      if ((changed || dispatching) && !batch.succeeded(work, name, dispatching)) {
+        if (dispatching) await events.record(work, 'Normal', 'WorkDispatching', WORK_DISPATCHING_MESSAGE);
         const m = manifestsOf(work)[0];
-        await events.record(
-          work,
-          'Normal',
-          'SyncSucceed',
-          `Successfully applied resource(${m?.metadata?.namespace ? `${m.metadata.namespace}/` : ''}${m?.metadata?.name ?? ''}) to cluster ${name}`,
-        );
+        if (changed)
+          await events.record(
+            work,
+            'Normal',
+            'SyncSucceed',
+            `Successfully applied resource(${m?.metadata?.namespace ? `${m.metadata.namespace}/` : ''}${m?.metadata?.name ?? ''}) to cluster ${name}`,
+          );
       }
     }
     await writeStatus(work, next, lane);
@@ -350,7 +406,8 @@ export function createExecutorController(options: ExecutorOptions): Controller &
   async function writeStatus(work: KubeObject, next: WorkStatus, lane: Lane | undefined): Promise<void> {
     if (!workStatusChanged(work, next)) return;
     // A newer Work is reconciled by its own message; a deleted one needs nothing.
-    if (!(await tryWrite(() => store.updateStatus({ ...work, status: next }))).ok) return;
+    // One conditional write against the Work as read (a newer one is a conflict, left to its message).
+    if (!(await tryWrite(() => store.updateStatus({ ...work, status: next }, { current: work }))).ok) return;
     stats.statusWrites++;
     if (lane) await tellBinder(work, lane);
   }

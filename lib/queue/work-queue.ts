@@ -4,7 +4,10 @@ import type { EnqueueItem, Lane, OutgoingMessage, QueueTransport, WorkQueue } fr
 
 /**
  * {@link WorkQueue} over a {@link QueueTransport}: groups items by target queue, drops exact
- * duplicates within one call, and sends in batches.
+ * duplicates, and sends in batches. Calls made in the same turn of the event loop (the concurrent
+ * reconciles of one batch each telling the next controller) are coalesced into one send per queue —
+ * SQS takes ten messages per request — and each caller's promise settles when that send has: an
+ * awaited enqueue is as durable as before, it just shares its requests.
  */
 export class TransportWorkQueue implements WorkQueue {
   readonly #transport: QueueTransport;
@@ -18,7 +21,22 @@ export class TransportWorkQueue implements WorkQueue {
     this.#clock = clock;
   }
 
-  async enqueue(items: readonly EnqueueItem[]): Promise<void> {
+  #pending: EnqueueItem[] = [];
+  #flush: Promise<void> | undefined;
+
+  enqueue(items: readonly EnqueueItem[]): Promise<void> {
+    if (items.length === 0) return Promise.resolve();
+    this.#pending.push(...items);
+    this.#flush ??= new Promise<void>((resolve) => setImmediate(resolve)).then(() => {
+      const batch = this.#pending;
+      this.#pending = [];
+      this.#flush = undefined;
+      return this.#send(batch);
+    });
+    return this.#flush;
+  }
+
+  async #send(items: readonly EnqueueItem[]): Promise<void> {
     const now = this.#clock.now();
     const byQueue = new Map<string, { seen: Set<string>; messages: OutgoingMessage[] }>();
     for (const item of items) {

@@ -391,12 +391,12 @@ describe('Karmada compatibility through kubectl', () => {
     );
   });
 
-  it('records WorkDispatching on a Work when dispatching starts', async () => {
+  it('records WorkDispatching when dispatching starts, once per binding and batch, naming the clusters', async () => {
     const out = await eventually('a WorkDispatching event', async () => {
       const text = await kubectl.ok(['get', 'events', '-A', '--field-selector', 'reason=WorkDispatching']);
-      return /Work is being dispatched to member clusters\./.test(text) ? text : undefined;
+      return /Work is being dispatched to member clusters\. Clusters: member/.test(text) ? text : undefined;
     });
-    assert.match(out, /work\//);
+    assert.match(out, /resourcebinding\//);
   });
 
   it('v1.17 workloadAffinity: a workload goes where its affinity group is, and away from its anti-affinity group', async () => {

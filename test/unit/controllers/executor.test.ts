@@ -170,6 +170,47 @@ describe('executor', () => {
     assert.deepEqual(member.calls, ['create ConfigMap/settings', 'get ConfigMap/settings', 'apply ConfigMap/settings']);
   });
 
+  it('records one WorkDispatching and one SyncSucceed per binding and batch, on the binding, naming the clusters', async () => {
+    const w = world();
+    const member = fakeMember();
+    const executor = createExecutorController({
+      store: w.store,
+      workQueue: w.queue,
+      cipher: NO_CIPHER,
+      events: w.events,
+      memberFor: async () => member.client,
+    });
+    const binding = await w.store.create({
+      apiVersion: 'work.karmada.io/v1alpha2',
+      kind: 'ResourceBinding',
+      metadata: { name: 'settings-configmap', namespace: 'default' },
+      spec: { resource: { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name: 'settings' } },
+    } as KubeObject);
+    const keys: string[] = [];
+    for (const c of ['m1', 'm2']) {
+      await w.seed(cluster(c));
+      const wk = work();
+      wk.metadata.namespace = `karmada-es-${c}`;
+      wk.metadata.annotations = {
+        'resourcebinding.karmada.io/namespace': 'default',
+        'resourcebinding.karmada.io/name': 'settings-configmap',
+      };
+      keys.push(keyOf(await w.store.create(wk)));
+    }
+    const batch = await executor.openBatch!({ logger: w.context().logger, now: Date.now(), keys });
+    for (const key of keys) await executor.reconcile({ key, lane: 'priority', reasons: [] }, w.context(batch));
+    await batch.close!();
+    const onBinding = w.events.events.filter((e) => e.involved.uid === binding.metadata.uid);
+    assert.deepEqual(
+      onBinding.map((e) => `${e.reason}: ${e.message}`),
+      [
+        'WorkDispatching: Work is being dispatched to member clusters. Clusters: m1, m2.',
+        'SyncSucceed: Successfully applied resource(default/settings) to clusters m1, m2',
+      ],
+    );
+    assert.equal(w.events.events.length, 2, 'nothing recorded per Work');
+  });
+
   it('refuses to adopt an object Karmada does not manage under Abort, and says so in Applied', async () => {
     const { w, member, run, applied } = await setup();
     member.put({
