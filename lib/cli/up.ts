@@ -180,7 +180,13 @@ export async function runUp(args: string[], io: UpIo): Promise<number> {
     ...(Object.keys(schedulePeriods).length ? { schedulePeriods } : {}),
   });
   for (const line of describeRuntime(rt)) io.out(line);
-  await io.stopRequested;
+  const failure = await Promise.race([io.stopRequested.then(() => undefined), rt.failed]);
+  if (failure) {
+    // Running on without the members would look alive and answer nothing: stop, and say why.
+    io.out('Stopping: part of the control plane failed (logged above)…');
+    await rt.stop();
+    throw failure;
+  }
   io.out('Stopping: finishing in-flight batches, saving queued messages…');
   const { savedMessages } = await rt.stop();
   const stats = rt.stats();

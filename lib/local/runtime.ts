@@ -18,7 +18,9 @@ import { startKubeServer, type RunningKubeServer } from '../kube/node-server.ts'
 import { ChangeFeed, WatchingStore } from '../store/watch.ts';
 import type { SimulationConfig } from '../sim/config.ts';
 import { startControlServer } from '../sim/control.ts';
-import { SimulatedMember } from '../sim/member.ts';
+import { type RunningMember, SimulatedMember } from '../sim/member.ts';
+import { MemberThread } from '../sim/member-thread.ts';
+import type { WorkerMemberOptions } from '../sim/member-wire.ts';
 import { ensureLocalPki, tlsServerOptions, writeKubeconfigText } from '../pki/index.ts';
 import { createDynamoClient } from '../adapters/dynamodb/client.ts';
 import { ensureLocalTable } from '../adapters/dynamodb/migrate-table.ts';
@@ -79,6 +81,12 @@ export interface LocalRuntimeOptions {
   /** Failover flags (`--failover-eviction-timeout`, `--feature-gates`, ...), overriding the defaults. */
   failover?: Partial<FailoverSettings>;
   clock?: Clock;
+  /**
+   * Run the simulated members in a worker thread of their own, as real members run elsewhere, so
+   * they do not take the control plane's event loop (default: yes, unless `clock` is not the system
+   * clock: the thread keeps wall-clock time, so members on another clock stay in this thread).
+   */
+  membersInWorker?: boolean;
   /** Where log lines go (default stderr). */
   logWrite?: (line: string) => void;
 }
@@ -99,12 +107,17 @@ export interface LocalRuntime {
   endpoints: { dynamodb: string; sqs: string; api: string };
   /** The admin kubeconfig (context `karmada-local`). */
   kubeconfig: string;
-  /** Simulated member clusters, by name. */
-  members: ReadonlyMap<string, SimulatedMember>;
+  /** Simulated member clusters, by name (handles on the members' thread, or the members themselves). */
+  members: ReadonlyMap<string, RunningMember>;
   /** Every write of this process (API and controllers), as watches see them. */
   changes: ChangeFeed;
   /** Unix socket of the control channel (`skctl sim`). */
   controlSocket: string;
+  /**
+   * Resolves with the reason when part of the runtime dies while it runs (the members' thread); never
+   * otherwise. `skctl up` then stops and exits with an error.
+   */
+  failed: Promise<Error>;
   queues: readonly ProvisionedQueue[];
   schedules: readonly { name: string; expression: string; target: string }[];
   /** Messages restored from the previous run's shutdown. */
@@ -116,6 +129,12 @@ export interface LocalRuntime {
 
 export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Promise<LocalRuntime> {
   const clock = options.clock ?? systemClock;
+  const membersInWorker = options.membersInWorker ?? clock === systemClock;
+  if (membersInWorker && clock !== systemClock) {
+    throw new ConfigError('local runtime options', [
+      'membersInWorker needs the system clock (the members’ thread keeps wall-clock time); pass membersInWorker: false with another clock',
+    ]);
+  }
   const inMemory = options.inMemory ?? false;
   const dataDir = inMemory ? undefined : resolve(options.dataDir ?? '.skctl');
   const logFormat = options.logFormat ?? 'text';
@@ -228,22 +247,30 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     // What `skctl register` discovers this control plane from (address, CA, token signatures).
     await refreshClusterInfo(runtime.store, clock, { server: apiServer.url, caPem: pki.ca.certPem });
 
-    // Simulated member clusters, each on its own loopback port (next to the API's when it is fixed).
-    const members = new Map<string, SimulatedMember>();
+    // Simulated member clusters, each on its own loopback port (next to the API's when it is fixed),
+    // in a thread of their own unless told otherwise (docs/decisions/0015-members-in-a-worker.md).
+    const members = new Map<string, RunningMember>();
     const simulation = options.simulation;
+    let thread: MemberThread | undefined;
+    if (membersInWorker && simulation?.members.length) {
+      const started = MemberThread.spawn({ logFormat, logLevel, logWrite, logger: log });
+      thread = started;
+      cleanups.push(() => started.close());
+    }
     for (const [i, config] of (simulation?.members ?? []).entries()) {
       const apiPort = options.apiPort ?? DEFAULT_API_PORT;
-      const member = await SimulatedMember.start({
+      const memberOptions: WorkerMemberOptions = {
         config,
         timings: { podStartupMs: simulation!.podStartupMs, jobDurationMs: simulation!.jobDurationMs },
-        clock,
         tls: tlsServerOptions(pki),
         caCertPem: pki.ca.certPem,
         port: apiPort === 0 ? 0 : apiPort + 1 + i,
         kubeconfigPath: join(secretsDir, 'members', `${config.name}.kubeconfig`),
         ...(dataDir ? { snapshotPath: join(dataDir, 'members', `${config.name}.state.json`) } : {}),
-        logger: log,
-      }).catch((err: NodeJS.ErrnoException) => {
+      };
+      const member = await (
+        thread ? thread.start(memberOptions) : SimulatedMember.start({ ...memberOptions, clock, logger: log })
+      ).catch((err: NodeJS.ErrnoException) => {
         if (err.code === 'EADDRINUSE') {
           throw new ConfigError('--port', [
             `port ${apiPort + 1 + i} (member ${config.name}) is in use: stop what uses it or pass --port <other>`,
@@ -270,6 +297,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
         update: true,
       });
     }
+    const failed: Promise<Error> = thread?.crashed ?? new Promise<Error>(() => {});
     const controlSocket = join(secretsDir, 'skctl.sock');
     const control = await startControlServer(controlSocket, members);
     cleanups.push(() => new Promise<void>((resolve) => control.close(() => resolve())));
@@ -401,6 +429,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       members,
       changes,
       controlSocket,
+      failed,
       queues,
       schedules: [
         {

@@ -12,7 +12,7 @@
 import { existsSync, rmSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
 import type { WorkloadRef } from './controllers/index.ts';
-import { FAULT_MODES, type FaultMode, type SimulatedMember } from './member.ts';
+import { FAULT_MODES, type FaultMode, type RunningMember } from './member.ts';
 import { splitRequestTarget } from '../kube/base/request-guard.ts';
 
 export interface MemberView {
@@ -36,7 +36,7 @@ export interface WorkloadMarkView {
   changed: boolean;
 }
 
-function view(m: SimulatedMember): MemberView {
+function view(m: RunningMember): MemberView {
   return {
     name: m.name,
     url: m.url,
@@ -53,7 +53,7 @@ const NAMESPACE = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
 
 /** Marks or clears a workload as the request body names it: [status, answer]. */
 async function markWorkload(
-  member: SimulatedMember,
+  member: RunningMember,
   body: { workload?: unknown; namespace?: unknown },
   unhealthy: boolean,
 ): Promise<[number, unknown]> {
@@ -75,7 +75,7 @@ async function markWorkload(
 
 export async function startControlServer(
   socketPath: string,
-  members: ReadonlyMap<string, SimulatedMember>,
+  members: ReadonlyMap<string, RunningMember>,
 ): Promise<Server> {
   if (existsSync(socketPath)) rmSync(socketPath, { force: true });
   const server = createServer((req, res) => {

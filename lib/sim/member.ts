@@ -154,7 +154,34 @@ class MemberBackend implements RestBackend {
   }
 }
 
-export class SimulatedMember {
+/**
+ * What local mode, its tests and `skctl sim` use of a member that serves its API: a
+ * {@link SimulatedMember} in this thread, or a handle on one in the members' worker thread
+ * (`RemoteMember`, member-thread.ts). Fault and unhealthy-mark setters return at once; on a handle
+ * they take effect when the member's thread receives them, before any later call on the handle.
+ */
+export interface RunningMember {
+  readonly name: string;
+  readonly config: MemberConfig;
+  /** Path of the member's kubeconfig. */
+  readonly kubeconfig: string;
+  readonly url: string;
+  readonly token: string;
+  readonly fault: Fault | undefined;
+  /** The member's own store, behind its API (tests read and edit member objects through it). */
+  readonly store: ObjectStore;
+  readonly unhealthyWorkloads: WorkloadRef[];
+  setFault(fault: Fault): void;
+  recover(): void;
+  markUnhealthy(ref: WorkloadRef): boolean;
+  markHealthy(ref: WorkloadRef): boolean;
+  resolveWorkload(target: string, namespace?: string): Promise<WorkloadResolution>;
+  settle(): Promise<void>;
+  /** Stops serving and writes the snapshot, if the member keeps one. */
+  stop(): Promise<void>;
+}
+
+export class SimulatedMember implements RunningMember {
   readonly name: string;
   readonly config: MemberConfig;
   readonly store: ObjectStore;
