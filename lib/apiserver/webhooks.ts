@@ -20,7 +20,7 @@ import { withoutFinalizer } from '../store/finalizers.ts';
 import { tryWrite, updateLatest } from '../store/write.ts';
 import { deepEqual } from '../util/json.ts';
 import { BINDER_CONTROLLER_NAME, SEARCH_CONTROLLER_NAME } from '../controllers/specs.ts';
-import { type KubeObject, refOf } from '../api/object.ts';
+import { formatKey, type KubeObject, refOf } from '../api/object.ts';
 import type { Clock } from '../clock/clock.ts';
 import type { CredentialCipher } from '../crypto/cipher.ts';
 import { defaultCluster, validateClusterName } from '../karmada/validation/index.ts';
@@ -454,9 +454,15 @@ export class WebhookHandler {
     if (result.status === 'gone' && !released) throw apiErrors.notFound('works', WORK_GROUP, name);
     if (result.status === 'written') {
       const binding = bindingKeyOf(result.object);
+      // A report goes to the binder's status path (that Work alone); a released Work syncs its binding.
       if (binding)
         await this.#o.workQueue.enqueue([
-          { controller: BINDER_CONTROLLER_NAME, lane: 'priority', key: binding, reason: 'work-status' },
+          {
+            controller: BINDER_CONTROLLER_NAME,
+            lane: 'priority',
+            key: released ? binding : formatKey(ref),
+            reason: released ? 'work-deleted' : 'work-status',
+          },
         ]);
     }
     return jsonResponse(200, { kind: 'StatusAccepted' });

@@ -26,6 +26,7 @@ import {
 import { chargeCovers, chargedUsageOf, chargeQuota, releaseWaiters, removeWaiter } from './quota.ts';
 import {
   bindingIdOf,
+  bindingKeyOf,
   CLUSTER,
   CLUSTER_OVERRIDE_POLICY,
   CLUSTER_RESOURCE_BINDING,
@@ -50,10 +51,12 @@ import {
 } from '../core/dependencies/index.ts';
 import type { OverridePolicy } from '../core/overrides/index.ts';
 import {
+  type AggregatedStatusItem,
   aggregatedStatusItems,
   aggregateStatus,
   bindingExistingClusters,
   fullyAppliedCondition,
+  withClusterItem,
 } from '../core/status/index.ts';
 import type { Cluster, ResourceBinding } from '../core/model/types.ts';
 import {
@@ -124,6 +127,11 @@ export interface BinderBatch extends BatchScope {
   clusters(): Promise<Map<string, Cluster>>;
   overridePolicies(): Promise<OverridePolicy[]>;
   clusterOverridePolicies(): Promise<OverridePolicy[]>;
+  /**
+   * The Work reports of one binding run one after another within the batch, each starting from the
+   * binding and template as the previous one wrote them (no conflict among themselves, no re-read).
+   */
+  statusOf?: Map<string, { chain: Promise<unknown>; binding?: ResourceBinding; template?: KubeObject }>;
 }
 
 /** Counters a benchmark or test can read. */
@@ -149,6 +157,7 @@ export function createBinderController(options: BinderOptions): Controller & { s
       ),
       overridePolicies: once(async () => (await listAll(store, OVERRIDE_POLICY)) as OverridePolicy[]),
       clusterOverridePolicies: once(async () => (await listAll(store, CLUSTER_OVERRIDE_POLICY)) as OverridePolicy[]),
+      statusOf: new Map(),
     });
   }
 
@@ -163,6 +172,10 @@ export function createBinderController(options: BinderOptions): Controller & { s
       if (ref.group === OVERRIDE_POLICY.group) {
         await fanOutForOverridePolicy(ref, context);
         return undefined;
+      }
+      if (ref.group === WORK_GROUP && ref.kind === WORK.kind) {
+        const batch = (context.batch as BinderBatch | undefined) ?? (await openBatch());
+        return syncWorkStatus(ref, batch, request.lane, context);
       }
       if (
         ref.group !== WORK_GROUP ||
@@ -295,15 +308,20 @@ export function createBinderController(options: BinderOptions): Controller & { s
     if (binding.spec.propagateDeps && !(binding.spec.requiredBy?.length && !binding.spec.placement)) {
       await syncDependencies(binding, template, lane, context);
     }
-    const statusWritten = await aggregate(
+    const aggregated = await aggregate(
       binding,
       template,
       targets.map((t) => t.name),
-      works,
+      aggregatedStatusItems(template, works),
       context,
     );
-    // Eviction tasks end on the new copies' health: the eviction controller assesses them again.
-    // Application failover watches the health of a binding that opted in (or drops its condition).
+    if (aggregated.conflict) await requeueOnConflict(binding);
+    await afterStatus(binding, aggregated.bindingWritten !== undefined, lane);
+    return retry;
+  }
+
+  /** Eviction tasks end on the new copies' health; application failover watches a binding that opted in. */
+  async function afterStatus(binding: ResourceBinding, statusWritten: boolean, lane: Lane): Promise<void> {
     const key = formatKey(refOf(binding));
     const watched = applicationFailoverOf(binding.spec) !== undefined;
     const observed = (binding.status?.conditions ?? []).some((c) => c.type === APPLICATION_FAILOVER_CONDITION);
@@ -315,7 +333,50 @@ export function createBinderController(options: BinderOptions): Controller & { s
         ? [{ controller: APPLICATION_FAILOVER_CONTROLLER_NAME, lane, key, reason: 'status' }]
         : []),
     ]);
-    return retry;
+  }
+
+  /**
+   * A Work reported (the executor or a Pull agent wrote its status): Karmada's binding status
+   * controller for that one Work. Its item of the binding's `aggregatedStatus` is computed again and
+   * `FullyApplied` and the template's status follow — the Work, its binding and its template are read
+   * (once per batch for the binding and template), no other Work, nothing rendered. A rollout to N
+   * clusters costs O(N) reads, not O(N²). A lost race retries this Work's report.
+   */
+  async function syncWorkStatus(
+    ref: ObjectRef,
+    batch: BinderBatch,
+    lane: Lane,
+    context: ReconcileContext,
+  ): Promise<ReconcileResult | undefined> {
+    const cluster = clusterOfExecutionNamespace(ref.namespace);
+    const work = await store.get(ref);
+    const bindingKey = work ? bindingKeyOf(work) : undefined;
+    if (!cluster || !work || !bindingKey) return undefined;
+    const states = (batch.statusOf ??= new Map());
+    let state = states.get(bindingKey);
+    if (!state) states.set(bindingKey, (state = { chain: Promise.resolve() }));
+    const run = state.chain.then(async (): Promise<ReconcileResult | undefined> => {
+      const binding = state.binding ?? ((await store.get(parseKey(bindingKey))) as ResourceBinding | undefined);
+      if (!binding || binding.metadata.deletionTimestamp) return undefined;
+      const template = state.template ?? (await store.get(templateRefOf(binding.spec.resource)));
+      if (!template || (binding.spec.resource.uid && template.metadata.uid !== binding.spec.resource.uid))
+        return undefined;
+      const targets = targetClusters(binding).map((t) => t.name);
+      const current = (binding.status?.aggregatedStatus ?? []) as unknown as AggregatedStatusItem[];
+      const items = withClusterItem(template, current, cluster, work, targets);
+      const aggregated = await aggregate(binding, template, targets, items, context);
+      if (aggregated.conflict) {
+        state.binding = undefined;
+        state.template = undefined;
+        return { requeueAfterMs: 0 };
+      }
+      state.binding = aggregated.bindingWritten ?? binding;
+      state.template = aggregated.templateWritten ?? template;
+      await afterStatus(state.binding, aggregated.bindingWritten !== undefined, lane);
+      return undefined;
+    });
+    state.chain = run.catch(() => undefined);
+    return run;
   }
 
   /**
@@ -388,7 +449,7 @@ export function createBinderController(options: BinderOptions): Controller & { s
     if (plan.action === 'keep') return { changed: false, work: plan.work };
     // Every lost race is a retry; gone means its execution namespace is not there yet.
     const written = await tryWrite(() =>
-      plan.action === 'create' ? store.create(plan.work) : store.update(plan.work),
+      plan.action === 'create' ? store.create(plan.work) : store.update(plan.work, existing && { current: existing }),
     );
     return written.ok ? { changed: true, work: written.object } : 'retry';
   }
@@ -570,43 +631,51 @@ export function createBinderController(options: BinderOptions): Controller & { s
   // ---------------------------------------------------------------------------------------------------
   // Status
 
+  /**
+   * Writes the binding's `aggregatedStatus` and `FullyApplied`, and the template's status, when they
+   * changed — each one conditional write against the copy the caller holds. Returns what was written,
+   * and whether a write lost a race (the caller decides how to retry).
+   */
   async function aggregate(
     binding: ResourceBinding,
     template: KubeObject,
     targets: readonly string[],
-    works: readonly { cluster: string; work: KubeObject }[],
+    items: readonly AggregatedStatusItem[],
     context: ReconcileContext,
-  ): Promise<boolean> {
-    const items = aggregatedStatusItems(template, works);
+  ): Promise<{ bindingWritten?: ResourceBinding; templateWritten?: KubeObject; conflict: boolean }> {
     const fully = fullyAppliedCondition(targets, items);
     const nowText = rfc3339(context.now);
     const status = { ...binding.status };
     status.aggregatedStatus = items as unknown as Record<string, unknown>[];
     status.conditions = setCondition(binding.status?.conditions as Condition[] | undefined, fully, nowText);
-    let bindingWritten = false;
+    const out: { bindingWritten?: ResourceBinding; templateWritten?: KubeObject; conflict: boolean } = {
+      conflict: false,
+    };
     if (!deepEqual(status, binding.status ?? {})) {
-      const written = await tryWrite(() => store.updateStatus({ ...binding, status }));
-      if (written.ok) stats.statusWrites++;
-      else if (written.reason === 'conflict') await requeueOnConflict(binding);
-      bindingWritten = written.ok;
+      const written = await tryWrite(() => store.updateStatus({ ...binding, status }, { current: binding }));
+      if (written.ok) {
+        stats.statusWrites++;
+        out.bindingWritten = written.object as ResourceBinding;
+      } else if (written.reason === 'conflict') out.conflict = true;
     }
     const next = aggregateStatus(template, items, { now: nowText });
     if (
       next === undefined ||
       deepEqual(withoutConditionTimes(next), withoutConditionTimes((template.status ?? {}) as Record<string, unknown>))
     )
-      return bindingWritten;
-    const written = await tryWrite(() => store.updateStatus({ ...template, status: next }));
+      return out;
+    const written = await tryWrite(() => store.updateStatus({ ...template, status: next }, { current: template }));
     if (written.ok) {
       stats.statusWrites++;
+      out.templateWritten = written.object;
       await events.record(
         template,
         'Normal',
         'AggregateStatusSucceed',
         `Update resourceBinding(${binding.metadata.namespace ? `${binding.metadata.namespace}/` : ''}${binding.metadata.name}) with AggregatedStatus successfully.`,
       );
-    } else if (written.reason === 'conflict') await requeueOnConflict(binding);
-    return bindingWritten;
+    } else if (written.reason === 'conflict') out.conflict = true;
+    return out;
   }
 
   /** A status write lost a race: aggregate again from the latest version, on the standard lane. */

@@ -409,7 +409,7 @@ export function createExecutorController(options: ExecutorOptions): Controller &
     // One conditional write against the Work as read (a newer one is a conflict, left to its message).
     if (!(await tryWrite(() => store.updateStatus({ ...work, status: next }, { current: work }))).ok) return;
     stats.statusWrites++;
-    if (lane) await tellBinder(work, lane);
+    if (lane) await tellBinder(work, lane, 'status');
   }
 
   /** Lets the Work go; a concurrent change or deletion is reconciled by its own message. */
@@ -417,8 +417,11 @@ export function createExecutorController(options: ExecutorOptions): Controller &
     await tryWrite(() => removeFinalizer(store, work, EXECUTION_CONTROLLER_FINALIZER));
   }
 
-  /** The binder aggregates Work status into the binding and template. */
-  async function tellBinder(work: KubeObject, lane: Lane): Promise<void> {
+  /**
+   * The binder aggregates Work status into the binding and template: a status report by the Work's key
+   * (its status path reads that Work alone), a deleted Work by its binding's (the binding is synced).
+   */
+  async function tellBinder(work: KubeObject, lane: Lane, what: 'status' | 'deleted' = 'deleted'): Promise<void> {
     const binding = bindingKeyOf(work);
     const quotaNamespace = work.metadata.labels?.[FEDERATED_RESOURCE_QUOTA_NAMESPACE_LABEL];
     const quotaName = work.metadata.labels?.[FEDERATED_RESOURCE_QUOTA_NAME_LABEL];
@@ -435,9 +438,8 @@ export function createExecutorController(options: ExecutorOptions): Controller &
       return;
     }
     if (!binding) return;
-    await options.workQueue.enqueue([
-      { controller: BINDER_CONTROLLER_NAME, lane, key: binding, reason: 'work-status' },
-    ]);
+    const key = what === 'status' ? formatKey(refOfWork(work)) : binding;
+    await options.workQueue.enqueue([{ controller: BINDER_CONTROLLER_NAME, lane, key, reason: `work-${what}` }]);
   }
 }
 
@@ -482,4 +484,8 @@ function isReady(cluster: KubeObject): boolean {
 
 function suspended(work: KubeObject): boolean {
   return (work.spec as { suspendDispatching?: boolean } | undefined)?.suspendDispatching === true;
+}
+
+function refOfWork(work: KubeObject): ObjectRef {
+  return { ...WORK, namespace: work.metadata.namespace!, name: work.metadata.name! };
 }

@@ -47,4 +47,5 @@ export {
   bindingExistingClusters,
   fullyAppliedCondition,
   manifestStatusOf,
+  withClusterItem,
 } from './work.ts';

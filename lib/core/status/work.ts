@@ -134,6 +134,25 @@ export function aggregatedStatusItems(
 }
 
 /**
+ * Karmada's binding status controller for one Work that reported: the binding's `aggregatedStatus`
+ * with `cluster`'s item computed again from that Work (dropped when the Work is gone or deleting), and
+ * the items of clusters the binding no longer targets dropped. The other clusters' items are kept as
+ * stored, so one Work's report costs the reads of one Work, not of all of them.
+ */
+export function withClusterItem(
+  template: KubeObject,
+  current: readonly AggregatedStatusItem[],
+  cluster: string,
+  work: KubeObject | undefined,
+  targets: readonly string[],
+): AggregatedStatusItem[] {
+  const targeted = new Set(targets);
+  const items = current.filter((i) => i.clusterName !== cluster && targeted.has(i.clusterName));
+  if (work && targeted.has(cluster)) items.push(...aggregatedStatusItems(template, [{ cluster, work }]));
+  return items.sort((a, b) => compareStrings(a.clusterName, b.clusterName));
+}
+
+/**
  * `worksFullyApplied` + `generateFullyAppliedCondition`: `FullyApplied=True` (`FullyAppliedSuccess`,
  * "All works have been successfully applied") iff the set of target clusters is not empty, has as many
  * members as there are items, and every item is applied and targets a cluster of the set; otherwise
