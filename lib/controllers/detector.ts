@@ -272,11 +272,9 @@ export function createDetectorController(options: DetectorOptions): Controller {
       await events.record(current, 'Normal', 'ApplyPolicySucceed', `Apply ${policyName} succeed`);
     }
     if (plan.schedule) {
+      // The scheduler hands the binding on to the binder (placed again or not): one straight pipeline.
       await options.workQueue.enqueue([
         { controller: SCHEDULER_CONTROLLER_NAME, lane, key: formatKey(bindingRef), reason: 'binding-changed' },
-        ...(plan.bind
-          ? [{ controller: BINDER_CONTROLLER_NAME, lane, key: formatKey(bindingRef), reason: 'template-changed' }]
-          : []),
       ]);
     }
     return undefined;

@@ -210,8 +210,9 @@ export function createSchedulerController(options: SchedulerOptions): Controller
       } finally {
         scope.gate?.release(priority);
       }
-      // A new result (placed, or the reason it could not be) is the binder's to render. Nothing to hand
-      // on otherwise: a template edit reaches the binder from the detector, a resync by its own resync.
+      // A new result (placed, or the reason it could not be), or a binding whose generation moved with
+      // the placement kept (a template edit), is the binder's to render: every edit goes detector →
+      // scheduler → binder, once. Nothing to hand on for a repeated message.
       if (written.binding)
         await options.workQueue.enqueue([
           { controller: BINDER_CONTROLLER_NAME, lane: request.lane, key: request.key, reason: 'scheduled' },
@@ -234,7 +235,12 @@ export function createSchedulerController(options: SchedulerOptions): Controller
       const binding = first
         ? scope.prefetched!.get(request.key)
         : ((await store.get(ref)) as ResourceBinding | undefined);
-      if (!binding || !isSchedulable(binding, schedulerName)) return undefined;
+      if (!binding) return undefined;
+      if (!isSchedulable(binding, schedulerName)) {
+        // Placed by another scheduler (or not at all): the binder still renders what the edit changed.
+        written.binding = (binding.spec.clusters?.length ?? 0) > 0;
+        return undefined;
+      }
       const trigger = scheduleTrigger(binding, scope.snapshot);
       // Requests raised on a kept placement (no trigger of Karmada's) still need their usage charged:
       // the binder does not roll out what the quota was not charged for.
@@ -246,12 +252,15 @@ export function createSchedulerController(options: SchedulerOptions): Controller
         !chargeCovers(binding);
       if (!trigger && !uncharged) {
         if (binding.status?.schedulerObservedGeneration === binding.metadata.generation) return undefined;
-        await writeQuietly(() =>
-          store.updateStatus({
-            ...binding,
-            status: { ...binding.status, schedulerObservedGeneration: binding.metadata.generation },
-          }),
+        const observed = await tryWrite(() =>
+          store.updateStatus(
+            { ...binding, status: { ...binding.status, schedulerObservedGeneration: binding.metadata.generation } },
+            { current: binding },
+          ),
         );
+        // The placement stands; what changed (the template) is the binder's to render.
+        written.binding = observed.ok;
+        if (!observed.ok && observed.reason === 'conflict') return { requeueAfterMs: 0 };
         return undefined;
       }
       // Workload affinity: the namespace's bindings (listed once per batch), this batch's decisions over them.
@@ -402,10 +411,6 @@ export function createSchedulerController(options: SchedulerOptions): Controller
     await events.record(binding, 'Warning', 'ScheduleBindingFailed', message);
     if (template) await events.record(template, 'Warning', 'ScheduleBindingFailed', message);
   }
-}
-
-async function writeQuietly(write: () => Promise<unknown>): Promise<void> {
-  await tryWrite(write);
 }
 
 async function allBindings(store: ObjectStore): Promise<ResourceBinding[]> {

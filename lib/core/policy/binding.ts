@@ -268,13 +268,11 @@ export interface BindingPlan {
   binding: ResourceBinding;
   /** `create` when there is none, `update` when the stored one differs, `undefined` when it already says this. */
   write: 'create' | 'update' | undefined;
-  /** Hand it to the scheduler: it changed, or it was never scheduled (the scheduler decides whether to place it). */
-  schedule: boolean;
   /**
-   * Hand it to the binder as well: it changed and is already placed, so a template edit reaches the
-   * members without waiting for the scheduler (which hands it on again if it re-places it).
+   * Hand it to the scheduler: it changed, or it was never scheduled. The scheduler places it (or keeps
+   * its placement) and hands it on to the binder: one straight pipeline for every edit.
    */
-  bind: boolean;
+  schedule: boolean;
 }
 
 /** The detector's intent for a template's binding ({@link desiredBinding}, compared with the stored one). */
@@ -287,6 +285,5 @@ export function planBinding(input: BindingInput): BindingPlan {
     binding,
     write,
     schedule: changed || !existing?.status?.conditions?.some((c) => c.type === SCHEDULED_CONDITION),
-    bind: changed && Boolean(existing?.spec.clusters?.length),
   };
 }

@@ -346,10 +346,10 @@ describe('detector: templates', () => {
       h.store.writes.map((w) => `${w.op} ${w.key}`),
       [`update ${keyOf(after)}`],
     );
-    // The scheduler decides again; the binder renders the edit at once (the binding is placed).
+    // The scheduler decides again and hands the binding on to the binder: one straight pipeline.
     assert.deepEqual(
       h.queue.items.map((i) => `${i.controller} ${i.key}`),
-      [`scheduler ${keyOf(after)}`, `binder ${keyOf(after)}`],
+      [`scheduler ${keyOf(after)}`],
     );
   });
 

@@ -184,6 +184,14 @@ describe('scheduler: one write per decision', () => {
     assert.equal(after.status?.schedulerObservedGeneration, 3);
     assert.deepEqual(after.spec.clusters, placed.spec.clusters);
     assert.deepEqual(h.events.events, []);
+    // The placement stands; the edit is the binder's to render (the straight pipeline), once.
+    assert.equal(h.queue.items.filter((i) => i.controller === 'binder' && i.key === keyOf(binding)).length, 2);
+    await h.reconcile(keyOf(binding));
+    assert.equal(
+      h.queue.items.filter((i) => i.controller === 'binder' && i.key === keyOf(binding)).length,
+      2,
+      'a repeated message hands nothing on',
+    );
   });
 });
 

@@ -178,38 +178,38 @@ describe('planBinding (create or update, then hand on to the scheduler and the b
     if (status) b.status = { conditions: [{ type: 'Scheduled', status, reason: 'R' }] };
     return b;
   };
-  const cases: [string, Partial<BindingInput>, { write: string | undefined; schedule: boolean; bind: boolean }][] = [
-    ['a new binding is created and scheduled', {}, { write: 'create', schedule: true, bind: false }],
+  const cases: [string, Partial<BindingInput>, { write: string | undefined; schedule: boolean }][] = [
+    ['a new binding is created and scheduled', {}, { write: 'create', schedule: true }],
     [
       'an unchanged scheduled binding needs nothing',
       { existing: placed('True') },
-      { write: undefined, schedule: false, bind: false },
+      { write: undefined, schedule: false },
     ],
     [
       'an unchanged binding never scheduled goes to the scheduler',
       { existing: placed(undefined) },
-      { write: undefined, schedule: true, bind: false },
+      { write: undefined, schedule: true },
     ],
     [
       'an unchanged binding that failed to schedule has a Scheduled condition: nothing to do',
       { existing: placed('False') },
-      { write: undefined, schedule: false, bind: false },
+      { write: undefined, schedule: false },
     ],
     [
-      'a template edit on a placed binding goes to the scheduler and straight to the binder',
+      'a template edit on a placed binding goes to the scheduler (which hands it to the binder)',
       { existing: placed('True'), workload: { replicas: 5 } },
-      { write: 'update', schedule: true, bind: true },
+      { write: 'update', schedule: true },
     ],
     [
       'a changed binding not placed yet goes to the scheduler only',
       { existing: desiredBinding(input()), workload: { replicas: 5 } },
-      { write: 'update', schedule: true, bind: false },
+      { write: 'update', schedule: true },
     ],
   ];
   for (const [name, overrides, expected] of cases) {
     it(name, () => {
       const plan = planBinding(input(overrides));
-      assert.deepEqual({ write: plan.write, schedule: plan.schedule, bind: plan.bind }, expected);
+      assert.deepEqual({ write: plan.write, schedule: plan.schedule }, expected);
       assert.deepEqual(plan.binding, desiredBinding(input(overrides)));
     });
   }
