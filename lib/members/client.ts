@@ -117,12 +117,16 @@ export class MemberClient {
     this.#agent?.destroy();
   }
 
+  /** Requests every client of this process has sent to members (benchmarks read it). */
+  static readonly sent = { requests: 0 };
+
   /** One request; network failures become MemberUnreachableError. */
   async raw(
     method: string,
     path: string,
     options: { body?: string; contentType?: string; accept?: string } = {},
   ): Promise<Raw> {
+    MemberClient.sent.requests++;
     if (this.#transport) {
       return this.#transport(method, path, { ...options, ...(this.#conn.token ? { token: this.#conn.token } : {}) });
     }
