@@ -57,7 +57,7 @@ import { NotFoundError } from '../store/errors.ts';
 import { listAll } from '../store/list-all.ts';
 import { removeFinalizer } from '../store/finalizers.ts';
 import type { ObjectStore } from '../store/port.ts';
-import { tryWrite } from '../store/write.ts';
+import { tryWrite, updateLatest } from '../store/write.ts';
 import {
   BINDER_CONTROLLER_NAME,
   DETECTOR_CONTROLLER_NAME,
@@ -403,9 +403,12 @@ export function createDetectorController(options: DetectorOptions): Controller {
   }
 
   async function unclaimBinding(binding: ResourceBinding, claim: PolicyClaim): Promise<void> {
-    const next = removeClaim(binding, claim.kind, claim.permanentId);
-    if (next === binding) return;
-    // A binding that changed meanwhile is unclaimed on its next reconcile.
-    await tryWrite(() => store.update(next));
+    // A binding whose status was written meanwhile (a Work reported) is read again and unclaimed: the
+    // template loses its claim in the same pass, so no later reconcile would come back for it.
+    const result = await updateLatest(store, binding, (current) => {
+      const next = removeClaim(current as ResourceBinding, claim.kind, claim.permanentId);
+      return next === current ? undefined : next;
+    });
+    if (result.status === 'conflict') throw new Error(`could not unclaim binding ${formatKey(refOf(binding))}`);
   }
 }
