@@ -4,8 +4,9 @@
  *   npm run bench -- --quick          fewer objects and trials (a smoke run; not written to BENCHMARKS.md)
  *   npm run bench -- --only=search    only the named sections (comma-separated: codec, store, api,
  *                                     queues, scheduler, propagation, eviction, application-failover,
- *                                     quota, quota-scale, search); the other rows are carried over from
+ *                                     quota, quota-scale, search, cost); the other rows are carried over from
  *                                     bench/results.json, marked with the date of their run
+ *   npm run bench -- --only=cost      what AWS would bill: writes docs/cost.md (nothing for BENCHMARKS.md)
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { startDynalite, startSqsServer } from '../lib/local/servers.ts';
@@ -13,6 +14,7 @@ import { startDynamoDbLocal } from '../test/support/dynamodb-local.ts';
 import { describeSetup, type Measurement } from './harness.ts';
 import { benchApi } from './api.bench.ts';
 import { benchApplicationFailover } from './application-failover.bench.ts';
+import { benchCost } from './cost.bench.ts';
 import { benchQuota } from './quota.bench.ts';
 import { benchQuotaScale } from './quota-scale.bench.ts';
 import { benchSearchProxy } from './search-proxy.bench.ts';
@@ -180,6 +182,15 @@ async function main(): Promise<void> {
         directPods: quick ? 2000 : 100_000,
       })),
     );
+  }
+
+  if (wants('cost')) {
+    console.log('… cost: a template change on two clusters, ten clusters idle, bundles and cold starts (docs/cost.md)');
+    measurements.push(...(await benchCost({ quick })));
+  }
+  if (only && measurements.length === 0) {
+    console.log('\nNothing for BENCHMARKS.md in this run: it and bench/results.json are left as they are.');
+    return;
   }
 
   const stored = existsSync(RESULTS)
