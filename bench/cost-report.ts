@@ -597,7 +597,7 @@ export function renderCostReport(r: CostResults): string {
   for (const cls of functionsOf(perChange, 'ddb.partition.byCluster')) {
     const units = metric(perChange, 'ddb.partition.byCluster', cls) / clusters;
     partitionRows.push([
-      `byCluster, ${cls}, one cluster's partition`,
+      `byCluster, ${cls}, one cluster's partition (a change puts one Work there)`,
       fmt(units),
       fmt(partitionObjectsPerSecond(1, units)),
     ]);
