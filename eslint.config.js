@@ -4,7 +4,7 @@ import { defineConfig } from 'eslint/config';
 import tseslint from 'typescript-eslint';
 
 export default defineConfig(
-  { ignores: ['node_modules/', 'cdk.out/', '.skctl/', 'coverage/'] },
+  { ignores: ['node_modules/', 'cdk.out/', '.skctl/', 'coverage/', '.bench/'] },
   js.configs.recommended,
   tseslint.configs.recommended,
   {
