@@ -10,6 +10,8 @@ import { cloneJson } from '../../util/json.ts';
 import { pruneIrrelevantFields } from '../../core/work/prune.ts';
 import type { KarmadaDefaultingContext } from './context.ts';
 import {
+  BINDING_CONTROLLER_FINALIZER,
+  CLUSTER_RESOURCE_BINDING_CONTROLLER_FINALIZER,
   CLUSTER_RESOURCE_BINDING_PERMANENT_ID_LABEL,
   MANAGED_ANNOTATIONS_ANNOTATION,
   MANAGED_LABELS_ANNOTATION,
@@ -86,21 +88,42 @@ export function defaultWork(obj: KubeObject, ctx: KarmadaDefaultingContext): Kub
   return out;
 }
 
-function defaultBindingId(obj: KubeObject, label: string, ctx: KarmadaDefaultingContext): KubeObject {
+function defaultBindingId(
+  obj: KubeObject,
+  label: string,
+  finalizer: string,
+  ctx: KarmadaDefaultingContext,
+): KubeObject {
   const out = cloneJson(obj);
   out.metadata ??= {};
-  if (ctx.operation === 'CREATE' && text(out.metadata.labels?.[label]) === '') {
+  if (ctx.operation !== 'CREATE') return out;
+  if (text(out.metadata.labels?.[label]) === '') {
     out.metadata.labels = { ...(out.metadata.labels ?? {}), [label]: ctx.newUid() };
   }
+  // The binder's finalizer too (Karmada's binding controller adds it on its first pass): the binding is
+  // complete when it is stored, so the binder's first pass writes Works, not the binding.
+  const finalizers = list(out.metadata.finalizers).filter((f): f is string => typeof f === 'string');
+  if (!finalizers.includes(finalizer)) out.metadata.finalizers = [...finalizers, finalizer];
   return out;
 }
 
-/** The ResourceBinding mutating webhook (CREATE only): a `resourcebinding.karmada.io/permanent-id` label when missing. */
+/**
+ * The ResourceBinding mutating webhook (CREATE only): a `resourcebinding.karmada.io/permanent-id` label
+ * when missing, and the binder's finalizer.
+ */
 export function defaultResourceBinding(obj: KubeObject, ctx: KarmadaDefaultingContext): KubeObject {
-  return defaultBindingId(obj, RESOURCE_BINDING_PERMANENT_ID_LABEL, ctx);
+  return defaultBindingId(obj, RESOURCE_BINDING_PERMANENT_ID_LABEL, BINDING_CONTROLLER_FINALIZER, ctx);
 }
 
-/** The ClusterResourceBinding mutating webhook (CREATE only): a `clusterresourcebinding.karmada.io/permanent-id` label when missing. */
+/**
+ * The ClusterResourceBinding mutating webhook (CREATE only): a `clusterresourcebinding.karmada.io/permanent-id`
+ * label when missing, and the binder's finalizer.
+ */
 export function defaultClusterResourceBinding(obj: KubeObject, ctx: KarmadaDefaultingContext): KubeObject {
-  return defaultBindingId(obj, CLUSTER_RESOURCE_BINDING_PERMANENT_ID_LABEL, ctx);
+  return defaultBindingId(
+    obj,
+    CLUSTER_RESOURCE_BINDING_PERMANENT_ID_LABEL,
+    CLUSTER_RESOURCE_BINDING_CONTROLLER_FINALIZER,
+    ctx,
+  );
 }

@@ -57,15 +57,21 @@ export class ViewStore implements ObjectStore {
   }
 
   async update(obj: KubeObject, options?: WriteOptions): Promise<KubeObject> {
-    return this.#out(await this.#mapErrors(() => this.#inner.update(this.#view.toStorage(obj), storageOptions(options))));
+    return this.#out(
+      await this.#mapErrors(() => this.#inner.update(this.#view.toStorage(obj), storageOptions(options))),
+    );
   }
 
   async updateStatus(obj: KubeObject, options?: WriteOptions): Promise<KubeObject> {
-    return this.#out(await this.#mapErrors(() => this.#inner.updateStatus(this.#view.toStorage(obj), storageOptions(options))));
+    return this.#out(
+      await this.#mapErrors(() => this.#inner.updateStatus(this.#view.toStorage(obj), storageOptions(options))),
+    );
   }
 
   async updateWithStatus(obj: KubeObject, options?: WriteOptions): Promise<KubeObject> {
-    return this.#out(await this.#mapErrors(() => this.#inner.updateWithStatus(this.#view.toStorage(obj), storageOptions(options))));
+    return this.#out(
+      await this.#mapErrors(() => this.#inner.updateWithStatus(this.#view.toStorage(obj), storageOptions(options))),
+    );
   }
 
   async delete(ref: ObjectRef, options?: DeleteOptions): Promise<DeleteResult> {

@@ -190,4 +190,25 @@ describe('Work defaulting (Karmada v1.15 work mutating webhook)', () => {
       'clusterresourcebinding.karmada.io/permanent-id': 'kept',
     });
   });
+
+  it('a binding created through the API carries the binder’s finalizer at once (the binder does not write it)', () => {
+    const rb: KubeObject = {
+      apiVersion: 'work.karmada.io/v1alpha2',
+      kind: 'ResourceBinding',
+      metadata: { name: 'r', namespace: 'd', finalizers: ['example.com/mine'] },
+    };
+    assert.deepEqual(defaultKarmadaObject(rb, context()).metadata.finalizers, [
+      'example.com/mine',
+      'karmada.io/binding-controller',
+    ]);
+    assert.deepEqual(defaultKarmadaObject(rb, context('UPDATE')).metadata.finalizers, ['example.com/mine']);
+    const crb: KubeObject = {
+      apiVersion: 'work.karmada.io/v1alpha2',
+      kind: 'ClusterResourceBinding',
+      metadata: { name: 'r' },
+    };
+    assert.deepEqual(defaultKarmadaObject(crb, context()).metadata.finalizers, [
+      'karmada.io/cluster-resource-binding-controller',
+    ]);
+  });
 });
