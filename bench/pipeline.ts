@@ -12,6 +12,8 @@ import type { LocalSqsServer } from '../lib/local/servers.ts';
 import { createLogger } from '../lib/observability/logger.ts';
 import { createMetrics } from '../lib/observability/metrics.ts';
 import { EventSourceRunner } from '../lib/queue/event-source.ts';
+import { MemoryQueueTransport } from '../lib/queue/memory-transport.ts';
+import { LANES } from '../lib/queue/port.ts';
 import { queueName } from '../lib/queue/naming.ts';
 import { TransportWorkQueue } from '../lib/queue/work-queue.ts';
 import type { Controller } from '../lib/reconcile/controller.ts';
@@ -45,4 +47,38 @@ export async function controllerOnQueues<C extends Controller>(
     sources: eventSourcesFor(spec, queues, handler, options),
   });
   return { client, workQueue, runner, controller };
+}
+
+/**
+ * The same controller on in-memory queues with SQS's semantics (lib/queue/memory-transport.ts), the
+ * same runner and handler: what our own code allows when neither the store nor the queues are an
+ * emulator behind HTTP.
+ */
+export function controllerInMemory<C extends Controller>(
+  spec: ControllerSpec,
+  make: (workQueue: TransportWorkQueue) => C,
+  options: { visibilityTimeoutSeconds?: number } = {},
+) {
+  const transport = new MemoryQueueTransport(systemClock);
+  const prefix = `mem${seq++}`;
+  const queues = LANES.map((lane) => {
+    const url = queueName(prefix, spec.name, lane);
+    transport.createQueue(url, { visibilityTimeoutSeconds: options.visibilityTimeoutSeconds ?? 600 });
+    return { controller: spec.name, lane, url, arn: `arn:aws:sqs:us-east-1:000000000000:${url}`, dlqUrl: '' };
+  });
+  const workQueue = new TransportWorkQueue(transport, (c, lane) => queueName(prefix, c, lane), systemClock);
+  const controller = make(workQueue);
+  const handler = () =>
+    createControllerHandler(controller, {
+      workQueue,
+      clock: systemClock,
+      logger: createLogger({ format: 'json', level: 'SILENT', service: spec.name, write: () => {} }),
+      metrics: createMetrics({ service: spec.name, sink: () => {} }),
+    });
+  const runner = new EventSourceRunner({
+    transport,
+    clock: systemClock,
+    sources: eventSourcesFor(spec, queues, handler, options),
+  });
+  return { workQueue, runner, controller };
 }

@@ -96,12 +96,16 @@ async function main(): Promise<void> {
       console.log('… scheduler: local pipeline (dynalite + fauxqs)');
       const schedulerStore = await startDynalite();
       measurements.push(
-        ...(await benchSchedulerPipeline(schedulerStore.endpoint, sqs, {
-          bindings: quick ? 1000 : 5000,
-          trials: quick ? 1 : 2,
-        })),
+        ...(await benchSchedulerPipeline(
+          { dynamoEndpoint: schedulerStore.endpoint, sqs },
+          { bindings: quick ? 1000 : 5000, trials: quick ? 1 : 2 },
+        )),
       );
       await schedulerStore.stop();
+      console.log('… scheduler: in-memory pipeline (the same code without the emulators)');
+      measurements.push(
+        ...(await benchSchedulerPipeline('memory', { bindings: quick ? 1000 : 5000, trials: quick ? 1 : 3 })),
+      );
     }
     await sqs.stop();
   }
