@@ -13,7 +13,7 @@
  * It writes only when something changed. The sweep key `*` (an EventBridge schedule, every minute)
  * fans out one probe per cluster per `--cluster-status-update-frequency`.
  */
-import { CLUSTER, CLUSTER_TAINT_POLICY } from '../api/karmada-names.ts';
+import { CLUSTER, CLUSTER_TAINT_POLICY, RESOURCE_REGISTRY } from '../api/karmada-names.ts';
 import type { KubeObject } from '../api/object.ts';
 import { formatKey, parseKey, refOf } from '../api/object.ts';
 import type { FailoverSettings } from '../config/failover.ts';
@@ -100,6 +100,11 @@ export interface ClusterStatusOptions {
 /** What one batch shares: the ClusterTaintPolicies, read once when a cluster needs them. */
 interface ClusterStatusBatch extends BatchScope {
   readonly policies: () => Promise<KubeObject[]>;
+  /**
+   * Whether any ResourceRegistry exists (read once per batch): without one the search collector has
+   * nothing to collect, so probes do not wake it (a deleted last registry syncs every cluster itself).
+   */
+  readonly searchWanted?: () => Promise<boolean>;
 }
 
 interface HealthState {
@@ -120,6 +125,7 @@ export function createClusterStatusController(options: ClusterStatusOptions): Co
 
   const openBatch = async (): Promise<ClusterStatusBatch> => ({
     policies: once(() => listAll(store, CLUSTER_TAINT_POLICY)),
+    searchWanted: once(async () => (await store.listRefs({ ...RESOURCE_REGISTRY, limit: 1 })).items.length > 0),
   });
 
   return {
@@ -222,18 +228,18 @@ export function createClusterStatusController(options: ClusterStatusOptions): Co
       }
       // A Ready Push member is synced by the executor at the probe's cadence: drift corrected, Work
       // status refreshed, and Works that could not be applied while it was down applied now.
+      // The search cache follows the member at the same cadence when any registry exists (the collector
+      // skips a cluster no registry selects); not Ready, it marks the member's objects as last collected.
+      const search =
+        mode !== 'Pull' && (await (batch.searchWanted ?? (() => Promise.resolve(true)))())
+          ? [{ controller: SEARCH_CONTROLLER_NAME, lane: 'standard' as const, key: request.key, reason: 'member-sync' }]
+          : [];
       if (mode !== 'Pull' && findCondition(nextStatus.conditions as Condition[], READY_CONDITION)?.status === 'True') {
         await options.workQueue.enqueue([
           { controller: EXECUTOR_CONTROLLER_NAME, lane: 'standard', key: request.key, reason: 'member-sync' },
-          // The search cache follows the member at the same cadence (it skips when no registry selects it).
-          { controller: SEARCH_CONTROLLER_NAME, lane: 'standard', key: request.key, reason: 'member-sync' },
+          ...search,
         ]);
-      } else if (mode !== 'Pull') {
-        // Not Ready: the search cache marks its objects as last collected.
-        await options.workQueue.enqueue([
-          { controller: SEARCH_CONTROLLER_NAME, lane: 'standard', key: request.key, reason: 'member-sync' },
-        ]);
-      }
+      } else await options.workQueue.enqueue(search);
       return syncTaints(options, latest, events, nextStatus.conditions as Condition[], batch, now, context);
     },
   };

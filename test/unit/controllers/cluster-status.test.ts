@@ -64,6 +64,42 @@ describe('cluster-status controller', () => {
   });
 });
 
+describe('cluster-status controller: waking the search collector', () => {
+  it('a probe wakes the search collector only when a ResourceRegistry exists', async () => {
+    const clock = new VirtualClock(Date.UTC(2026, 10, 21));
+    const store = new RowObjectStore(new MemoryRowStore(), { clock });
+    await store.create({
+      apiVersion: 'cluster.karmada.io/v1alpha1',
+      kind: 'Cluster',
+      metadata: { name: 'plain' },
+      spec: { syncMode: 'Push', apiEndpoint: 'http://10.0.0.1:6443' },
+    });
+    const sent: string[] = [];
+    const controller = createClusterStatusController({
+      store,
+      workQueue: { enqueue: async (items) => void sent.push(...items.map((i) => i.controller)) },
+      cipher: new LocalKeyCipher(randomBytes(32)),
+      timings: DEFAULT_CLUSTER_TIMINGS,
+    });
+    const probe = () =>
+      controller.reconcile(
+        { key: 'Cluster.cluster.karmada.io/plain', lane: 'standard', reasons: ['sweep'] },
+        { logger, reconcileId: 'r', now: clock.now() },
+      );
+    await probe();
+    assert.ok(!sent.includes('search'), `no registry, no search message: ${sent.join(',')}`);
+    await store.create({
+      apiVersion: 'search.karmada.io/v1alpha1',
+      kind: 'ResourceRegistry',
+      metadata: { name: 'pods' },
+      spec: { resourceSelectors: [{ apiVersion: 'v1', kind: 'Pod' }] },
+    });
+    sent.length = 0;
+    await probe();
+    assert.ok(sent.includes('search'), `a registry exists: the collector follows the member: ${sent.join(',')}`);
+  });
+});
+
 describe('cluster-status controller: NoExecute taints (the Failover gate)', () => {
   const CLUSTER_KEY = 'Cluster.cluster.karmada.io/edge';
   const T0 = Date.UTC(2026, 10, 21, 10);
