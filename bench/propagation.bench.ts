@@ -16,6 +16,7 @@ import { formatKey } from '../lib/api/object.ts';
 import { executionNamespace, WORK } from '../lib/api/karmada-names.ts';
 import { generateWorkName } from '../lib/core/work/index.ts';
 import { MemberClient } from '../lib/members/client.ts';
+import { fanBinding } from './fanout-memory.bench.ts';
 import type { Lane } from '../lib/queue/port.ts';
 import { median, percentile, runConcurrent, type Measurement } from './harness.ts';
 import {
@@ -73,13 +74,22 @@ export async function benchPropagation(options: {
           work: {
             apiVersion: 'work.karmada.io/v1alpha1',
             kind: 'Work',
-            metadata: { name, namespace: executionNamespace(cluster), finalizers: ['karmada.io/execution-controller'] },
+            metadata: {
+              name,
+              namespace: executionNamespace(cluster),
+              finalizers: ['karmada.io/execution-controller'],
+              annotations: {
+                'resourcebinding.karmada.io/namespace': 'bench',
+                'resourcebinding.karmada.io/name': `fan-${t}-configmap`,
+              },
+            },
             spec: { workload: { manifests: [manifest] } },
           },
         });
       }
     }
     await runConcurrent(works.length, 32, async (i) => store.create(works[i]!.work));
+    await runConcurrent(options.templates, 32, async (t) => store.create(fanBinding(t)));
     const count = async () => {
       let n = 0;
       for (const m of rt.members.values())

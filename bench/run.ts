@@ -20,6 +20,7 @@ import { benchQuotaScale } from './quota-scale.bench.ts';
 import { benchSearchProxy } from './search-proxy.bench.ts';
 import { benchEviction } from './eviction.bench.ts';
 import { benchPropagation } from './propagation.bench.ts';
+import { benchFanoutInMemory } from './fanout-memory.bench.ts';
 import { benchQueues } from './queue.bench.ts';
 import { benchSchedulerCore, benchSchedulerPipeline } from './scheduler.bench.ts';
 import { benchCodec, benchStore } from './store.bench.ts';
@@ -120,6 +121,10 @@ async function main(): Promise<void> {
         loadSamples: quick ? 3 : 12,
         backlog: 5000,
       })),
+    );
+    console.log('… Work fan-out without the emulators (in-memory store and queues, members in process)');
+    measurements.push(
+      ...(await benchFanoutInMemory({ clusters: 10, templates: quick ? 50 : 300, trials: quick ? 1 : 3 })),
     );
   }
 
@@ -276,6 +281,7 @@ async function main(): Promise<void> {
     '- The priority wait is the queue-level part of a user update under a 5,000-message backlog (docs/decisions/0003-queues-and-retries.md): the priority lane has its own pollers, so it does not wait for the backlog.',
     `- Scheduler: the local pipeline places bindings at ×${ratioTo('scheduler-pipeline-bindings', 22)} Karmada v1.15's ~22/s, and at ×${ratio('scheduler-pipeline-bindings', 'store.dynalite.update-16')} the bare store's read-modify-write rate on dynalite — each binding is one read and one conditional write, so the local store, not the decision (the pure core decides ×${ratio('scheduler-core-decisions', 'scheduler-pipeline-bindings')} faster), bounds it below the 1,000/s target on 2 cores. Writes per binding are the binding's own write plus its share of the reservation ledger's (one per batch flush); no member is called.`,
     `- Works to members: the fan-out runs at ×${ratioTo('propagation-fanout-works', 200)} Karmada's ~200 Works/s (#7062), against a 1,000/s target on dynalite. A new Work costs ${ratioTo('propagation-fanout-store-writes', 1)} store writes besides its create (its status write, with success Events once per binding and batch) and ${ratioTo('propagation-fanout-member-requests', 1)} member requests (one POST; the adoption check reads the object only when it exists; probes and member syncs in the window count too). Dynalite, the AWS SDK and every controller share this one Node thread (the simulated members have a worker thread of their own); in AWS each executor invocation has its own CPU and DynamoDB scales by partition.`,
+    `- Work fan-out without the emulators: the executor on the in-memory store and queues, members answering in process, applies ${fmtMb('propagation-fanout-memory-works')} Works/s (×${ratio('propagation-fanout-memory-works', 'propagation-fanout-works')} the local plane's), at ${ratioTo('propagation-fanout-memory-cpu', 1)} ms of process CPU per Work with the members' side included, ${ratioTo('propagation-fanout-memory-writes', 1)} store writes and ${ratioTo('propagation-fanout-memory-member-requests', 1)} member requests per Work.`,
     `- Scheduler without the emulators: on the in-memory row store and queues the same pipeline places ×${ratio('scheduler-pipeline-memory-bindings', 'scheduler-pipeline-bindings')} the bindings per second it places on dynalite + fauxqs, at ${ratioTo('scheduler-pipeline-memory-cpu', 1)} ms of process CPU per binding (brotli encoding of every write, the handler's logging and batching, the decision itself).`,
     `- Failover: a storm evicts and re-places bindings at ×${ratioTo('eviction-storm-rate', 1.2)} Karmada's ~1.2/s with default workers and ×${ratioTo('eviction-storm-rate', 82)} its ~82/s with 50 workers (#7483), far below the 250/s target: each evicted binding costs about ${ratioTo('eviction-storm-store-writes', 1)} store writes (Events are over half) and ${ratioTo('eviction-storm-messages', 1)} queue messages, every store update is a read plus a conditional write, and dynalite, the AWS SDK and ten simulated members share one thread (issue 18 takes the per-write cost). Binding writes before re-placement are the floor of 2 (the eviction's and the scheduler's).`,
     `- FederatedResourceQuota with 5,000 bindings in one namespace: a scale change reaches \`overallUsed\` in ${fmtMs('quota-scale-latency-p50')} ms (p50) with ${fmtMb('quota-scale-quota-writes')} quota write and ${fmtMb('quota-scale-all-writes')} store writes in all, reading no other binding; Karmada's recompute lists all 5,000 bindings of the namespace. Placing and charging them all runs at ×${ratio('quota-scale-fill', 'scheduler-pipeline-bindings')} the scheduler pipeline's rate without a quota (spread over 20 namespaces), since the charges of one namespace are serialised.`,
