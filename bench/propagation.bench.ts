@@ -16,12 +16,14 @@ import { formatKey } from '../lib/api/object.ts';
 import { executionNamespace, WORK } from '../lib/api/karmada-names.ts';
 import { generateWorkName } from '../lib/core/work/index.ts';
 import { MemberClient } from '../lib/members/client.ts';
+import { listAll } from '../lib/store/list-all.ts';
 import { fanBinding } from './fanout-memory.bench.ts';
 import type { Lane } from '../lib/queue/port.ts';
 import { median, percentile, runConcurrent, type Measurement } from './harness.ts';
 import {
   apiClient,
   benchTimings,
+  conditionTrue,
   memberNames,
   membersReady,
   namespaceOnMembers,
@@ -112,7 +114,19 @@ export async function benchPropagation(options: {
     );
     await until('every Work applied on its member', async () => (await count()) >= total, 600_000, 100);
     const fanRate = total / ((performance.now() - fanStarted) / 1000);
-    await sleep(3_000);
+    // The counts cover the fan-out's own writes: every Work reports Applied, then its batch's Events.
+    await until(
+      'every Work reported Applied',
+      async () => {
+        let applied = 0;
+        for (const name of names)
+          for (const w of await listAll(store, { ...WORK, cluster: name })) if (conditionTrue(w, 'Applied')) applied++;
+        return applied >= total;
+      },
+      300_000,
+      500,
+    );
+    await sleep(2_000);
     stopCounting();
     const memberRequests = (MemberClient.sent.requests - requestsBefore) / total;
     const workWrites = (writes.get('Work') ?? 0) / total;
@@ -121,6 +135,23 @@ export async function benchPropagation(options: {
       [...writes].filter(([k]) => k !== 'Work' && k !== 'Event').reduce((n, [, v]) => n + v, 0) / total;
 
     // ---- Template → member latency through the whole pipeline -----------------------------------
+    // Idle means idle: the fan-out's aftermath (status reports, member syncs of 3,000 objects) done first.
+    {
+      const sqs = createSqsClient({ region: 'us-east-1', endpoint: rt.endpoints.sqs });
+      const admin = new SqsQueueAdmin(sqs);
+      await until(
+        'the fan-out settled',
+        async () => {
+          let n = 0;
+          for (const q of rt.queues) n += await admin.depth(q.url);
+          return n < 20;
+        },
+        300_000,
+        500,
+      );
+      sqs.destroy();
+      await sleep(TIMINGS.statusUpdateFrequencyMs);
+    }
     await api.send('POST', '/apis/policy.karmada.io/v1alpha1/namespaces/bench/propagationpolicies', {
       apiVersion: 'policy.karmada.io/v1alpha1',
       kind: 'PropagationPolicy',
