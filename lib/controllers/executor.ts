@@ -47,7 +47,7 @@ import { manifestsOf, observeWork } from '../core/work/index.ts';
 import { MemberApiError, type MemberClient, MemberUnreachableError } from '../members/client.ts';
 import type { MemberConnection } from '../members/client.ts';
 import { cachedClient, cachedConnection } from '../members/connections.ts';
-import { applyWork, foldOwnership, listManagedObjects, releaseWork } from '../members/work-apply.ts';
+import { applyWork, listManagedObjects, releaseWork } from '../members/work-apply.ts';
 import type { Lane, WorkQueue } from '../queue/port.ts';
 import type {
   BatchScope,
@@ -385,14 +385,6 @@ export function createExecutorController(options: ExecutorOptions): Controller &
       }
       const next = { ...(work.status as WorkStatus), manifestStatuses: seen.manifestStatuses };
       if (workStatusChanged(work, next)) await writeStatus(work, next, 'standard');
-      // Objects this Work created by POST: their ownership becomes an apply's now, off the Work path.
-      for (const manifest of manifestsOf(work)) {
-        const live = lookup(manifest);
-        if (live)
-          await foldOwnership(client, live).catch((err: unknown) => {
-            if (!(err instanceof MemberUnreachableError)) throw err;
-          });
-      }
     });
     if (corrected > 0) context.logger.info('member sync corrected drift', { works: corrected });
     return undefined;

@@ -95,35 +95,17 @@ async function applyOwned(member: MemberClient, manifest: KubeObject): Promise<K
     WORK_FIELD_MANAGER,
   );
   if (!folded) return applied;
-  if (!(await storeOwnership(member, applied, folded))) return applied;
-  return member.apply(manifest, WORK_FIELD_MANAGER, true);
-}
-
-/**
- * The member sync's share: an object created by POST and not updated since gets its creation's
- * ownership as an `Apply` entry (one request, once), so its first update is one apply again. False
- * when there was nothing to do or the object changed meanwhile (done at its next update or sync).
- */
-export async function foldOwnership(member: MemberClient, live: KubeObject): Promise<boolean> {
-  const folded = foldCreateOwnership(
-    live.metadata.managedFields as ManagedFieldsRecord[] | undefined,
-    WORK_FIELD_MANAGER,
-  );
-  return folded ? storeOwnership(member, live, folded) : false;
-}
-
-async function storeOwnership(member: MemberClient, live: KubeObject, managedFields: unknown[]): Promise<boolean> {
   try {
-    await member.patchJson(live, [
-      { op: 'test', path: '/metadata/resourceVersion', value: live.metadata.resourceVersion },
-      { op: 'replace', path: '/metadata/managedFields', value: managedFields },
+    await member.patchJson(applied, [
+      { op: 'test', path: '/metadata/resourceVersion', value: applied.metadata.resourceVersion },
+      { op: 'replace', path: '/metadata/managedFields', value: folded },
     ]);
-    return true;
   } catch (err) {
-    // Changed meanwhile: folded at its next apply or sync.
+    // Changed meanwhile: folded at the next apply.
     if (!(err instanceof MemberApiError)) throw err;
-    return false;
+    return applied;
   }
+  return member.apply(manifest, WORK_FIELD_MANAGER, true);
 }
 
 /**

@@ -172,10 +172,9 @@ export interface ManagedFieldsRecord {
  * An object the executor created by POST is owned by `manager` with operation `Update`; once it has
  * been applied, the same manager also has an `Apply` entry. Server-side apply prunes only what the
  * applier's `Apply` entry owned, so a field later dropped from the Work would stay on the member while
- * the `Update` entry holds it. The remedy, once per object: one `Apply` entry owning both sets (the
- * `Update` entry renamed when there is no `Apply` entry yet — the member sync does this soon after the
- * create — or folded into it at the first update). Returns the managedFields to store, or undefined
- * when there is nothing to fold.
+ * the `Update` entry holds it. The remedy (once per object, at its first update): one `Apply` entry
+ * owning both sets, the `Update` entry removed. Returns the managedFields to store, or undefined when
+ * there is nothing to fold.
  */
 export function foldCreateOwnership(
   entries: readonly ManagedFieldsRecord[] | undefined,
@@ -185,8 +184,7 @@ export function foldCreateOwnership(
   const isOurs = (e: ManagedFieldsRecord, op: string) => e.manager === manager && e.operation === op && !e.subresource;
   const created = list.find((e) => isOurs(e, 'Update'));
   const applied = list.find((e) => isOurs(e, 'Apply'));
-  if (!created) return undefined;
-  if (!applied) return list.map((e) => (e === created ? { ...e, operation: 'Apply' } : e));
+  if (!created || !applied) return undefined;
   return list
     .filter((e) => e !== created)
     .map((e) => (e === applied ? { ...e, fieldsV1: unionFields(applied.fieldsV1 ?? {}, created.fieldsV1 ?? {}) } : e));

@@ -10,7 +10,7 @@ import type { KubeObject } from '../../../lib/api/object.ts';
 import { systemClock } from '../../../lib/clock/clock.ts';
 import { manifestStatusOf } from '../../../lib/core/status/index.ts';
 import { MemberClient } from '../../../lib/members/client.ts';
-import { applyWork, foldOwnership } from '../../../lib/members/work-apply.ts';
+import { applyWork } from '../../../lib/members/work-apply.ts';
 import { SimulatedMember } from '../../../lib/sim/member.ts';
 
 async function member() {
@@ -94,20 +94,6 @@ describe('applyWork on a member with the API server’s apply rules', () => {
     await applyWork(client, configMapWork({ a: '3' }, reported), 'm1');
     assert.deepEqual(requests, ['PATCH /api/v1/namespaces/default/configmaps/settings']);
     assert.deepEqual(((await m.store.get(CM)) as KubeObject & { data: unknown }).data, { a: '3' });
-  });
-
-  it('the member sync folds the creation’s ownership soon after: the first update is one apply, and prunes', async () => {
-    const { m, client, requests } = await member();
-    await applyWork(client, configMapWork({ a: '1', b: '2' }), 'm1');
-    requests.length = 0;
-    assert.equal(await foldOwnership(client, (await m.store.get(CM))!), true);
-    assert.equal(await foldOwnership(client, (await m.store.get(CM))!), false, 'once');
-    assert.equal(requests.length, 1);
-    const reported = [manifestStatusOf(0, (await m.store.get(CM))!)];
-    requests.length = 0;
-    await applyWork(client, configMapWork({ a: '1' }, reported), 'm1');
-    assert.deepEqual(requests, ['PATCH /api/v1/namespaces/default/configmaps/settings']);
-    assert.deepEqual(((await m.store.get(CM)) as KubeObject & { data: unknown }).data, { a: '1' }, 'b pruned');
   });
 
   it('refuses an object Karmada does not manage under Abort, leaving it untouched', async () => {
