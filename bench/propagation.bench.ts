@@ -90,6 +90,15 @@ export async function benchPropagation(options: {
         });
       }
     }
+    // What the fan-out costs: store writes by kind (every write of this process reaches the change
+    // feed; the bench's own creates left out) and requests to members, from before the first Work is
+    // created (member syncs start applying them at once) until every Work reported Applied.
+    const writes = new Map<string, number>();
+    const stopCounting = rt.changes.onChange((e) => {
+      if (e.type === 'ADDED' && (e.object.kind === 'Work' || e.object.kind === 'ResourceBinding')) return;
+      writes.set(e.object.kind, (writes.get(e.object.kind) ?? 0) + 1);
+    });
+    const requestsBefore = MemberClient.sent.requests;
     await runConcurrent(works.length, 32, async (i) => store.create(works[i]!.work));
     await runConcurrent(options.templates, 32, async (t) => store.create(fanBinding(t)));
     const count = async () => {
@@ -99,15 +108,6 @@ export async function benchPropagation(options: {
           .length;
       return n;
     };
-    // What the fan-out costs: store writes by kind (every write of this process reaches the change
-    // feed) and requests to members, from the first Work handed to the executor until the last is on
-    // its member and the executor's status writes have landed.
-    const writes = new Map<string, number>();
-    const stopCounting = rt.changes.onChange((e) => {
-      const kind = e.object.kind;
-      writes.set(kind, (writes.get(kind) ?? 0) + 1);
-    });
-    const requestsBefore = MemberClient.sent.requests;
     const fanStarted = performance.now();
     await rt.runtime.workQueue.enqueue(
       works.map((w) => ({ controller: 'executor', lane: 'standard' as Lane, key: formatKey(w.ref), reason: 'bench' })),
