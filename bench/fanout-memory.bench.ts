@@ -121,8 +121,8 @@ export async function benchFanoutInMemory(options: {
         } as KubeObject);
       }
     }
-    await runConcurrent(works.length, 32, async (i) => inner.create(works[i]!));
     await runConcurrent(options.templates, 32, async (t) => inner.create(fanBinding(t)));
+    await runConcurrent(works.length, 32, async (i) => inner.create(works[i]!));
     const logger = createLogger({ format: 'json', level: 'SILENT', service: 'bench', write: () => {} });
     const spec = controllerSpec(EXECUTOR_CONTROLLER_NAME);
     const { workQueue, runner, controller } = controllerInMemory(spec, (queue) =>

@@ -99,8 +99,8 @@ export async function benchPropagation(options: {
       writes.set(e.object.kind, (writes.get(e.object.kind) ?? 0) + 1);
     });
     const requestsBefore = MemberClient.sent.requests;
-    await runConcurrent(works.length, 32, async (i) => store.create(works[i]!.work));
     await runConcurrent(options.templates, 32, async (t) => store.create(fanBinding(t)));
+    await runConcurrent(works.length, 32, async (i) => store.create(works[i]!.work));
     const count = async () => {
       let n = 0;
       for (const m of rt.members.values())
