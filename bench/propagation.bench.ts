@@ -126,13 +126,6 @@ export async function benchPropagation(options: {
       300_000,
       500,
     );
-    await sleep(2_000);
-    stopCounting();
-    const memberRequests = (MemberClient.sent.requests - requestsBefore) / total;
-    const workWrites = (writes.get('Work') ?? 0) / total;
-    const eventWrites = (writes.get('Event') ?? 0) / total;
-    const otherWrites =
-      [...writes].filter(([k]) => k !== 'Work' && k !== 'Event').reduce((n, [, v]) => n + v, 0) / total;
 
     // ---- Template → member latency through the whole pipeline -----------------------------------
     // Idle means idle: the fan-out's aftermath (status reports, member syncs of 3,000 objects) done first.
@@ -150,8 +143,15 @@ export async function benchPropagation(options: {
         500,
       );
       sqs.destroy();
+      // Everything the fan-out set off has run (its batches' Events included): the counts stop here.
+      stopCounting();
       await sleep(TIMINGS.statusUpdateFrequencyMs);
     }
+    const memberRequests = (MemberClient.sent.requests - requestsBefore) / total;
+    const workWrites = (writes.get('Work') ?? 0) / total;
+    const eventWrites = (writes.get('Event') ?? 0) / total;
+    const otherWrites =
+      [...writes].filter(([k]) => k !== 'Work' && k !== 'Event').reduce((n, [, v]) => n + v, 0) / total;
     await api.send('POST', '/apis/policy.karmada.io/v1alpha1/namespaces/bench/propagationpolicies', {
       apiVersion: 'policy.karmada.io/v1alpha1',
       kind: 'PropagationPolicy',

@@ -181,9 +181,10 @@ export function createExecutorController(options: ExecutorOptions): Controller &
    * binding, naming the clusters; failures stay on their Work, one by one.
    */
   async function recordOutcomes(outcomes: ReadonlyMap<string, BindingOutcomes>): Promise<void> {
-    for (const [key, o] of outcomes) {
+    // A member sync's batch holds one Work of each of hundreds of bindings: record them side by side.
+    await forEachLimited([...outcomes], SYNC_CONCURRENCY, async ([key, o]) => {
       const binding = await store.get(parseKey(key));
-      if (!binding) continue;
+      if (!binding) return;
       const clusters = (set: Iterable<string>) => [...set].sort().join(', ');
       if (o.dispatching.size > 0)
         await events.record(
@@ -200,7 +201,7 @@ export function createExecutorController(options: ExecutorOptions): Controller &
         'SyncSucceed',
         `Successfully applied resource${resource !== undefined ? `(${resource})` : 's'} to ${o.applied.size === 1 ? 'cluster' : 'clusters'} ${clusters(o.applied.keys())}`,
       );
-    }
+    });
   }
 
   async function syncWork(
