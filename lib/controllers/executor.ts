@@ -43,7 +43,7 @@ import {
   workStatusAfter,
   workStatusChanged,
 } from '../core/status/index.ts';
-import { manifestsOf, observeWork } from '../core/work/index.ts';
+import { leftToItsMessage, manifestsOf, observeWork } from '../core/work/index.ts';
 import { MemberApiError, type MemberClient, MemberUnreachableError } from '../members/client.ts';
 import type { MemberConnection } from '../members/client.ts';
 import { cachedClient, cachedConnection } from '../members/connections.ts';
@@ -369,8 +369,9 @@ export function createExecutorController(options: ExecutorOptions): Controller &
     }
     let corrected = 0;
     await forEachLimited(works, SYNC_CONCURRENCY, async (work) => {
-      // A Work refused for this generation is retried by its own requeue, not at every sync.
-      if (failedCurrent(work)) return;
+      // A Work refused for this generation is retried by its own requeue, not at every sync; a new one
+      // is its own message's to apply.
+      if (failedCurrent(work) || leftToItsMessage(work, context.now)) return;
       const seen = observeWork(work, lookup);
       if (!appliedCurrent(work) || seen.apply) {
         if (seen.apply && appliedCurrent(work)) {

@@ -28,7 +28,14 @@ export {
   workObject,
   type WorkPlan,
 } from './binder.ts';
-export { describeManifest, manifestsOf, observeWork, withManifestType } from './manifests.ts';
+export {
+  describeManifest,
+  leftToItsMessage,
+  manifestsOf,
+  NEW_WORK_GRACE_MS,
+  observeWork,
+  withManifestType,
+} from './manifests.ts';
 export { bindingRefOf, generateBindingName, generateWorkName } from './names.ts';
 export {
   namespacesSelectedBy,

@@ -48,3 +48,17 @@ export function observeWork(
   }
   return { apply: false, manifestStatuses };
 }
+
+/** How long a new Work is left to its own message before a member sync applies it. */
+export const NEW_WORK_GRACE_MS = 30_000;
+
+/**
+ * A Work created moments ago and never reported: its own message (sent by the binder with the create)
+ * applies it; a member sync that applied it too would race that message (an AlreadyExists, an adoption
+ * check, a second apply). Past the grace — the message lost — the sync applies it.
+ */
+export function leftToItsMessage(work: KubeObject, nowMs: number): boolean {
+  if (work.status && Object.keys(work.status).length > 0) return false;
+  const created = Date.parse(work.metadata.creationTimestamp ?? '');
+  return Number.isFinite(created) && nowMs - created < NEW_WORK_GRACE_MS;
+}

@@ -268,6 +268,16 @@ describe('executor', () => {
     assert.equal(await read(), undefined);
   });
 
+  it('the member sync leaves a Work created moments ago to its own message, and applies it past the grace', async () => {
+    const { w, member, run, applied } = await setup();
+    await run('Cluster.cluster.karmada.io/m1');
+    assert.deepEqual(member.calls, ['list'], 'a new Work is its message’s to apply (no racing create)');
+    await w.clock.advance(31_000);
+    await run('Cluster.cluster.karmada.io/m1');
+    assert.ok(member.calls.includes('create ConfigMap/settings'), 'its message was lost: the sync applies it');
+    assert.equal((await applied())?.status, 'True');
+  });
+
   it('the member sync re-applies an object edited on the member', async () => {
     const { member, run } = await setup();
     await run();
