@@ -99,6 +99,7 @@ export async function benchPropagation(options: {
       writes.set(e.object.kind, (writes.get(e.object.kind) ?? 0) + 1);
     });
     const requestsBefore = MemberClient.sent.requests;
+    const memberWritesBefore = MemberClient.sent.writes;
     await runConcurrent(options.templates, 32, async (t) => store.create(fanBinding(t)));
     await runConcurrent(works.length, 32, async (i) => store.create(works[i]!.work));
     const count = async () => {
@@ -148,6 +149,7 @@ export async function benchPropagation(options: {
       await sleep(TIMINGS.statusUpdateFrequencyMs);
     }
     const memberRequests = (MemberClient.sent.requests - requestsBefore) / total;
+    const memberWrites = (MemberClient.sent.writes - memberWritesBefore) / total;
     const workWrites = (writes.get('Work') ?? 0) / total;
     const eventWrites = (writes.get('Event') ?? 0) / total;
     const otherWrites =
@@ -274,7 +276,7 @@ export async function benchPropagation(options: {
         median: memberRequests,
         trials: [memberRequests],
         higherIsBetter: false,
-        note: 'target ≤ 1.1; before this change 2 (a GET for the adoption check, then the apply)',
+        note: `of which writes (create, apply, patch) ${memberWrites.toFixed(2)}, reads ${(memberRequests - memberWrites).toFixed(2)} (probes’ discovery every 10 s, member syncs’ lists, adoption checks); target ≤ 1.1; before this change 2 (a GET for the adoption check, then the apply)`,
       },
       {
         id: 'propagation-latency-p50',

@@ -118,7 +118,7 @@ export class MemberClient {
   }
 
   /** Requests every client of this process has sent to members (benchmarks read it). */
-  static readonly sent = { requests: 0 };
+  static readonly sent = { requests: 0, writes: 0 };
 
   /** One request; network failures become MemberUnreachableError. */
   async raw(
@@ -127,6 +127,7 @@ export class MemberClient {
     options: { body?: string; contentType?: string; accept?: string } = {},
   ): Promise<Raw> {
     MemberClient.sent.requests++;
+    if (method !== 'GET' && method !== 'HEAD') MemberClient.sent.writes++;
     if (this.#transport) {
       return this.#transport(method, path, { ...options, ...(this.#conn.token ? { token: this.#conn.token } : {}) });
     }
