@@ -5,12 +5,10 @@
  * Work, store writes per Work and member requests per Work counted.
  */
 import type { KubeObject } from '../lib/api/object.ts';
-import { formatKey } from '../lib/api/object.ts';
-import { executionNamespace, WORK } from '../lib/api/karmada-names.ts';
+import { formatKey, refOf } from '../lib/api/object.ts';
 import { systemClock } from '../lib/clock/clock.ts';
 import { createExecutorController } from '../lib/controllers/executor.ts';
 import { controllerSpec, EXECUTOR_CONTROLLER_NAME } from '../lib/controllers/specs.ts';
-import { generateWorkName } from '../lib/core/work/index.ts';
 import type { CredentialCipher } from '../lib/crypto/cipher.ts';
 import { StoreEventRecorder } from '../lib/events/recorder.ts';
 import { MemberClient } from '../lib/members/client.ts';
@@ -19,12 +17,14 @@ import type { Lane } from '../lib/queue/port.ts';
 import { SimulatedMember } from '../lib/sim/member.ts';
 import { MemoryRowStore } from '../lib/store/memory-rows.ts';
 import { RowObjectStore } from '../lib/store/row-object-store.ts';
-import type { ObjectStore } from '../lib/store/port.ts';
 import { type Measurement, median, runConcurrent } from './harness.ts';
-import { memberNames } from './local-plane.ts';
+import { simulatedMembers } from './local-plane.ts';
+import { fanBinding, fanWork } from './fanout.ts';
+import { delegatingStore } from '../test/sim/delegating-store.ts';
 import { controllerInMemory } from './pipeline.ts';
 
 const GROUP = 'Works to members (issue 6)';
+const NODE = { cpu: '64', memory: '256Gi', pods: '1000', 'ephemeral-storage': '100Gi' };
 
 export async function benchFanoutInMemory(options: {
   clusters: number;
@@ -39,32 +39,21 @@ export async function benchFanoutInMemory(options: {
     const inner = new RowObjectStore(new MemoryRowStore(), { clock: systemClock });
     let written = 0;
     const count = <T>(p: Promise<T>) => p.then((v) => (written++, v));
-    const store: ObjectStore = {
-      ...inner,
-      get: (r) => inner.get(r),
-      list: (q) => inner.list(q),
-      listRefs: (q) => inner.listRefs(q),
-      listDependents: (u, q) => inner.listDependents(u, q),
+    const store = delegatingStore(inner, {
       create: (o, w) => count(inner.create(o, w)),
       update: (o, w) => count(inner.update(o, w)),
       updateStatus: (o, w) => count(inner.updateStatus(o, w)),
       updateWithStatus: (o, w) => count(inner.updateWithStatus(o, w)),
       delete: (r, w) => count(inner.delete(r, w)),
-    };
-    const names = memberNames(options.clusters);
+    });
+    const configs = simulatedMembers(options.clusters, NODE);
+    const names = configs.members.map((m) => m.name);
     const members = new Map<string, { member: SimulatedMember; client: MemberClient }>();
-    for (const name of names) {
+    for (const config of configs.members) {
+      const name = config.name;
       const member = await SimulatedMember.inProcess({
-        config: {
-          name,
-          provider: 'sim',
-          region: 'local',
-          zones: ['local-a'],
-          kubernetesVersion: 'v1.31.0',
-          nodes: 1,
-          node: { cpu: '64', memory: '256Gi', pods: '1000', 'ephemeral-storage': '100Gi' },
-        },
-        timings: { podStartupMs: 50, jobDurationMs: 200 },
+        config,
+        timings: { podStartupMs: configs.podStartupMs, jobDurationMs: configs.jobDurationMs },
         clock: systemClock,
         token: `token-${name}`,
       });
@@ -84,43 +73,7 @@ export async function benchFanoutInMemory(options: {
         status: { conditions: [{ type: 'Ready', status: 'True', reason: 'ClusterReady', message: 'ok' }] },
       });
     }
-    const works: KubeObject[] = [];
-    for (let t = 0; t < options.templates; t++) {
-      for (const cluster of names) {
-        const name = generateWorkName('ConfigMap', `fan-${t}`, 'bench');
-        works.push({
-          apiVersion: 'work.karmada.io/v1alpha1',
-          kind: 'Work',
-          metadata: {
-            name,
-            namespace: executionNamespace(cluster),
-            finalizers: ['karmada.io/execution-controller'],
-            // As the binder renders them: the binding they belong to (its events go there).
-            annotations: {
-              'resourcebinding.karmada.io/namespace': 'bench',
-              'resourcebinding.karmada.io/name': `fan-${t}-configmap`,
-            },
-          },
-          spec: {
-            workload: {
-              manifests: [
-                {
-                  apiVersion: 'v1',
-                  kind: 'ConfigMap',
-                  metadata: {
-                    name: `fan-${t}`,
-                    namespace: 'bench',
-                    labels: { 'karmada.io/managed': 'true' },
-                    annotations: { 'work.karmada.io/conflict-resolution': 'abort' },
-                  },
-                  data: { value: 'v1' },
-                },
-              ],
-            },
-          },
-        } as KubeObject);
-      }
-    }
+    const works = Array.from({ length: options.templates }, (_, t) => names.map((c) => fanWork(t, c))).flat();
     await runConcurrent(options.templates, 32, async (t) => inner.create(fanBinding(t)));
     await runConcurrent(works.length, 32, async (i) => inner.create(works[i]!));
     const logger = createLogger({ format: 'json', level: 'SILENT', service: 'bench', write: () => {} });
@@ -138,7 +91,7 @@ export async function benchFanoutInMemory(options: {
       works.map((w) => ({
         controller: EXECUTOR_CONTROLLER_NAME,
         lane: 'standard' as Lane,
-        key: formatKey({ ...WORK, namespace: w.metadata.namespace!, name: w.metadata.name! }),
+        key: formatKey(refOf(w)),
         reason: 'bench',
       })),
     );
@@ -202,14 +155,4 @@ export async function benchFanoutInMemory(options: {
       note: 'target ≤ 1.1',
     },
   ];
-}
-
-/** The ResourceBinding a fan-out template's Works belong to. */
-export function fanBinding(t: number): KubeObject {
-  return {
-    apiVersion: 'work.karmada.io/v1alpha2',
-    kind: 'ResourceBinding',
-    metadata: { name: `fan-${t}-configmap`, namespace: 'bench' },
-    spec: { resource: { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'bench', name: `fan-${t}` } },
-  } as KubeObject;
 }

@@ -12,12 +12,11 @@
 import { SqsQueueAdmin } from '../lib/adapters/sqs/queue-admin.ts';
 import { createSqsClient } from '../lib/adapters/sqs/transport.ts';
 import type { KubeObject } from '../lib/api/object.ts';
-import { formatKey } from '../lib/api/object.ts';
-import { executionNamespace, WORK } from '../lib/api/karmada-names.ts';
-import { generateWorkName } from '../lib/core/work/index.ts';
+import { formatKey, refOf } from '../lib/api/object.ts';
+import { WORK } from '../lib/api/karmada-names.ts';
 import { MemberClient } from '../lib/members/client.ts';
 import { listAll } from '../lib/store/list-all.ts';
-import { fanBinding } from './fanout-memory.bench.ts';
+import { fanBinding, fanWork } from './fanout.ts';
 import type { Lane } from '../lib/queue/port.ts';
 import { median, percentile, runConcurrent, type Measurement } from './harness.ts';
 import {
@@ -56,6 +55,14 @@ export async function benchPropagation(options: {
   });
   const api = apiClient(rt);
   const store = rt.runtime.store;
+  const sqs = createSqsClient({ region: 'us-east-1', endpoint: rt.endpoints.sqs });
+  const admin = new SqsQueueAdmin(sqs);
+  /** Messages in these queues, visible or in flight (delayed ones not counted). */
+  const depth = async (queues: readonly { url: string }[]) => {
+    let n = 0;
+    for (const q of queues) n += await admin.depth(q.url);
+    return n;
+  };
   try {
     await membersReady(rt, names.length);
     // The namespace reaches every member by auto-propagation.
@@ -64,32 +71,7 @@ export async function benchPropagation(options: {
 
     // ---- Work fan-out: Works straight to the executor -------------------------------------------
     const total = options.templates * names.length;
-    const works: { ref: { group: string; kind: string; namespace: string; name: string }; work: KubeObject }[] = [];
-    for (let t = 0; t < options.templates; t++) {
-      const manifest = configMap(`fan-${t}`, 'v1');
-      manifest.metadata.labels = { 'karmada.io/managed': 'true' };
-      manifest.metadata.annotations = { 'work.karmada.io/conflict-resolution': 'abort' };
-      for (const cluster of names) {
-        const name = generateWorkName('ConfigMap', `fan-${t}`, 'bench');
-        works.push({
-          ref: { ...WORK, namespace: executionNamespace(cluster), name },
-          work: {
-            apiVersion: 'work.karmada.io/v1alpha1',
-            kind: 'Work',
-            metadata: {
-              name,
-              namespace: executionNamespace(cluster),
-              finalizers: ['karmada.io/execution-controller'],
-              annotations: {
-                'resourcebinding.karmada.io/namespace': 'bench',
-                'resourcebinding.karmada.io/name': `fan-${t}-configmap`,
-              },
-            },
-            spec: { workload: { manifests: [manifest] } },
-          },
-        });
-      }
-    }
+    const works = Array.from({ length: options.templates }, (_, t) => names.map((c) => fanWork(t, c))).flat();
     // What the fan-out costs: store writes by kind (every write of this process reaches the change
     // feed; the bench's own creates left out) and requests to members, from before the first Work is
     // created (member syncs start applying them at once) until every Work reported Applied.
@@ -101,7 +83,7 @@ export async function benchPropagation(options: {
     const requestsBefore = MemberClient.sent.requests;
     const memberWritesBefore = MemberClient.sent.writes;
     await runConcurrent(options.templates, 32, async (t) => store.create(fanBinding(t)));
-    await runConcurrent(works.length, 32, async (i) => store.create(works[i]!.work));
+    await runConcurrent(works.length, 32, async (i) => store.create(works[i]!));
     const count = async () => {
       let n = 0;
       for (const m of rt.members.values())
@@ -111,7 +93,12 @@ export async function benchPropagation(options: {
     };
     const fanStarted = performance.now();
     await rt.runtime.workQueue.enqueue(
-      works.map((w) => ({ controller: 'executor', lane: 'standard' as Lane, key: formatKey(w.ref), reason: 'bench' })),
+      works.map((w) => ({
+        controller: 'executor',
+        lane: 'standard' as Lane,
+        key: formatKey(refOf(w)),
+        reason: 'bench',
+      })),
     );
     await until('every Work applied on its member', async () => (await count()) >= total, 600_000, 100);
     const fanRate = total / ((performance.now() - fanStarted) / 1000);
@@ -130,24 +117,10 @@ export async function benchPropagation(options: {
 
     // ---- Template → member latency through the whole pipeline -----------------------------------
     // Idle means idle: the fan-out's aftermath (status reports, member syncs of 3,000 objects) done first.
-    {
-      const sqs = createSqsClient({ region: 'us-east-1', endpoint: rt.endpoints.sqs });
-      const admin = new SqsQueueAdmin(sqs);
-      await until(
-        'the fan-out settled',
-        async () => {
-          let n = 0;
-          for (const q of rt.queues) n += await admin.depth(q.url);
-          return n < 20;
-        },
-        300_000,
-        500,
-      );
-      sqs.destroy();
-      // Everything the fan-out set off has run (its batches' Events included): the counts stop here.
-      stopCounting();
-      await sleep(TIMINGS.statusUpdateFrequencyMs);
-    }
+    await until('the fan-out settled', async () => (await depth(rt.queues)) < 20, 300_000, 500);
+    // Everything the fan-out set off has run (its batches' Events included): the counts stop here.
+    stopCounting();
+    await sleep(TIMINGS.statusUpdateFrequencyMs);
     const memberRequests = (MemberClient.sent.requests - requestsBefore) / total;
     const memberWrites = (MemberClient.sent.writes - memberWritesBefore) / total;
     const workWrites = (writes.get('Work') ?? 0) / total;
@@ -187,7 +160,7 @@ export async function benchPropagation(options: {
     // ---- Priority path under a standard-queue backlog -------------------------------------------
     // The backlog: re-examine every template and binding and re-check every Work (what a resync or a
     // restart enqueues), spread over the detector, binder and executor standard queues.
-    const keys = works.map((w) => formatKey(w.ref));
+    const keys = works.map((w) => formatKey(refOf(w)));
     const bindingKeys = Array.from({ length: options.templates }, (_, t) =>
       formatKey({ group: '', kind: 'ConfigMap', namespace: 'bench', name: `fan-${t}` }),
     );
@@ -204,12 +177,9 @@ export async function benchPropagation(options: {
       );
       await rt.runtime.workQueue.enqueue(items);
     };
-    const sqs = createSqsClient({ region: 'us-east-1', endpoint: rt.endpoints.sqs });
-    const admin = new SqsQueueAdmin(sqs);
-    const standardQueues = rt.queues.filter((q) => q.lane === 'standard').map((q) => q.url);
+    const standardQueues = rt.queues.filter((q) => q.lane === 'standard');
     const pending = async () => {
-      let n = 0;
-      for (const url of standardQueues) n += await admin.depth(url);
+      const n = await depth(standardQueues);
       // Delayed messages (retries, sweeps) are not a backlog.
       return n > 50 ? n : 0;
     };
@@ -244,7 +214,6 @@ export async function benchPropagation(options: {
     const withPriority = await underLoad('priority', 'prio');
     console.log(`   under load, priority lane: p99 ${percentile(withPriority, 99).toFixed(0)} ms`);
     const withoutPriority = await underLoad('standard', 'std');
-    sqs.destroy();
 
     const note = `${names.length} simulated members`;
     return [
@@ -321,6 +290,7 @@ export async function benchPropagation(options: {
     ];
   } finally {
     api.close();
+    sqs.destroy();
     await rt.stop();
   }
 }
