@@ -131,7 +131,7 @@ export interface BinderBatch extends BatchScope {
    * The Work reports of one binding run one after another within the batch, each starting from the
    * binding and template as the previous one wrote them (no conflict among themselves, no re-read).
    */
-  statusOf?: Map<string, { chain: Promise<unknown>; binding?: ResourceBinding; template?: KubeObject }>;
+  statusOf: Map<string, { chain: Promise<unknown>; binding?: ResourceBinding; template?: KubeObject }>;
 }
 
 /** Counters a benchmark or test can read. */
@@ -352,9 +352,8 @@ export function createBinderController(options: BinderOptions): Controller & { s
     const work = await store.get(ref);
     const bindingKey = work ? bindingKeyOf(work) : undefined;
     if (!cluster || !work || !bindingKey) return undefined;
-    const states = (batch.statusOf ??= new Map());
-    let state = states.get(bindingKey);
-    if (!state) states.set(bindingKey, (state = { chain: Promise.resolve() }));
+    let state = batch.statusOf.get(bindingKey);
+    if (!state) batch.statusOf.set(bindingKey, (state = { chain: Promise.resolve() }));
     const run = state.chain.then(async (): Promise<ReconcileResult | undefined> => {
       const binding = state.binding ?? ((await store.get(parseKey(bindingKey))) as ResourceBinding | undefined);
       if (!binding || binding.metadata.deletionTimestamp) return undefined;

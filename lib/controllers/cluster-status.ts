@@ -104,7 +104,7 @@ interface ClusterStatusBatch extends BatchScope {
    * Whether any ResourceRegistry exists (read once per batch): without one the search collector has
    * nothing to collect, so probes do not wake it (a deleted last registry syncs every cluster itself).
    */
-  readonly searchWanted?: () => Promise<boolean>;
+  readonly searchWanted: () => Promise<boolean>;
 }
 
 interface HealthState {
@@ -231,7 +231,7 @@ export function createClusterStatusController(options: ClusterStatusOptions): Co
       // The search cache follows the member at the same cadence when any registry exists (the collector
       // skips a cluster no registry selects); not Ready, it marks the member's objects as last collected.
       const search =
-        mode !== 'Pull' && (await (batch.searchWanted ?? (() => Promise.resolve(true)))())
+        mode !== 'Pull' && (await batch.searchWanted())
           ? [{ controller: SEARCH_CONTROLLER_NAME, lane: 'standard' as const, key: request.key, reason: 'member-sync' }]
           : [];
       if (mode !== 'Pull' && findCondition(nextStatus.conditions as Condition[], READY_CONDITION)?.status === 'True') {

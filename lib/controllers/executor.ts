@@ -29,7 +29,7 @@ import {
 } from '../api/karmada-names.ts';
 import { type Condition, findCondition, rfc3339, setCondition } from '../api/conditions.ts';
 import type { KubeObject, ObjectRef } from '../api/object.ts';
-import { formatKey, parseKey } from '../api/object.ts';
+import { formatKey, parseKey, refOf } from '../api/object.ts';
 import { READY_CONDITION } from '../core/clusters/health.ts';
 import { SealError } from '../crypto/cipher.ts';
 import type { CredentialCipher } from '../crypto/cipher.ts';
@@ -440,7 +440,7 @@ export function createExecutorController(options: ExecutorOptions): Controller &
       return;
     }
     if (!binding) return;
-    const key = what === 'status' ? formatKey(refOfWork(work)) : binding;
+    const key = what === 'status' ? formatKey(refOf(work)) : binding;
     await options.workQueue.enqueue([{ controller: BINDER_CONTROLLER_NAME, lane, key, reason: `work-${what}` }]);
   }
 }
@@ -486,8 +486,4 @@ function isReady(cluster: KubeObject): boolean {
 
 function suspended(work: KubeObject): boolean {
   return (work.spec as { suspendDispatching?: boolean } | undefined)?.suspendDispatching === true;
-}
-
-function refOfWork(work: KubeObject): ObjectRef {
-  return { ...WORK, namespace: work.metadata.namespace!, name: work.metadata.name! };
 }

@@ -201,19 +201,19 @@ export function createSchedulerController(options: SchedulerOptions): Controller
       }
       if (ref.group !== RESOURCE_BINDING.group) return undefined;
       const scope = (context.batch as SchedulerBatch | undefined) ?? (await openBatch());
-      const written = { binding: false };
+      const handOn = { binder: false };
       const priority = schedulingPriority(scope.prefetched?.get(request.key));
       let result: ReconcileResult | undefined;
       await scope.gate?.wait(priority);
       try {
-        result = await scheduleKey(ref, scope, request, context, written);
+        result = await scheduleKey(ref, scope, request, context, handOn);
       } finally {
         scope.gate?.release(priority);
       }
       // A new result (placed, or the reason it could not be), or a binding whose generation moved with
       // the placement kept (a template edit), is the binder's to render: every edit goes detector →
       // scheduler → binder, once. Nothing to hand on for a repeated message.
-      if (written.binding)
+      if (handOn.binder)
         await options.workQueue.enqueue([
           { controller: BINDER_CONTROLLER_NAME, lane: request.lane, key: request.key, reason: 'scheduled' },
         ]);
@@ -226,7 +226,7 @@ export function createSchedulerController(options: SchedulerOptions): Controller
     scope: SchedulerBatch,
     request: ReconcileRequest,
     context: ReconcileContext,
-    written: { binding: boolean },
+    handOn: { binder: boolean },
   ): Promise<ReconcileResult | undefined> {
     // What earlier attempts of this key put in the ledger before their binding write conflicted.
     let held: ReservationDelta[] = [];
@@ -238,7 +238,7 @@ export function createSchedulerController(options: SchedulerOptions): Controller
       if (!binding) return undefined;
       if (!isSchedulable(binding, schedulerName)) {
         // Placed by another scheduler (or not at all): the binder still renders what the edit changed.
-        written.binding = (binding.spec.clusters?.length ?? 0) > 0;
+        handOn.binder = (binding.spec.clusters?.length ?? 0) > 0;
         return undefined;
       }
       const trigger = scheduleTrigger(binding, scope.snapshot);
@@ -259,7 +259,7 @@ export function createSchedulerController(options: SchedulerOptions): Controller
           ),
         );
         // The placement stands; what changed (the template) is the binder's to render.
-        written.binding = observed.ok;
+        handOn.binder = observed.ok;
         if (!observed.ok && observed.reason === 'conflict') return { requeueAfterMs: 0 };
         return undefined;
       }
@@ -312,7 +312,7 @@ export function createSchedulerController(options: SchedulerOptions): Controller
         continue;
       }
       stats.bindingWrites++;
-      written.binding = true;
+      handOn.binder = true;
       if (quota?.freed && binding.metadata.namespace)
         await releaseWaiters(store, options.workQueue, binding.metadata.namespace);
       if (wasHeldForQuota(binding) && result.outcome.ok)

@@ -4,6 +4,7 @@
  * `pkg/util/objectwatcher/objectwatcher.go`, `pkg/controllers/execution/execution_controller.go`
  * `cleanupPolicyClaimMetadata`).
  */
+import { parseApiVersion } from '../../api/object.ts';
 import { cloneJson } from '../../util/json.ts';
 import { removeClaim } from '../policy/claim.ts';
 import type { KubeObject } from '../model/types.ts';
@@ -147,8 +148,7 @@ function reportedBefore(work: KubeObject, manifest: KubeObject): boolean {
   const statuses = (work.status as { manifestStatuses?: { identifier?: Record<string, unknown> }[] } | undefined)
     ?.manifestStatuses;
   if (!statuses?.length) return false;
-  const slash = manifest.apiVersion.indexOf('/');
-  const group = slash < 0 ? '' : manifest.apiVersion.slice(0, slash);
+  const { group } = parseApiVersion(manifest.apiVersion);
   return statuses.some(
     ({ identifier: id }) =>
       id !== undefined &&
