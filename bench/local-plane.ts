@@ -49,8 +49,13 @@ export function memberNames(count: number): string[] {
 
 /** A client of the control plane's API with the admin kubeconfig `skctl up` writes. */
 export function apiClient(rt: LocalRuntime, timeoutMs = 30_000): MemberClient {
+  return kubeconfigClient(rt.kubeconfig, timeoutMs);
+}
+
+/** A client of the API server a kubeconfig file names (its current context, bearer token). */
+export function kubeconfigClient(path: string, timeoutMs = 30_000): MemberClient {
   const kc = new KubeConfig();
-  kc.loadFromFile(rt.kubeconfig);
+  kc.loadFromFile(path);
   const cluster = kc.getCurrentCluster()!;
   return new MemberClient({
     server: cluster.server,

@@ -15,32 +15,23 @@
  *
  * `--in-process` keeps the members on the main thread, as before the worker thread.
  */
-import { Buffer } from 'node:buffer';
 import { monitorEventLoopDelay, performance } from 'node:perf_hooks';
-import { KubeConfig } from '@kubernetes/client-node';
-import { apiClient, membersReady, simulatedMembers, sleep, until } from '../bench/local-plane.ts';
+import { apiClient, kubeconfigClient, membersReady, simulatedMembers, sleep, until } from '../bench/local-plane.ts';
 import type { KubeObject } from '../lib/api/object.ts';
 import { type LocalRuntime, startLocalRuntime } from '../lib/local/runtime.ts';
-import { MemberClient } from '../lib/members/client.ts';
+import { deployment as factoryDeployment } from '../test/support/factories.ts';
 
 const MEMBERS = 4;
 const scenario = process.argv.find((a) => !a.startsWith('-') && a !== process.argv[0] && a !== process.argv[1]);
 const inProcess = process.argv.includes('--in-process');
 
+/** A Deployment of `replicas` pods asking 10m of CPU each (the shared factory, with requests). */
 function deployment(name: string, replicas: number): KubeObject {
-  return {
-    apiVersion: 'apps/v1',
-    kind: 'Deployment',
-    metadata: { name, namespace: 'default' },
-    spec: {
-      replicas,
-      selector: { matchLabels: { app: name } },
-      template: {
-        metadata: { labels: { app: name } },
-        spec: { containers: [{ name: 'main', image: 'nginx:1.27', resources: { requests: { cpu: '10m' } } }] },
-      },
-    },
-  };
+  const d = factoryDeployment(name, { replicas });
+  const containers = (d.spec as { template: { spec: { containers: Record<string, unknown>[] } } }).template.spec
+    .containers;
+  containers[0]!.resources = { requests: { cpu: '10m' } };
+  return d;
 }
 
 const policy = (name: string, placement: Record<string, unknown>, names?: string[]) => ({
@@ -143,7 +134,7 @@ async function busyMembers(rt: LocalRuntime) {
   // The members churn through their own APIs, as a workload running on them would.
   let churning = true;
   const churn = [...rt.members.values()].map(async (member) => {
-    const client = memberClient(member.kubeconfig);
+    const client = kubeconfigClient(member.kubeconfig, 60_000);
     for (let round = 0; churning; round++) {
       const name = `churn-${round}`;
       await client.send('POST', '/apis/apps/v1/namespaces/default/deployments', deployment(name, 200));
@@ -165,19 +156,6 @@ async function busyMembers(rt: LocalRuntime) {
     processCpuPerSecond: m.processCpuPerSecond,
   });
   return { scenario: 'busy-members', idle: summary(idle), busy: summary(busy) };
-}
-
-/** A client of a member's API, from the kubeconfig the member wrote. */
-function memberClient(kubeconfig: string): MemberClient {
-  const kc = new KubeConfig();
-  kc.loadFromFile(kubeconfig);
-  const cluster = kc.getCurrentCluster()!;
-  return new MemberClient({
-    server: cluster.server,
-    caPem: Buffer.from(cluster.caData!, 'base64').toString('utf8'),
-    token: kc.getCurrentUser()!.token!,
-    timeoutMs: 60_000,
-  });
 }
 
 const rt = await startLocalRuntime({

@@ -112,7 +112,8 @@ function work(options: { preserve?: boolean; conflict?: string } = {}): KubeObje
   };
 }
 
-async function setup(syncMode = 'Push', w0?: KubeObject) {
+/** A store with cluster m1, a fake member behind every cluster, and the executor. */
+async function executorWorld(syncMode = 'Push') {
   const w = world();
   await w.seed(cluster('m1', syncMode));
   const member = fakeMember();
@@ -123,6 +124,11 @@ async function setup(syncMode = 'Push', w0?: KubeObject) {
     events: w.events,
     memberFor: async () => member.client,
   });
+  return { w, member, executor };
+}
+
+async function setup(syncMode = 'Push', w0?: KubeObject) {
+  const { w, member, executor } = await executorWorld(syncMode);
   const created = await w.store.create(w0 ?? work());
   const run = (key = keyOf(created)) => executor.reconcile({ key, lane: 'priority', reasons: [] }, w.context());
   const read = () =>
@@ -171,15 +177,8 @@ describe('executor', () => {
   });
 
   it('records one WorkDispatching and one SyncSucceed per binding and batch, on the binding, naming the clusters', async () => {
-    const w = world();
-    const member = fakeMember();
-    const executor = createExecutorController({
-      store: w.store,
-      workQueue: w.queue,
-      cipher: NO_CIPHER,
-      events: w.events,
-      memberFor: async () => member.client,
-    });
+    const { w, executor } = await executorWorld();
+    await w.seed(cluster('m2'));
     const binding = await w.store.create({
       apiVersion: 'work.karmada.io/v1alpha2',
       kind: 'ResourceBinding',
@@ -188,7 +187,6 @@ describe('executor', () => {
     } as KubeObject);
     const keys: string[] = [];
     for (const c of ['m1', 'm2']) {
-      await w.seed(cluster(c));
       const wk = work();
       wk.metadata.namespace = `karmada-es-${c}`;
       wk.metadata.annotations = {
