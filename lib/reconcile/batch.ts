@@ -9,7 +9,7 @@
 import { randomUUID } from 'node:crypto';
 import type { SQSBatchItemFailure, SQSBatchResponse, SQSRecord } from 'aws-lambda';
 import type { Clock } from '../clock/clock.ts';
-import type { Logger } from '../observability/logger.ts';
+import { deferredChild, type Logger } from '../observability/logger.ts';
 import { METRIC, type Metrics, MetricUnit, resetDefaultDimensions } from '../observability/metrics.ts';
 import { type ControllerMessage, decodeMessage, timerDue } from '../queue/messages.ts';
 import { laneOfQueue } from '../queue/naming.ts';
@@ -200,14 +200,12 @@ async function reconcileKey(
   const { clock, logger, metrics, workQueue } = deps;
   const reconcileId = randomUUID();
   const cluster = clusterOfKey(group.key);
-  const log = logger.createChild({
-    persistentKeys: {
-      controller: controller.name,
-      key: group.key,
-      reconcileID: reconcileId,
-      queue: group.lane,
-      ...(cluster ? { cluster } : {}),
-    },
+  const log = deferredChild(logger, {
+    controller: controller.name,
+    key: group.key,
+    reconcileID: reconcileId,
+    queue: group.lane,
+    ...(cluster ? { cluster } : {}),
   });
   const started = clock.now();
   let result: ReconcileResult | undefined;

@@ -1,4 +1,5 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { LEAN_CLIENT_OPTIONS, leanClient } from '../lean-client.ts';
 
 /** Where and how to reach DynamoDB. `endpoint` is set for local servers (dynalite, DynamoDB Local). */
 export interface DynamoConnection {
@@ -11,12 +12,15 @@ export interface DynamoConnection {
  * account; against AWS it uses the default credential chain (the Lambda role).
  */
 export function createDynamoClient(connection: DynamoConnection): DynamoDBClient {
-  return new DynamoDBClient({
-    region: connection.region,
-    maxAttempts: 5,
-    ...(connection.endpoint
-      ? // The SDK's 50 sockets stay: measured, more concurrent calls slow the in-process server down.
-        { endpoint: connection.endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
-      : {}),
-  });
+  return leanClient(
+    new DynamoDBClient({
+      ...LEAN_CLIENT_OPTIONS,
+      region: connection.region,
+      maxAttempts: 5,
+      ...(connection.endpoint
+        ? // The SDK's 50 sockets stay: measured, more concurrent calls slow the in-process server down.
+          { endpoint: connection.endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
+        : {}),
+    }),
+  );
 }

@@ -1,4 +1,5 @@
 import { KMSClient } from '@aws-sdk/client-kms';
+import { LEAN_CLIENT_OPTIONS, leanClient } from '../lean-client.ts';
 
 /** Where and how to reach KMS. `endpoint` is set for a local KMS emulator (local-kms, LocalStack, moto). */
 export interface KmsConnection {
@@ -12,11 +13,14 @@ export interface KmsConnection {
  * `createDynamoClient`.
  */
 export function createKmsClient(connection: KmsConnection): KMSClient {
-  return new KMSClient({
-    region: connection.region,
-    maxAttempts: 5,
-    ...(connection.endpoint
-      ? { endpoint: connection.endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
-      : {}),
-  });
+  return leanClient(
+    new KMSClient({
+      ...LEAN_CLIENT_OPTIONS,
+      region: connection.region,
+      maxAttempts: 5,
+      ...(connection.endpoint
+        ? { endpoint: connection.endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } }
+        : {}),
+    }),
+  );
 }

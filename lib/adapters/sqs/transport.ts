@@ -14,6 +14,7 @@ import {
 } from '@aws-sdk/client-sqs';
 import type { OutgoingMessage, QueueTransport, ReceivedMessage, ReceiveOptions } from '../../queue/port.ts';
 import { forEachLimited } from '../../util/concurrency.ts';
+import { LEAN_CLIENT_OPTIONS, leanClient } from '../lean-client.ts';
 
 const BATCH = 10;
 const ENTRY_RETRIES = 3;
@@ -27,19 +28,22 @@ export interface SqsConnection {
 }
 
 export function createSqsClient(connection: SqsConnection): SQSClient {
-  return new SQSClient({
-    region: connection.region,
-    maxAttempts: 5,
-    ...(connection.endpoint
-      ? {
-          endpoint: connection.endpoint,
-          credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
-          // Local mode long-polls every queue from this one client: past the SDK's 50 sockets, polls and
-          // the sends behind them waited for a long poll to end (up to 20 s on a user's change).
-          requestHandler: localRequestHandler(),
-        }
-      : {}),
-  });
+  return leanClient(
+    new SQSClient({
+      ...LEAN_CLIENT_OPTIONS,
+      region: connection.region,
+      maxAttempts: 5,
+      ...(connection.endpoint
+        ? {
+            endpoint: connection.endpoint,
+            credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+            // Local mode long-polls every queue from this one client: past the SDK's 50 sockets, polls and
+            // the sends behind them waited for a long poll to end (up to 20 s on a user's change).
+            requestHandler: localRequestHandler(),
+          }
+        : {}),
+    }),
+  );
 }
 
 /** Some entries of a batch could not be sent even after retries. */
