@@ -16,7 +16,7 @@ import { formatKey, refOf } from '../lib/api/object.ts';
 import { WORK } from '../lib/api/karmada-names.ts';
 import { MemberClient } from '../lib/members/client.ts';
 import { listAll } from '../lib/store/list-all.ts';
-import { fanBinding, fanWork } from './fanout.ts';
+import { fanBinding, fanTemplate, fanWork } from './fanout.ts';
 import type { Lane } from '../lib/queue/port.ts';
 import { median, percentile, runConcurrent, type Measurement } from './harness.ts';
 import {
@@ -77,12 +77,13 @@ export async function benchPropagation(options: {
     // created (member syncs start applying them at once) until every Work reported Applied.
     const writes = new Map<string, number>();
     const stopCounting = rt.changes.onChange((e) => {
-      if (e.type === 'ADDED' && (e.object.kind === 'Work' || e.object.kind === 'ResourceBinding')) return;
+      if (e.type === 'ADDED' && ['Work', 'ResourceBinding', 'ConfigMap'].includes(e.object.kind)) return;
       writes.set(e.object.kind, (writes.get(e.object.kind) ?? 0) + 1);
     });
     const requestsBefore = MemberClient.sent.requests;
     const memberWritesBefore = MemberClient.sent.writes;
-    await runConcurrent(options.templates, 32, async (t) => store.create(fanBinding(t)));
+    await runConcurrent(options.templates, 32, async (t) => store.create(fanTemplate(t)));
+    await runConcurrent(options.templates, 32, async (t) => store.create(fanBinding(t, names)));
     await runConcurrent(works.length, 32, async (i) => store.create(works[i]!));
     const count = async () => {
       let n = 0;

@@ -126,6 +126,15 @@ async function main(): Promise<void> {
     measurements.push(
       ...(await benchFanoutInMemory({ clusters: 10, templates: quick ? 50 : 300, trials: quick ? 1 : 3 })),
     );
+    console.log('… the same with the members in their worker thread over HTTPS, as local mode runs them');
+    measurements.push(
+      ...(await benchFanoutInMemory({
+        clusters: 10,
+        templates: quick ? 50 : 300,
+        trials: quick ? 1 : 2,
+        members: 'worker',
+      })),
+    );
   }
 
   if (wants('eviction')) {
