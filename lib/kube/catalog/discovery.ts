@@ -1,12 +1,17 @@
 /**
  * Discovery (`/version`, `/api`, `/apis`, `/api/v1`, `/apis/<g>/<v>`) and OpenAPI v3 (`/openapi/v3`
- * and one document per group-version), in the legacy JSON formats kubectl 1.32 accepts. Every
- * resource's PATCH operation carries `x-kubernetes-group-version-kind` and a `fieldValidation`
- * parameter, which is how kubectl learns that the server validates fields itself.
+ * and one document per group-version), in the legacy JSON formats kubectl 1.32 accepts, and the
+ * aggregated discovery of `/api` and `/apis` (apidiscovery.k8s.io v2 and v2beta1: every group
+ * version's resources in one answer) for clients that ask for it in Accept, as kube-apiserver serves
+ * it (v2beta1 from 1.27, v2 from 1.30; docs/decisions/0017-aggregated-discovery.md). Both discovery
+ * formats are built from the same resource entries, so they always agree. Every resource's PATCH
+ * operation carries `x-kubernetes-group-version-kind` and a `fieldValidation` parameter, which is how
+ * kubectl learns that the server validates fields itself.
  */
 import { createHash } from 'node:crypto';
 import type { Catalog, ResourceDef } from './resources.ts';
 import { apiVersionOf } from './resources.ts';
+import { type AcceptEntry, parseAccept } from '../base/http.ts';
 import { resourcePath } from '../base/paths.ts';
 import type { Schema } from '../base/schema.ts';
 
@@ -74,6 +79,38 @@ export function apiGroup(catalog: Catalog, group: string) {
   return g ? { kind: 'APIGroup', apiVersion: 'v1', ...groupJson(g) } : undefined;
 }
 
+/** A subresource of a resource, as both discovery formats name it. */
+interface SubresourceEntry {
+  subresource: 'status' | 'scale';
+  /** The kind its requests and answers carry; group and version empty: the resource's own. */
+  responseKind: { group: string; version: string; kind: string };
+  verbs: string[];
+}
+
+/** The subresources a resource serves: `/status` (its own kind) and `/scale` (autoscaling/v1 Scale). */
+function subresourcesOf(d: ResourceDef): SubresourceEntry[] {
+  return [
+    ...(d.statusSubresource
+      ? [
+          {
+            subresource: 'status' as const,
+            responseKind: { group: '', version: '', kind: d.kind },
+            verbs: ['get', 'patch', 'update'],
+          },
+        ]
+      : []),
+    ...(d.scale
+      ? [
+          {
+            subresource: 'scale' as const,
+            responseKind: { group: 'autoscaling', version: 'v1', kind: 'Scale' },
+            verbs: ['get', 'patch', 'update'],
+          },
+        ]
+      : []),
+  ];
+}
+
 export function apiResourceList(catalog: Catalog, group: string, version: string) {
   const defs = catalog.resources(group, version);
   if (defs.length === 0) return undefined;
@@ -88,31 +125,17 @@ export function apiResourceList(catalog: Catalog, group: string, version: string
       ...(d.categories.length ? { categories: d.categories } : {}),
       storageVersionHash: createHash('sha256').update(`${d.group}/${d.kind}`).digest('base64').slice(0, 11),
     };
-    const status = d.statusSubresource
-      ? [
-          {
-            name: `${d.plural}/status`,
-            singularName: '',
-            namespaced: d.namespaced,
-            kind: d.kind,
-            verbs: ['get', 'patch', 'update'],
-          },
-        ]
-      : [];
-    const scale = d.scale
-      ? [
-          {
-            name: `${d.plural}/scale`,
-            singularName: '',
-            namespaced: d.namespaced,
-            group: 'autoscaling',
-            version: 'v1',
-            kind: 'Scale',
-            verbs: ['get', 'patch', 'update'],
-          },
-        ]
-      : [];
-    return [main, ...status, ...scale];
+    const subresources = subresourcesOf(d).map((s) => ({
+      name: `${d.plural}/${s.subresource}`,
+      singularName: '',
+      namespaced: d.namespaced,
+      ...(s.responseKind.group || s.responseKind.version
+        ? { group: s.responseKind.group, version: s.responseKind.version }
+        : {}),
+      kind: s.responseKind.kind,
+      verbs: s.verbs,
+    }));
+    return [main, ...subresources];
   });
   return {
     kind: 'APIResourceList',
@@ -120,6 +143,108 @@ export function apiResourceList(catalog: Catalog, group: string, version: string
     groupVersion: group ? `${group}/${version}` : version,
     resources,
   };
+}
+
+/** The aggregated discovery versions served, in kube-apiserver's order of preference. */
+export type AggregatedDiscoveryVersion = 'v2' | 'v2beta1';
+
+const AGGREGATED_VERSIONS: readonly string[] = ['v2', 'v2beta1'];
+
+/** Media types a plain (unconverted) discovery request may name: the legacy documents answer it. */
+const LEGACY_MEDIA_TYPES = new Set([
+  'application/json',
+  'application/yaml',
+  'application/vnd.kubernetes.protobuf',
+  'application/*',
+  '*/*',
+]);
+
+/**
+ * The aggregated discovery version an Accept header asks for at `/api` or `/apis`, or undefined for
+ * the legacy documents. As kube-apiserver negotiates: entries by descending `q` (in the header's order
+ * among equals), the first one served wins — `application/json;g=apidiscovery.k8s.io;v=v2|v2beta1;
+ * as=APIGroupDiscoveryList` picks aggregated discovery, a plain JSON, YAML, protobuf or wildcard type
+ * picks the legacy documents, and anything else (aggregated protobuf, which is not served here, or
+ * another conversion such as `as=Table`) is passed over. No match, or no Accept: legacy, as before.
+ */
+export function aggregatedDiscoveryVersion(accept: string | undefined): AggregatedDiscoveryVersion | undefined {
+  const q = (e: AcceptEntry) => {
+    const n = e.params.q === undefined ? 1 : Number(e.params.q);
+    return Number.isFinite(n) ? n : 1;
+  };
+  const entries = parseAccept(accept)
+    .filter((e) => q(e) > 0)
+    .sort((a, b) => q(b) - q(a));
+  for (const e of entries) {
+    const { g, v, as } = e.params;
+    if (g === undefined && v === undefined && as === undefined) {
+      if (LEGACY_MEDIA_TYPES.has(e.type)) return undefined;
+      continue;
+    }
+    if (
+      e.type === 'application/json' &&
+      g === 'apidiscovery.k8s.io' &&
+      as === 'APIGroupDiscoveryList' &&
+      v !== undefined &&
+      AGGREGATED_VERSIONS.includes(v)
+    ) {
+      return v as AggregatedDiscoveryVersion;
+    }
+  }
+  return undefined;
+}
+
+/** The Content-Type of an aggregated discovery answer. */
+export function aggregatedDiscoveryContentType(version: AggregatedDiscoveryVersion): string {
+  return `application/json;g=apidiscovery.k8s.io;v=${version};as=APIGroupDiscoveryList`;
+}
+
+/** One resource of an aggregated discovery answer (apidiscovery.k8s.io/v2 `APIResourceDiscovery`). */
+function resourceDiscovery(d: ResourceDef) {
+  const subresources = subresourcesOf(d);
+  return {
+    resource: d.plural,
+    responseKind: { group: '', version: '', kind: d.kind },
+    scope: d.namespaced ? 'Namespaced' : 'Cluster',
+    singularResource: d.singular,
+    verbs: d.verbs,
+    ...(d.shortNames.length ? { shortNames: d.shortNames } : {}),
+    ...(d.categories.length ? { categories: d.categories } : {}),
+    ...(subresources.length ? { subresources } : {}),
+  };
+}
+
+/**
+ * The aggregated discovery answer of `/api` (`core`: the core group, whose item has no name) or
+ * `/apis` (every other group, in the order of the legacy group list), serialized, with its ETag.
+ * Each group's versions come preferred first, then by version priority, as kube-apiserver orders them.
+ * Built once per catalog and version, like the OpenAPI documents.
+ */
+export function aggregatedDiscovery(
+  catalog: Catalog,
+  which: 'core' | 'groups',
+  version: AggregatedDiscoveryVersion,
+): { body: string; etag: string } {
+  return memo(catalog, `aggregated ${which} ${version}`, () => {
+    const items = catalog
+      .groups()
+      .filter((g) => (which === 'core' ? g.name === '' : g.name !== ''))
+      .map((g) => ({
+        metadata: { ...(g.name ? { name: g.name } : {}), creationTimestamp: null },
+        versions: [g.preferredVersion, ...g.versions.filter((v) => v !== g.preferredVersion)].map((v) => ({
+          version: v,
+          resources: catalog.resources(g.name, v).map(resourceDiscovery),
+          freshness: 'Current',
+        })),
+      }));
+    const body = JSON.stringify({
+      kind: 'APIGroupDiscoveryList',
+      apiVersion: `apidiscovery.k8s.io/${version}`,
+      metadata: {},
+      items,
+    });
+    return { body, etag: `"${createHash('sha512').update(body).digest('hex').slice(0, 32).toUpperCase()}"` };
+  });
 }
 
 /** `io.k8s.api.apps.v1.Deployment`, `io.karmada.policy.v1alpha1.PropagationPolicy`. */

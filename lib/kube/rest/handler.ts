@@ -9,6 +9,9 @@
 import type { Logger } from '../../observability/logger.ts';
 import { StoreError } from '../../store/errors.ts';
 import {
+  aggregatedDiscovery,
+  aggregatedDiscoveryContentType,
+  aggregatedDiscoveryVersion,
   apiGroup,
   apiGroupList,
   apiResourceList,
@@ -16,7 +19,9 @@ import {
   openApiDocument,
   openApiRoot,
   serverVersion,
+  type AggregatedDiscoveryVersion,
 } from '../catalog/discovery.ts';
+import type { Catalog } from '../catalog/resources.ts';
 import { ApiError, apiErrors } from '../base/errors.ts';
 import { jsonResponse, type KubeRequest, type KubeResponse, MAX_REQUEST_BYTES, mediaType } from '../base/http.ts';
 import { parsePath, type Route } from '../base/paths.ts';
@@ -70,9 +75,11 @@ export class RestHandler {
     const catalog = await this.#backend.catalog();
     switch (route.type) {
       case 'legacy-versions':
-        return jsonResponse(200, apiVersions());
-      case 'groups':
-        return jsonResponse(200, apiGroupList(catalog));
+      case 'groups': {
+        const aggregated = aggregatedDiscoveryVersion(req.headers.accept);
+        if (aggregated) return aggregatedResponse(req, catalog, route.type, aggregated);
+        return jsonResponse(200, route.type === 'groups' ? apiGroupList(catalog) : apiVersions());
+      }
       case 'group': {
         const g = apiGroup(catalog, route.group);
         if (!g) throw apiErrors.routeNotFound(req.path);
@@ -201,6 +208,23 @@ export class RestHandler {
     }
     return jsonResponse(apiError.code, apiError.toStatus());
   }
+}
+
+/**
+ * Aggregated discovery of `/api` or `/apis`, as kube-apiserver answers it: `Vary: Accept` (the same
+ * URL answers the legacy documents to other clients), an ETag of the document, and 304 to a client
+ * whose If-None-Match names it.
+ */
+function aggregatedResponse(
+  req: KubeRequest,
+  catalog: Catalog,
+  route: 'legacy-versions' | 'groups',
+  version: AggregatedDiscoveryVersion,
+): KubeResponse {
+  const { body, etag } = aggregatedDiscovery(catalog, route === 'groups' ? 'groups' : 'core', version);
+  const headers = { 'content-type': aggregatedDiscoveryContentType(version), vary: 'Accept', etag };
+  if (req.headers['if-none-match'] === etag) return { status: 304, headers, body: '' };
+  return { status: 200, headers, body };
 }
 
 /** The Kubernetes verb of a resource request (undefined: the method means nothing there). */
