@@ -54,6 +54,56 @@ export interface DiscoveredResource {
   verbs: string[];
 }
 
+/**
+ * What discovery asks `/api` and `/apis` for, exactly as client-go does: aggregated discovery v2
+ * (kube-apiserver 1.30+), then v2beta1 (the only one 1.27–1.29 serve), then the legacy documents.
+ */
+export const AGGREGATED_DISCOVERY_ACCEPT =
+  'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,' +
+  'application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json';
+
+/**
+ * The resources of an aggregated discovery answer (apidiscovery.k8s.io APIGroupDiscoveryList, v2 or
+ * v2beta1: the same shape), subresources left out. A Stale group version (one the server could not
+ * read, such as an unavailable aggregated API) contributes nothing and makes the answer partial, as
+ * client-go reports it failed.
+ */
+function fromAggregatedDiscovery(list: Record<string, unknown>): { resources: DiscoveredResource[]; partial: boolean } {
+  type Item = {
+    metadata?: { name?: unknown };
+    versions?: {
+      version?: unknown;
+      freshness?: unknown;
+      resources?: { resource?: unknown; responseKind?: { kind?: unknown }; scope?: unknown; verbs?: unknown }[];
+    }[];
+  };
+  const resources: DiscoveredResource[] = [];
+  let partial = false;
+  for (const item of Array.isArray(list.items) ? (list.items as Item[]) : []) {
+    const group = typeof item?.metadata?.name === 'string' ? item.metadata.name : '';
+    for (const v of Array.isArray(item?.versions) ? item.versions : []) {
+      if (typeof v?.version !== 'string') continue;
+      if (v.freshness === 'Stale') {
+        partial = true;
+        continue;
+      }
+      for (const r of Array.isArray(v.resources) ? v.resources : []) {
+        const kind = r?.responseKind?.kind;
+        if (typeof r?.resource !== 'string' || typeof kind !== 'string' || r.resource.includes('/')) continue;
+        resources.push({
+          group,
+          version: v.version,
+          name: r.resource,
+          kind,
+          namespaced: r.scope === 'Namespaced',
+          verbs: Array.isArray(r.verbs) ? (r.verbs as string[]) : [],
+        });
+      }
+    }
+  }
+  return { resources, partial };
+}
+
 /** Largest answer read from a member (a pod list of a very large cluster is paged well below it). */
 const MAX_RESPONSE_BYTES = 64 * 1024 * 1024;
 /** Discovery is re-read after this, and at once when an object's kind is not found. */
@@ -254,8 +304,9 @@ export class MemberClient {
 
   /**
    * Every served resource of every served group version (not only preferred ones), subresources
-   * left out. Cached for a few minutes; a failure is not cached. `partial` when some group version
-   * could not be read.
+   * left out: two requests against a server with aggregated discovery, one more per group version
+   * against one without. Cached for a few minutes; a failure is not cached. `partial` when some group
+   * version could not be read.
    */
   discover(): Promise<DiscoveredResource[]> {
     return this.#discoverAll().then((d) => d.resources);
@@ -274,28 +325,35 @@ export class MemberClient {
     return this.#discovery!;
   }
 
+  /**
+   * Two requests, `GET /api` and `GET /apis`, asking for aggregated discovery (every group version's
+   * resources in one answer; kube-apiserver 1.27+). A root answered with the legacy documents
+   * (APIVersions, APIGroupList) is followed by one read per group version it names, as before.
+   * `/apis` failing fails the read; `/api` or a group version failing (or a Stale one) makes it partial.
+   */
   async #readDiscovery(): Promise<{ resources: DiscoveredResource[]; partial: boolean }> {
-    type List = {
-      groupVersion?: string;
-      resources?: { name: string; kind: string; namespaced: boolean; verbs?: string[] }[];
-    };
-    const groups = await this.getJson<{ groups?: { name?: string; versions?: { version?: string }[] }[] }>('/apis');
-    const gvs: [string, string, string][] = [['', 'v1', '/api/v1']];
-    for (const g of Array.isArray(groups.groups) ? groups.groups : []) {
-      for (const v of Array.isArray(g?.versions) ? g.versions : []) {
-        if (typeof g.name === 'string' && typeof v?.version === 'string')
-          gvs.push([g.name, v.version, `/apis/${g.name}/${v.version}`]);
-      }
-    }
-    const lists = await Promise.allSettled(gvs.map(([, , path]) => this.getJson<List>(path)));
+    const [core, groups] = await Promise.allSettled([this.#discoveryRoot('/api'), this.#discoveryRoot('/apis')]);
+    if (groups.status === 'rejected') throw groups.reason;
+    const roots = core.status === 'fulfilled' ? [core.value, groups.value] : [groups.value];
     const resources: DiscoveredResource[] = [];
-    let partial = false;
+    let partial = core.status === 'rejected';
+    const legacy: [string, string][] = [];
+    for (const root of roots) {
+      if (root.partial) partial = true;
+      resources.push(...root.resources);
+      legacy.push(...root.groupVersions);
+    }
+    if (legacy.length === 0) return { resources, partial };
+    type List = { resources?: { name: string; kind: string; namespaced: boolean; verbs?: string[] }[] };
+    const lists = await Promise.allSettled(
+      legacy.map(([group, version]) => this.getJson<List>(group ? `/apis/${group}/${version}` : `/api/${version}`)),
+    );
     lists.forEach((r, i) => {
       if (r.status !== 'fulfilled') {
         partial = true;
         return;
       }
-      const [group, version] = gvs[i]!;
+      const [group, version] = legacy[i]!;
       for (const res of Array.isArray(r.value.resources) ? r.value.resources : []) {
         if (typeof res?.name !== 'string' || typeof res.kind !== 'string' || res.name.includes('/')) continue;
         resources.push({
@@ -309,6 +367,32 @@ export class MemberClient {
       }
     });
     return { resources, partial };
+  }
+
+  /**
+   * `/api` or `/apis`: the resources of an aggregated answer, or the group versions (group, version)
+   * a legacy answer names, still to be read one by one.
+   */
+  async #discoveryRoot(
+    path: '/api' | '/apis',
+  ): Promise<{ resources: DiscoveredResource[]; partial: boolean; groupVersions: [string, string][] }> {
+    const res = await this.raw('GET', path, { accept: AGGREGATED_DISCOVERY_ACCEPT });
+    const body = await this.#json<Record<string, unknown>>(res);
+    if ((res.contentType ?? '').includes('g=apidiscovery.k8s.io') || body?.kind === 'APIGroupDiscoveryList') {
+      return { ...fromAggregatedDiscovery(body ?? {}), groupVersions: [] };
+    }
+    const groupVersions: [string, string][] = [];
+    if (path === '/api') {
+      const versions = Array.isArray(body?.versions) ? body.versions.filter((v) => typeof v === 'string') : [];
+      for (const v of versions.length ? versions : ['v1']) groupVersions.push(['', v as string]);
+    } else {
+      for (const g of Array.isArray(body?.groups) ? (body.groups as { name?: unknown; versions?: unknown }[]) : []) {
+        for (const v of Array.isArray(g?.versions) ? (g.versions as { version?: unknown }[]) : []) {
+          if (typeof g.name === 'string' && typeof v?.version === 'string') groupVersions.push([g.name, v.version]);
+        }
+      }
+    }
+    return { resources: [], partial: false, groupVersions };
   }
 
   /**

@@ -38,8 +38,10 @@ export async function collectStatus(client: MemberClient, models: readonly Resou
 
 /**
  * The member's API enablements and Karmada's `CompleteAPIEnablements` condition: discovery only (two
- * requests against an aggregated-discovery server), cheap enough for every status update, as Karmada
- * refreshes them — so a CRD installed on a member is schedulable within one status period.
+ * requests, `/api` and `/apis`, against an aggregated-discovery server — kube-apiserver 1.27+ and the
+ * simulated members; one more per group version against an older one), cheap enough for every status
+ * update, as Karmada refreshes them — so a CRD installed on a member is schedulable within one status
+ * period. A group version the member could not read (a Stale one) makes the condition `Partial`.
  */
 export async function collectApiEnablements(
   client: MemberClient,
