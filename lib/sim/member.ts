@@ -85,6 +85,8 @@ interface Snapshot {
 
 /** How often the member's controllers run a pass with nothing announced (their resync). */
 const RESYNC_MS = 5_000;
+/** Kinds whose creation or update no simulated controller acts on. */
+const PASSIVE_KINDS = new Set(['ConfigMap', 'Secret', 'Event', 'ServiceAccount', 'Service', 'Endpoints', 'Lease']);
 
 /** Events live an hour after their last update, as with kube-apiserver's default `--event-ttl`. */
 const EVENT_TTL_SECONDS = 3600;
@@ -199,6 +201,8 @@ export class SimulatedMember implements RunningMember {
   #fault: Fault | undefined;
   #timer: NodeJS.Timeout | undefined;
   #running: Promise<void> | undefined;
+  /** Whether a ResourceQuota existed at the last pass (quotas count ConfigMaps, Secrets, Services). */
+  #quotas = true;
   #timerAt = 0;
   readonly #objects: RowObjectStore;
   readonly #changes: ChangeFeed;
@@ -250,7 +254,14 @@ export class SimulatedMember implements RunningMember {
         new StoreEventRecorder({ store: this.store, clock: options.clock, component, instance: options.config.name }),
       unhealthy: this.#unhealthy,
     });
-    this.#stopListening = changes.onChange(() => this.#wake());
+    // A new or changed object of a kind no controller here reads (a ConfigMap, a Secret, an Event) needs
+    // no pass unless a ResourceQuota counts it — a fan-out of ConfigMaps would otherwise run every
+    // controller once per batch of creates. Deletions always wake: a terminating namespace's controller
+    // waits for its objects to go.
+    this.#stopListening = changes.onChange((e) => {
+      if (e.type !== 'DELETED' && PASSIVE_KINDS.has(e.object.kind) && !this.#quotas) return;
+      this.#wake();
+    });
   }
 
   readonly #handler: RestHandler;
@@ -636,6 +647,7 @@ export class SimulatedMember implements RunningMember {
         this.#dirty = false;
         await this.#controllers.tick();
         await this.#terminateNamespaces();
+        this.#quotas = (await this.store.listRefs({ group: '', kind: 'ResourceQuota', limit: 1 })).items.length > 0;
         if (this.#options.clock.now() - this.#purgedAt > 60_000) {
           this.#purgedAt = this.#options.clock.now();
           for (const object of await this.#objects.purgeExpired({ group: '', kind: 'Event' }))
