@@ -128,10 +128,23 @@ export interface BinderBatch extends BatchScope {
   overridePolicies(): Promise<OverridePolicy[]>;
   clusterOverridePolicies(): Promise<OverridePolicy[]>;
   /**
-   * The Work reports of one binding run one after another within the batch, each starting from the
-   * binding and template as the previous one wrote them (no conflict among themselves, no re-read).
+   * The Work reports of one binding within the batch: their aggregations run one after another, each
+   * starting from the binding and template as the previous one wrote them (no conflict among
+   * themselves, no re-read), and the reports that arrive while one runs are folded into the next —
+   * one binding write for all of them (group commit).
    */
-  statusOf: Map<string, { chain: Promise<unknown>; binding?: ResourceBinding; template?: KubeObject }>;
+  statusOf: Map<string, BindingReports>;
+}
+
+/** A binding's Work reports within one batch (see {@link BinderBatch.statusOf}). */
+interface BindingReports {
+  chain: Promise<unknown>;
+  binding?: ResourceBinding;
+  template?: KubeObject;
+  /** Reports waiting for the next aggregation, by cluster (a later report of a cluster replaces its earlier one). */
+  waiting: Map<string, KubeObject>;
+  /** The next aggregation, while it has not started: a report joins it. */
+  next?: Promise<ReconcileResult | undefined>;
 }
 
 /** Counters a benchmark or test can read. */
@@ -340,7 +353,9 @@ export function createBinderController(options: BinderOptions): Controller & { s
    * controller for that one Work. Its item of the binding's `aggregatedStatus` is computed again and
    * `FullyApplied` and the template's status follow — the Work, its binding and its template are read
    * (once per batch for the binding and template), no other Work, nothing rendered. A rollout to N
-   * clusters costs O(N) reads, not O(N²). A lost race retries this Work's report.
+   * clusters costs O(N) reads, not O(N²). Reports of the same binding that arrive while its previous
+   * aggregation is being written are folded into one aggregation and one write. A lost race retries
+   * the reports of that aggregation.
    */
   async function syncWorkStatus(
     ref: ObjectRef,
@@ -353,28 +368,35 @@ export function createBinderController(options: BinderOptions): Controller & { s
     const bindingKey = work ? bindingKeyOf(work) : undefined;
     if (!cluster || !work || !bindingKey) return undefined;
     let state = batch.statusOf.get(bindingKey);
-    if (!state) batch.statusOf.set(bindingKey, (state = { chain: Promise.resolve() }));
-    const run = state.chain.then(async (): Promise<ReconcileResult | undefined> => {
-      const binding = state.binding ?? ((await store.get(parseKey(bindingKey))) as ResourceBinding | undefined);
+    if (!state) batch.statusOf.set(bindingKey, (state = { chain: Promise.resolve(), waiting: new Map() }));
+    state.waiting.set(cluster, work);
+    if (state.next) return state.next;
+    const reports = state;
+    const run = reports.chain.then(async (): Promise<ReconcileResult | undefined> => {
+      reports.next = undefined;
+      const works = [...reports.waiting];
+      reports.waiting.clear();
+      const binding = reports.binding ?? ((await store.get(parseKey(bindingKey))) as ResourceBinding | undefined);
       if (!binding || binding.metadata.deletionTimestamp) return undefined;
-      const template = state.template ?? (await store.get(templateRefOf(binding.spec.resource)));
+      const template = reports.template ?? (await store.get(templateRefOf(binding.spec.resource)));
       if (!template || (binding.spec.resource.uid && template.metadata.uid !== binding.spec.resource.uid))
         return undefined;
       const targets = targetClusters(binding).map((t) => t.name);
-      const current = (binding.status?.aggregatedStatus ?? []) as unknown as AggregatedStatusItem[];
-      const items = withClusterItem(template, current, cluster, work, targets);
+      let items = (binding.status?.aggregatedStatus ?? []) as unknown as AggregatedStatusItem[];
+      for (const [name, reported] of works) items = withClusterItem(template, items, name, reported, targets);
       const aggregated = await aggregate(binding, template, targets, items, context);
       if (aggregated.conflict) {
-        state.binding = undefined;
-        state.template = undefined;
+        reports.binding = undefined;
+        reports.template = undefined;
         return { requeueAfterMs: 0 };
       }
-      state.binding = aggregated.bindingWritten ?? binding;
-      state.template = aggregated.templateWritten ?? template;
-      await afterStatus(state.binding, aggregated.bindingWritten !== undefined, lane);
+      reports.binding = aggregated.bindingWritten ?? binding;
+      reports.template = aggregated.templateWritten ?? template;
+      await afterStatus(reports.binding, aggregated.bindingWritten !== undefined, lane);
       return undefined;
     });
-    state.chain = run.catch(() => undefined);
+    reports.next = run;
+    reports.chain = run.catch(() => undefined);
     return run;
   }
 
