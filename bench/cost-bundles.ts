@@ -30,6 +30,11 @@ export interface DeployedShape {
   functions: FunctionShape[];
   /** Resources by CloudFormation type, over both stacks. */
   resources: Record<string, number>;
+  /**
+   * Metrics the alarms evaluate, as CloudWatch bills them: one per single-metric alarm, one per metric
+   * a metric-math alarm's expression reads.
+   */
+  alarmMetrics: number;
   /** API Gateway flavour of the Kubernetes API: `HTTP` (v2) or `REST`. */
   apiProtocol: string;
   /** Schedules and their expressions. */
@@ -77,7 +82,7 @@ async function synthesise(outdir: string): Promise<void> {
   const templates = [built.stateful.stackName, built.stateless.stackName].map(
     (stack) => assembly.getStackByName(stack).template as Template,
   );
-  const shape: DeployedShape = { functions: [], resources: {}, apiProtocol: '', schedules: [] };
+  const shape: DeployedShape = { functions: [], resources: {}, alarmMetrics: 0, apiProtocol: '', schedules: [] };
   for (const template of templates) {
     for (const resource of Object.values(template.Resources)) {
       shape.resources[resource.Type] = (shape.resources[resource.Type] ?? 0) + 1;
@@ -101,6 +106,10 @@ async function synthesise(outdir: string): Promise<void> {
           assetDir: join(outdir, `asset.${key.replace(/\.zip$/, '')}`),
           environment,
         });
+      }
+      if (resource.Type === 'AWS::CloudWatch::Alarm') {
+        const queries = p.Metrics as { MetricStat?: unknown }[] | undefined;
+        shape.alarmMetrics += queries ? queries.filter((q) => q.MetricStat !== undefined).length : 1;
       }
       if (resource.Type === 'AWS::ApiGatewayV2::Api') shape.apiProtocol = String(p.ProtocolType);
       if (resource.Type === 'AWS::ApiGateway::RestApi') shape.apiProtocol = 'REST';

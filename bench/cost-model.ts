@@ -72,7 +72,12 @@ export const PRICES = {
     unit: 'GB',
     what: 'Data transfer out to the internet (requests to member API servers, API answers; first 10 TB)',
   },
-  alarm: { usd: 0.1, per: 1, unit: 'alarm-month', what: 'CloudWatch alarm (standard resolution, one metric)' },
+  alarm: {
+    usd: 0.1,
+    per: 1,
+    unit: 'alarm metric-month',
+    what: 'CloudWatch alarm, standard resolution (per metric it evaluates: a metric-math alarm pays for each)',
+  },
   dashboard: { usd: 3.0, per: 1, unit: 'dashboard-month', what: 'CloudWatch dashboard (beyond the 3 free)' },
   customMetric: {
     usd: 0.3,
@@ -258,6 +263,7 @@ export function usageCost(usage: Usage, architecture: Architecture = 'arm64'): C
 export interface FixedResources {
   kmsKeys: number;
   secrets: number;
+  /** Alarm metrics: one per single-metric alarm, one per metric in a metric-math alarm. */
   alarms: number;
   dashboards: number;
   /** Custom metrics published in an average hour (EMF). */

@@ -108,6 +108,21 @@ export interface CostResults {
   timings: Record<string, number>;
 }
 
+/** `name count` per metric name of `name|dimensions` keys, e.g. `ReconcileLatency 10`. */
+function metricNames(keys: readonly string[]): string {
+  const counts = new Map<string, number>();
+  for (const key of keys) {
+    const name = key.slice(0, key.indexOf('|'));
+    counts.set(name, (counts.get(name) ?? 0) + 1);
+  }
+  return counts.size === 0
+    ? 'none'
+    : [...counts]
+        .sort((a, b) => a[0].localeCompare(b[0]))
+        .map(([name, n]) => `${name} ${n}`)
+        .join(', ');
+}
+
 /** The usage a window of counts stands for. */
 export function usageOf(counts: Counts): Usage {
   return {
@@ -336,7 +351,7 @@ export function renderCostReport(r: CostResults): string {
   const fixedLines = fixedCost({
     kmsKeys: shape?.resources['AWS::KMS::Key'] ?? 0,
     secrets: shape?.resources['AWS::SecretsManager::Secret'] ?? 0,
-    alarms: shape?.resources['AWS::CloudWatch::Alarm'] ?? 0,
+    alarms: shape?.alarmMetrics ?? 0,
     dashboards: shape?.resources['AWS::CloudWatch::Dashboard'] ?? 0,
     customMetrics: r.fleetMetricKeys.length,
     storageGb: r.fleetStoredBytes / 1e9,
@@ -452,7 +467,7 @@ export function renderCostReport(r: CostResults): string {
     `- KMS requests: ${fmt(idle.tableKeyRequests)} are DynamoDB's for the table's customer managed key (once per function role per ${TABLE_KEY_CACHE_MINUTES} minutes it is used in, an estimate), the rest the functions' own (member credentials; cached per warm function).`,
     `- Data transfer out: ${fmt(metric(fleetMonth, 'member.requests'))} member requests a month at ${MEMBER_REQUEST_OVERHEAD_BYTES} bytes of headers each (estimated) plus their paths and bodies; answers (${fmt(metric(fleetMonth, 'member.bytesIn') / 1e9)} GB a month) come in free. ${fmt(metric(fleetMonth, 'member.requests', 'cluster-status') / Math.max(1, metric(fleetMonth, 'lambda.keys', 'cluster-status')))} member requests per cluster-status key (a probe, or the minute's sweep): each probe reads the member's whole API discovery again.`,
     `- Of the SQS requests, ${fmt(idle.pollRequests)} (${usd(pollLine)}) are Lambda's pollers waiting on ${eventSources} empty queues (${IDLE_RECEIVES_PER_QUEUE_MINUTE} receives a minute each, not measured); the rest are the sweeps' own messages.`,
-    `- Fixed resources counted in the synthesised \`${ENV.name}\` stacks: ${shape ? `${shape.resources['AWS::KMS::Key'] ?? 0} KMS keys, ${shape.resources['AWS::SecretsManager::Secret'] ?? 0} secret, ${shape.resources['AWS::CloudWatch::Alarm'] ?? 0} alarms, ${shape.resources['AWS::CloudWatch::Dashboard'] ?? 0} dashboard, ${eventSources} SQS event sources, ${shape.resources['AWS::Scheduler::Schedule'] ?? 0} schedules, ${shape.functions.length} functions (${[...new Set(shape.functions.map((f) => f.architecture))].join(', ')}), API Gateway ${shape.apiProtocol} API` : 'not available (synth failed)'}. Custom metrics: ${r.fleetMetricKeys.length} published by the idle fleet (EMF names × dimension values), ${busyOnly} more while changes flow.`,
+    `- Fixed resources counted in the synthesised \`${ENV.name}\` stacks: ${shape ? `${shape.resources['AWS::KMS::Key'] ?? 0} KMS keys, ${shape.resources['AWS::SecretsManager::Secret'] ?? 0} secret, ${shape.resources['AWS::CloudWatch::Alarm'] ?? 0} alarms (${shape.alarmMetrics} alarm metrics), ${shape.resources['AWS::CloudWatch::Dashboard'] ?? 0} dashboard, ${eventSources} SQS event sources, ${shape.resources['AWS::Scheduler::Schedule'] ?? 0} schedules, ${shape.functions.length} functions (${[...new Set(shape.functions.map((f) => f.architecture))].join(', ')}), API Gateway ${shape.apiProtocol} API` : 'not available (synth failed)'}. Custom metrics: ${r.fleetMetricKeys.length} published by the idle fleet (EMF names × dimension values: ${metricNames(r.fleetMetricKeys)}), ${busyOnly} more while changes flow (${metricNames(r.busyMetricKeys.filter((k) => !r.fleetMetricKeys.includes(k)))}).`,
     `- Target ≤ ${usd(TARGET_IDLE_MONTH)} a month idle: **${idleMonth <= TARGET_IDLE_MONTH ? 'met' : 'missed'}** (${usd(idleMonth)} at list prices, ${usd(idleFree)} after the free tiers if the account has nothing else). Largest items: ${largest(idleLines, 4)}.`,
     '',
     `Each template already propagated to two clusters adds, idle, per month: ${usd(total(steadyLines))} (${largest(steadyLines, 3)}), measured as the difference between ${r.idleEmpty.minutes} idle minutes with ${r.options.templates} templates and without; and ${fmt(storagePerTemplate)} bytes of table and index storage (${usd((storagePerTemplate / 1e9) * (unitPrice(PRICES.dynamoStorage) + unitPrice(PRICES.dynamoPitr)))} a month).`,

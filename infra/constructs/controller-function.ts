@@ -11,9 +11,10 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { type ControllerSpec, queueTargets } from '../../lib/controllers/specs.ts';
 import { METRIC, METRICS_NAMESPACE } from '../../lib/observability/metrics.ts';
-import { deadLetterQueueName, queueName } from '../../lib/queue/naming.ts';
+import { queueName } from '../../lib/queue/naming.ts';
 import { LANES, type Lane } from '../../lib/queue/port.ts';
 import type { EnvironmentConfig } from '../config/environments.ts';
+import { controllerDeadLetterQueueName } from '../config/dead-letter.ts';
 import { addServiceFunction } from './service-function.ts';
 
 export interface ControllerFunctionProps {
@@ -29,7 +30,8 @@ export interface ControllerFunctionProps {
  * runtime, AWS SDK left to the runtime; its own log group with retention; a role allowed exactly what
  * the controller does (its table operations, the data key only through DynamoDB, sends to the queues it
  * targets); a priority and a standard SQS event source with partial batch responses and capped
- * concurrency; alarms on its dead-letter queues, queue age and errors.
+ * concurrency; alarms on its dead-letter queue (one, shared by the lanes), each lane's oldest message
+ * and its errors — one metric each, since CloudWatch bills an alarm per metric it evaluates.
  */
 export class ControllerFunction extends Construct {
   readonly function: NodejsFunction;
@@ -95,9 +97,29 @@ export class ControllerFunction extends Construct {
             : {}),
         }),
       );
-      this.#alarms(config, spec, lane, props.alarmTopic);
+      this.#ageAlarm(config, spec, lane, props.alarmTopic);
     }
     this.queues = queues;
+
+    const dlqName = controllerDeadLetterQueueName(config.prefix, spec.name);
+    const dlq = new cloudwatch.Alarm(this, 'DeadLetterAlarm', {
+      alarmName: `${dlqName}-depth`,
+      alarmDescription:
+        `Messages of ${spec.name} failed ${spec.maxReceiveCount} times and were dead-lettered; inspect ${dlqName} ` +
+        '(each message has its lane in the lane attribute) and, once fixed, redrive to the source queues.',
+      metric: new cloudwatch.Metric({
+        namespace: 'AWS/SQS',
+        metricName: 'ApproximateNumberOfMessagesVisible',
+        dimensionsMap: { QueueName: dlqName },
+        statistic: 'Maximum',
+        period: Duration.minutes(1),
+      }),
+      threshold: 1,
+      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
+      evaluationPeriods: 1,
+      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
+    });
+    dlq.addAlarmAction(new cwActions.SnsAction(props.alarmTopic));
 
     const errors = new cloudwatch.Alarm(this, 'ErrorsAlarm', {
       alarmName: `${functionName}-errors`,
@@ -111,25 +133,8 @@ export class ControllerFunction extends Construct {
     errors.addAlarmAction(new cwActions.SnsAction(props.alarmTopic));
   }
 
-  #alarms(config: EnvironmentConfig, spec: ControllerSpec, lane: Lane, topic: sns.ITopic): void {
+  #ageAlarm(config: EnvironmentConfig, spec: ControllerSpec, lane: Lane, topic: sns.ITopic): void {
     const title = lane[0]!.toUpperCase() + lane.slice(1);
-    const dlqName = deadLetterQueueName(config.prefix, spec.name, lane);
-    const dlq = new cloudwatch.Alarm(this, `${title}DeadLetterAlarm`, {
-      alarmName: `${dlqName}-depth`,
-      alarmDescription: `Messages of ${spec.name} (${lane}) failed ${spec.maxReceiveCount} times and were dead-lettered; inspect ${dlqName} and redrive once fixed.`,
-      metric: new cloudwatch.Metric({
-        namespace: 'AWS/SQS',
-        metricName: 'ApproximateNumberOfMessagesVisible',
-        dimensionsMap: { QueueName: dlqName },
-        statistic: 'Maximum',
-        period: Duration.minutes(1),
-      }),
-      threshold: 1,
-      comparisonOperator: cloudwatch.ComparisonOperator.GREATER_THAN_OR_EQUAL_TO_THRESHOLD,
-      evaluationPeriods: 1,
-      treatMissingData: cloudwatch.TreatMissingData.NOT_BREACHING,
-    });
-    dlq.addAlarmAction(new cwActions.SnsAction(topic));
     const name = queueName(config.prefix, spec.name, lane);
     const age = new cloudwatch.Alarm(this, `${title}AgeAlarm`, {
       alarmName: `${name}-oldest-message-age`,
@@ -149,47 +154,62 @@ export class ControllerFunction extends Construct {
     age.addAlarmAction(new cwActions.SnsAction(topic));
   }
 
-  /** Dashboard widgets for this controller: reconciles, errors, latency by lane; queue depth and age. */
+  /**
+   * Dashboard widgets for this controller: reconciles, errors and latency (its EMF metrics, per
+   * controller); messages received, queue depth (the lanes and the dead-letter queue) and the oldest
+   * message's age per lane (AWS/SQS).
+   */
   widgets(config: EnvironmentConfig, spec: ControllerSpec): cloudwatch.IWidget[] {
-    const emf = (metricName: string, lane: Lane, statistic: string) =>
+    const emf = (metricName: string, statistic: string, label: string) =>
       new cloudwatch.Metric({
         namespace: METRICS_NAMESPACE,
         metricName,
-        dimensionsMap: { service: spec.name, controller: spec.name, queue: lane },
+        dimensionsMap: { service: spec.name, controller: spec.name },
         statistic,
         period: Duration.minutes(1),
-        label: `${lane} ${statistic}`,
+        label,
       });
-    const sqsMetric = (metricName: string, lane: Lane) =>
+    const sqsMetric = (metricName: string, queue: string, statistic: string, label: string) =>
       new cloudwatch.Metric({
         namespace: 'AWS/SQS',
         metricName,
-        dimensionsMap: { QueueName: queueName(config.prefix, spec.name, lane) },
-        statistic: 'Maximum',
+        dimensionsMap: { QueueName: queue },
+        statistic,
         period: Duration.minutes(1),
-        label: lane,
+        label,
       });
+    const lane = (l: Lane) => queueName(config.prefix, spec.name, l);
     return [
       new cloudwatch.TextWidget({ markdown: `### ${spec.name}\n${spec.description}`, width: 24, height: 1 }),
       new cloudwatch.GraphWidget({
         title: 'Reconciles / errors',
-        left: LANES.map((l) => emf(METRIC.reconciles, l, 'Sum')),
-        right: LANES.map((l) => emf(METRIC.reconcileErrors, l, 'Sum')),
+        // Each reconcile records one latency: their count is the number of reconciles.
+        left: [emf(METRIC.reconcileLatency, 'SampleCount', 'reconciles')],
+        right: [emf(METRIC.reconcileErrors, 'Sum', 'errors')],
         width: 6,
       }),
       new cloudwatch.GraphWidget({
         title: 'Reconcile latency (ms)',
-        left: LANES.flatMap((l) => [emf(METRIC.reconcileLatency, l, 'p50'), emf(METRIC.reconcileLatency, l, 'p99')]),
+        left: [emf(METRIC.reconcileLatency, 'p50', 'p50'), emf(METRIC.reconcileLatency, 'p99', 'p99')],
         width: 6,
       }),
       new cloudwatch.GraphWidget({
-        title: 'Queue depth',
-        left: LANES.map((l) => sqsMetric('ApproximateNumberOfMessagesVisible', l)),
+        title: 'Messages received / queue depth',
+        left: LANES.map((l) => sqsMetric('NumberOfMessagesReceived', lane(l), 'Sum', `${l} received`)),
+        right: [
+          ...LANES.map((l) => sqsMetric('ApproximateNumberOfMessagesVisible', lane(l), 'Maximum', `${l} depth`)),
+          sqsMetric(
+            'ApproximateNumberOfMessagesVisible',
+            controllerDeadLetterQueueName(config.prefix, spec.name),
+            'Maximum',
+            'dead-lettered',
+          ),
+        ],
         width: 6,
       }),
       new cloudwatch.GraphWidget({
         title: 'Oldest message age (s)',
-        left: LANES.map((l) => sqsMetric('ApproximateAgeOfOldestMessage', l)),
+        left: LANES.map((l) => sqsMetric('ApproximateAgeOfOldestMessage', lane(l), 'Maximum', l)),
         width: 6,
       }),
     ];

@@ -10,7 +10,7 @@ import { logMetrics } from '@aws-lambda-powertools/metrics/middleware';
 import middy from '@middy/core';
 import type { APIGatewayProxyEventV2, APIGatewayProxyStructuredResultV2, Context } from 'aws-lambda';
 import type { Logger } from '../observability/logger.ts';
-import { METRIC, type Metrics, MetricUnit } from '../observability/metrics.ts';
+import { addDocumentProperty, DOCUMENT_PROPERTY, METRIC, type Metrics, MetricUnit } from '../observability/metrics.ts';
 import { clusterTimings } from '../config/runtime.ts';
 import type { Runtime } from '../wiring/runtime.ts';
 import { requestFromApiGateway, responseToApiGateway } from './apigw.ts';
@@ -68,7 +68,7 @@ export function createApiHandler(runtime: Runtime, deps: { logger: Logger; metri
         durationMs,
         userAgent: request.headers['user-agent'],
       });
-      deps.metrics.addMetric(METRIC.apiRequests, MetricUnit.Count, 1);
+      addDocumentProperty(deps.metrics, DOCUMENT_PROPERTY.apiRequests, 1);
       deps.metrics.addMetric(METRIC.apiLatency, MetricUnit.Milliseconds, durationMs);
       return responseToApiGateway(response);
     });

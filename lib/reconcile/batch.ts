@@ -4,13 +4,22 @@
  * - messages for the same key are folded into one reconcile (the key's lane is priority if any was);
  * - keys are reconciled concurrently (bounded); a failed key reports one of its messages as a batch
  *   item failure — only that key is retried — after pushing its visibility out exponentially;
- * - metrics (EMF) and logs carry controller, key, reconcileID and the queue of origin.
+ * - logs carry controller, key, reconcileID and the queue of origin; metrics (EMF) the controller, with
+ *   the batch's lane and sizes as document properties (not metrics: docs/decisions/0018-idle-cost.md).
  */
 import { randomUUID } from 'node:crypto';
 import type { SQSBatchItemFailure, SQSBatchResponse, SQSRecord } from 'aws-lambda';
 import type { Clock } from '../clock/clock.ts';
 import { deferredChild, type Logger } from '../observability/logger.ts';
-import { METRIC, type Metrics, MetricUnit, resetDefaultDimensions } from '../observability/metrics.ts';
+import {
+  addDocumentProperty,
+  DOCUMENT_PROPERTY,
+  METRIC,
+  type Metrics,
+  MetricUnit,
+  resetDefaultDimensions,
+  setStandingProperties,
+} from '../observability/metrics.ts';
 import { type ControllerMessage, decodeMessage, timerDue } from '../queue/messages.ts';
 import { laneOfQueue } from '../queue/naming.ts';
 import type { Lane, WorkQueue } from '../queue/port.ts';
@@ -69,10 +78,12 @@ export async function processBatch(
   const { clock, logger, metrics, workQueue } = deps;
   const failures: SQSBatchItemFailure[] = [];
   const batchLane = records.length > 0 ? laneOf(records[0]!) : 'standard';
-  // Default dimensions, not plain ones: Powertools flushes a metric early once it holds 100 values
-  // and clears plain dimensions when it does, which would drop them from a large batch's latencies.
-  resetDefaultDimensions(metrics, { controller: controller.name, queue: batchLane });
-  metrics.addMetric(METRIC.messages, MetricUnit.Count, records.length);
+  // Default dimensions and standing properties, not plain ones: Powertools flushes a metric early once
+  // it holds 100 values and clears plain dimensions when it does, which would drop them from a large
+  // batch's latencies. The lane is a property, not a dimension: a dimension would double the metrics.
+  resetDefaultDimensions(metrics, { controller: controller.name });
+  setStandingProperties(metrics, { [DOCUMENT_PROPERTY.queue]: batchLane });
+  addDocumentProperty(metrics, DOCUMENT_PROPERTY.messages, records.length);
 
   // 1. Decode; re-arm early timers; group the rest by key.
   const groups = new Map<string, KeyGroup>();
@@ -146,6 +157,7 @@ export async function processBatch(
         error: err as Error,
       });
       for (const g of groups.values()) failures.push({ itemIdentifier: g.records[0]!.messageId });
+      metrics.addMetric(METRIC.reconcileErrors, MetricUnit.Count, groups.size);
       return { batchItemFailures: failures };
     }
   }
@@ -182,10 +194,10 @@ export async function processBatch(
       logger.error('closing the batch failed', { controller: controller.name, error: err as Error });
     });
   }
-  if (counts.reconciles > 0) {
-    metrics.addMetric(METRIC.reconciles, MetricUnit.Count, counts.reconciles);
-    metrics.addMetric(METRIC.reconcileErrors, MetricUnit.Count, counts.errors);
-  }
+  // Reconciles are the SampleCount of ReconcileLatency; errors only when there were some (a zero is
+  // billed like any value and says what a missing datapoint says).
+  if (counts.reconciles > 0) addDocumentProperty(metrics, DOCUMENT_PROPERTY.reconciles, counts.reconciles);
+  if (counts.errors > 0) metrics.addMetric(METRIC.reconcileErrors, MetricUnit.Count, counts.errors);
   if (counts.requeues > 0) metrics.addMetric(METRIC.requeues, MetricUnit.Count, counts.requeues);
   return { batchItemFailures: failures };
 }

@@ -13,8 +13,10 @@ import { buildApp } from '../../infra/build.ts';
 import { ENVIRONMENTS, type EnvironmentConfig, loadEnvironment } from '../../infra/config/environments.ts';
 import { ConfigError } from '../../lib/config/validate.ts';
 import { CONTROLLER_SPECS, triggeredControllers, visibilityTimeoutSeconds } from '../../lib/controllers/specs.ts';
-import { deadLetterQueueName, queueName } from '../../lib/queue/naming.ts';
+import { METRIC, METRICS_NAMESPACE } from '../../lib/observability/metrics.ts';
+import { queueName } from '../../lib/queue/naming.ts';
 import { LANES } from '../../lib/queue/port.ts';
+import { controllerDeadLetterQueueName } from '../../infra/config/dead-letter.ts';
 
 const outdirs: string[] = [];
 after(() => {
@@ -94,20 +96,54 @@ for (const env of ['dev', 'prod'] as const) {
     });
 
     for (const spec of CONTROLLER_SPECS) {
-      for (const lane of LANES) {
-        it(`${spec.name}/${lane}: encrypted TLS-only queue with a DLQ after ${spec.maxReceiveCount} receives`, () => {
+      const dlqName = controllerDeadLetterQueueName(config.prefix, spec.name);
+      it(`${spec.name}: one dead-letter queue (14 days) for both lanes, each redriving to it after ${spec.maxReceiveCount} receives`, () => {
+        const dlqs = stateful.findResources('AWS::SQS::Queue', { Properties: { QueueName: dlqName } });
+        assert.equal(Object.keys(dlqs).length, 1);
+        const [dlqId, dlq] = Object.entries(dlqs)[0]! as [string, { Properties: Record<string, unknown> }];
+        assert.equal(dlq.Properties.MessageRetentionPeriod, 14 * 24 * 3600);
+        assert.equal(dlq.Properties.SqsManagedSseEnabled, true);
+        for (const lane of LANES) {
           stateful.hasResourceProperties('AWS::SQS::Queue', {
             QueueName: queueName(config.prefix, spec.name, lane),
             SqsManagedSseEnabled: true,
             VisibilityTimeout: visibilityTimeoutSeconds(spec),
-            RedrivePolicy: { deadLetterTargetArn: Match.anyValue(), maxReceiveCount: spec.maxReceiveCount },
+            RedrivePolicy: {
+              deadLetterTargetArn: { 'Fn::GetAtt': [dlqId, 'Arn'] },
+              maxReceiveCount: spec.maxReceiveCount,
+            },
           });
-          stateful.hasResourceProperties('AWS::SQS::Queue', {
-            QueueName: deadLetterQueueName(config.prefix, spec.name, lane),
-            MessageRetentionPeriod: 14 * 24 * 3600,
-          });
-        });
+        }
+      });
 
+      it(`${spec.name}: alarms once on its dead-letter queue's depth`, () => {
+        const alarms = stateless.findResources('AWS::CloudWatch::Alarm', {
+          Properties: {
+            MetricName: 'ApproximateNumberOfMessagesVisible',
+            Dimensions: [{ Name: 'QueueName', Value: dlqName }],
+          },
+        });
+        assert.equal(Object.keys(alarms).length, 1);
+        stateless.hasResourceProperties('AWS::CloudWatch::Alarm', {
+          AlarmName: `${dlqName}-depth`,
+          MetricName: 'ApproximateNumberOfMessagesVisible',
+          Threshold: 1,
+          ComparisonOperator: 'GreaterThanOrEqualToThreshold',
+          AlarmActions: [Match.anyValue()],
+        });
+      });
+
+      it(`${spec.name}: alarms on function errors`, () => {
+        stateless.hasResourceProperties('AWS::CloudWatch::Alarm', {
+          AlarmName: `${config.prefix}-${spec.name}-errors`,
+          MetricName: 'Errors',
+          Namespace: 'AWS/Lambda',
+          Threshold: 1,
+          AlarmActions: [Match.anyValue()],
+        });
+      });
+
+      for (const lane of LANES) {
         it(`${spec.name}/${lane}: event source reports partial batch failures and caps concurrency at ${spec.lanes[lane].maxConcurrency}`, () => {
           stateless.hasResourceProperties('AWS::Lambda::EventSourceMapping', {
             EventSourceArn: Match.objectLike({
@@ -119,17 +155,12 @@ for (const env of ['dev', 'prod'] as const) {
           });
         });
 
-        it(`${spec.name}/${lane}: alarms on dead-letter depth and on the age of the oldest message`, () => {
-          stateless.hasResourceProperties('AWS::CloudWatch::Alarm', {
-            MetricName: 'ApproximateNumberOfMessagesVisible',
-            Dimensions: [{ Name: 'QueueName', Value: deadLetterQueueName(config.prefix, spec.name, lane) }],
-            Threshold: 1,
-            AlarmActions: [Match.anyValue()],
-          });
+        it(`${spec.name}/${lane}: alarms on the age of the oldest message`, () => {
           stateless.hasResourceProperties('AWS::CloudWatch::Alarm', {
             MetricName: 'ApproximateAgeOfOldestMessage',
             Dimensions: [{ Name: 'QueueName', Value: queueName(config.prefix, spec.name, lane) }],
             Threshold: config.oldestMessageAlarmSeconds[lane],
+            AlarmActions: [Match.anyValue()],
           });
         });
       }
@@ -161,6 +192,45 @@ for (const env of ['dev', 'prod'] as const) {
         });
       });
     }
+
+    it('alarms on one metric each (CloudWatch bills an alarm per metric): per controller its DLQ and errors, per lane the oldest message, and the API 5xx', () => {
+      const alarms = Object.values(stateless.findResources('AWS::CloudWatch::Alarm')) as {
+        Properties: Record<string, unknown>;
+      }[];
+      for (const alarm of alarms) {
+        assert.equal(typeof alarm.Properties.MetricName, 'string', JSON.stringify(alarm.Properties));
+        assert.equal(alarm.Properties.Metrics, undefined, 'no metric math');
+        assert.equal((alarm.Properties.AlarmActions as unknown[]).length, 1, 'pages through the alarm topic');
+      }
+      assert.equal(alarms.length, CONTROLLER_SPECS.length * (2 + LANES.length) + 1);
+    });
+
+    it("graphs only metrics that are published: the controllers' EMF metrics per controller (no lane), SQS per queue", () => {
+      const dashboard = Object.values(stateless.findResources('AWS::CloudWatch::Dashboard'))[0] as {
+        Properties: { DashboardBody: string | { 'Fn::Join': [string, unknown[]] } };
+      };
+      const raw = dashboard.Properties.DashboardBody;
+      // Deploy-time values (region) joined in as placeholders.
+      const text =
+        typeof raw === 'string' ? raw : raw['Fn::Join'][1].map((p) => (typeof p === 'string' ? p : 'x')).join('');
+      const widgets = (JSON.parse(text) as { widgets: { properties: { metrics?: unknown[][] } }[] }).widgets;
+      const graphed = widgets.flatMap((w) => w.properties.metrics ?? []);
+      const emf = graphed.filter((m) => m[0] === METRICS_NAMESPACE);
+      assert.ok(emf.length > 0);
+      for (const m of emf) {
+        assert.ok(
+          ([METRIC.reconcileLatency, METRIC.reconcileErrors] as string[]).includes(m[1] as string),
+          `the dashboard graphs ${String(m[1])}, which a reconcile does not publish`,
+        );
+        const dimensions = m.slice(2).filter((x) => typeof x === 'string');
+        assert.deepEqual(dimensions.filter((_, i) => i % 2 === 0).sort(), ['controller', 'service'], String(m));
+      }
+      const queues = new Set(graphed.filter((m) => m[0] === 'AWS/SQS').map((m) => m[3]));
+      for (const spec of CONTROLLER_SPECS) {
+        assert.ok(queues.has(controllerDeadLetterQueueName(config.prefix, spec.name)));
+        for (const lane of LANES) assert.ok(queues.has(queueName(config.prefix, spec.name, lane)));
+      }
+    });
 
     it('grants least privilege: no managed policies, no wildcard actions or resources, KMS only via a service or for credentials', () => {
       const roles = stateless.findResources('AWS::IAM::Role', {

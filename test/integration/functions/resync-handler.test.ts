@@ -43,7 +43,8 @@ describe('functions/resync.ts', () => {
     };
     assert.ok(emf, 'an EMF document on stdout');
     assert.equal(emf._aws.CloudWatchMetrics[0]!.Namespace, 'ServerlessKarmada');
-    assert.deepEqual(emf._aws.CloudWatchMetrics[0]!.Dimensions, [['service', 'controller', 'queue']]);
+    // The lane is a property of the document, not a dimension (docs/decisions/0018-idle-cost.md).
+    assert.deepEqual(emf._aws.CloudWatchMetrics[0]!.Dimensions, [['service', 'controller']]);
     assert.equal(emf.queue, 'standard', 'queue of origin from the event source ARN (the schedule sets no attribute)');
     assert.equal(emf.Reconciles, 1);
   });

@@ -53,6 +53,15 @@ function setup(behave?: (key: string, attempt: number) => ReconcileResult | unde
   return { clock, controller, enqueued, visibility, emf, logs, run };
 }
 
+type Directive = { Dimensions: string[][]; Metrics: { Name: string }[] };
+const directivesOf = (doc: Record<string, unknown>) =>
+  (doc._aws as { CloudWatchMetrics: Directive[] }).CloudWatchMetrics;
+const metricsOf = (doc: Record<string, unknown>) =>
+  directivesOf(doc)
+    .flatMap((d) => d.Metrics.map((m) => m.Name))
+    .sort();
+const dimensionSetsOf = (doc: Record<string, unknown>) => directivesOf(doc).flatMap((d) => d.Dimensions);
+
 describe('processBatch', () => {
   it('reconciles each key once per batch, folding duplicates (the sample event: 2 messages for nginx, 1 for app-config)', async () => {
     const s = setup();
@@ -69,9 +78,30 @@ describe('processBatch', () => {
     assert.equal(doc.MessagesReceived, 3);
     assert.equal(doc.DuplicateMessages, 1);
     assert.equal(doc.Reconciles, 2);
-    assert.equal(doc.ReconcileErrors, 0);
+    assert.equal(doc.ReconcileErrors, undefined, 'no errors: nothing published');
     assert.equal(doc.controller, 'detector');
     assert.equal(doc.queue, 'priority');
+    assert.deepEqual(metricsOf(doc), ['DuplicateMessages', 'ReconcileLatency']);
+    assert.deepEqual(dimensionSetsOf(doc), [['service', 'controller']]);
+  });
+
+  it('publishes one metric per controller for a quiet batch: the latency (its SampleCount counts the reconciles); the lane and sizes are properties, not metrics', async () => {
+    const s = setup();
+    await s.run([record('a', { lane: 'standard' }), record('b', { lane: 'standard' })]);
+    assert.equal(s.emf.length, 1);
+    const doc = s.emf[0] as unknown as Record<string, unknown>;
+    assert.deepEqual(metricsOf(doc), ['ReconcileLatency']);
+    assert.deepEqual(dimensionSetsOf(doc), [['service', 'controller']]);
+    assert.equal((doc.ReconcileLatency as number[]).length, 2);
+    assert.equal(doc.MessagesReceived, 2);
+    assert.equal(doc.Reconciles, 2);
+    assert.equal(doc.queue, 'standard');
+    // The next batch's document carries its own sizes, not the previous one's.
+    await s.run([record('c', { lane: 'priority' })]);
+    const next = s.emf[1] as unknown as Record<string, unknown>;
+    assert.equal(next.MessagesReceived, 1);
+    assert.equal(next.Reconciles, 1);
+    assert.equal(next.queue, 'priority');
   });
 
   it('keeps controller and queue on every EMF document of a batch of 150 keys (Powertools flushes at 100 values)', async () => {
@@ -81,7 +111,12 @@ describe('processBatch', () => {
     for (const doc of s.emf as unknown as Record<string, unknown>[]) {
       assert.equal(doc.controller, 'detector');
       assert.equal(doc.queue, 'standard');
+      assert.deepEqual(dimensionSetsOf(doc), [['service', 'controller']]);
     }
+    const sum = (name: string) =>
+      s.emf.reduce((n, d) => n + ((d as unknown as Record<string, number | undefined>)[name] ?? 0), 0);
+    assert.equal(sum('MessagesReceived'), 150, 'the batch counted once, on one of its documents');
+    assert.equal(sum('Reconciles'), 150);
     const latencies = s.emf.flatMap((d) =>
       ([] as number[]).concat((d as unknown as Record<string, number | number[]>).ReconcileLatency ?? []),
     );
@@ -118,6 +153,23 @@ describe('processBatch', () => {
     assert.match(errorLine ?? '', /member cluster returned 500/);
     const doc = s.emf[0] as unknown as Record<string, unknown>;
     assert.equal(doc.ReconcileErrors, 1);
+    assert.equal((doc.ReconcileLatency as number[]).length, 3, 'a failed reconcile has a latency too');
+  });
+
+  it('counts every key of a batch that could not be opened as an error (each is retried)', async () => {
+    const s = setup();
+    Object.assign(s.controller, {
+      openBatch: async () => {
+        throw new Error('cluster snapshot unavailable');
+      },
+    });
+    const records = [record('a'), record('b'), record('b')];
+    const out = await s.run(records);
+    assert.equal(out.batchItemFailures.length, 2);
+    assert.deepEqual(s.controller.calls, []);
+    const doc = s.emf[0] as unknown as Record<string, unknown>;
+    assert.equal(doc.ReconcileErrors, 2);
+    assert.equal(doc.MessagesReceived, 3);
   });
 
   it('reports an unreadable message as a failure (so it dead-letters) and still processes the rest', async () => {
