@@ -1,7 +1,7 @@
 /**
  * Creates every controller's queues on a local SQS-compatible server, exactly as the stateful stack
- * does in AWS: a priority and a standard queue per controller, each with its own DLQ and redrive
- * policy, visibility timeout six times the function timeout.
+ * does in AWS: a priority and a standard queue per controller, both redriving to the controller's one
+ * DLQ, visibility timeout six times the function timeout.
  */
 import { type ControllerSpec, visibilityTimeoutSeconds } from '../controllers/specs.ts';
 import { deadLetterQueueName, queueName } from '../queue/naming.ts';
@@ -25,10 +25,10 @@ export async function provisionControllerQueues(
 ): Promise<ProvisionedQueue[]> {
   const out: ProvisionedQueue[] = [];
   for (const spec of specs) {
+    const dlq = await admin.create(deadLetterQueueName(prefix, spec.name), {
+      retentionSeconds: DLQ_RETENTION_SECONDS,
+    });
     for (const lane of LANES) {
-      const dlq = await admin.create(deadLetterQueueName(prefix, spec.name, lane), {
-        retentionSeconds: DLQ_RETENTION_SECONDS,
-      });
       const queue = await admin.create(queueName(prefix, spec.name, lane), {
         visibilityTimeoutSeconds: visibilityTimeoutSeconds(spec),
         retentionSeconds: QUEUE_RETENTION_SECONDS,

@@ -414,12 +414,10 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       cleanups.push(() => rmSync(join(dataDir, 'runtime.json'), { force: true }));
     }
 
-    const allQueueNames = CONTROLLER_SPECS.flatMap((s) =>
-      LANES.flatMap((lane) => [
-        queueName(LOCAL_QUEUE_PREFIX, s.name, lane),
-        deadLetterQueueName(LOCAL_QUEUE_PREFIX, s.name, lane),
-      ]),
-    );
+    const allQueueNames = CONTROLLER_SPECS.flatMap((s) => [
+      ...LANES.map((lane) => queueName(LOCAL_QUEUE_PREFIX, s.name, lane)),
+      deadLetterQueueName(LOCAL_QUEUE_PREFIX, s.name),
+    ]);
     let stopping: Promise<{ savedMessages: number }> | undefined;
     return {
       config,

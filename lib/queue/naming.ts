@@ -1,7 +1,8 @@
 /**
- * Queue names, identical in AWS and local mode: `<prefix>-<controller>-<lane>` and a `-dlq` per
- * queue. The CDK stack creates them with these names; functions derive URLs from them, so no queue
- * URL has to cross a stack boundary.
+ * Queue names, identical in AWS and local mode: `<prefix>-<controller>-<lane>`, and one dead-letter
+ * queue per controller, `<prefix>-<controller>-dlq`, shared by both lanes (SQS's redrive to source sends
+ * each message back to its lane: docs/decisions/0018-idle-cost.md). The CDK stack creates them with
+ * these names; functions derive URLs from them, so no queue URL has to cross a stack boundary.
  */
 import type { Lane } from './port.ts';
 
@@ -9,8 +10,9 @@ export function queueName(prefix: string, controller: string, lane: Lane): strin
   return `${prefix}-${controller}-${lane}`;
 }
 
-export function deadLetterQueueName(prefix: string, controller: string, lane: Lane): string {
-  return `${queueName(prefix, controller, lane)}-dlq`;
+/** A controller's dead-letter queue, shared by its two lanes. */
+export function deadLetterQueueName(prefix: string, controller: string): string {
+  return `${prefix}-${controller}-dlq`;
 }
 
 /** The queue name at the end of an SQS ARN (`arn:aws:sqs:region:account:name`). */

@@ -153,9 +153,9 @@ export class SimWorld {
       close() {},
     };
     for (const spec of CONTROLLER_SPECS) {
+      const dlq = deadLetterQueueName(PREFIX, spec.name);
+      this.queues.createQueue(dlq, { visibilityTimeoutSeconds: visibilityTimeoutSeconds(spec) });
       for (const lane of LANES) {
-        const dlq = deadLetterQueueName(PREFIX, spec.name, lane);
-        this.queues.createQueue(dlq, { visibilityTimeoutSeconds: visibilityTimeoutSeconds(spec) });
         this.queues.createQueue(queueUrl(spec.name, lane), {
           visibilityTimeoutSeconds: visibilityTimeoutSeconds(spec),
           redrive: { deadLetterQueue: dlq, maxReceiveCount: spec.maxReceiveCount },
@@ -471,11 +471,9 @@ export class SimWorld {
   deadLetters(): Record<string, number> {
     const out: Record<string, number> = {};
     for (const spec of CONTROLLER_SPECS) {
-      for (const lane of LANES) {
-        const name = deadLetterQueueName(PREFIX, spec.name, lane);
-        const depth = this.queues.depth(name);
-        if (depth > 0) out[name] = depth;
-      }
+      const name = deadLetterQueueName(PREFIX, spec.name);
+      const depth = this.queues.depth(name);
+      if (depth > 0) out[name] = depth;
     }
     return out;
   }

@@ -34,14 +34,12 @@ export function createHarness(options: HarnessOptions) {
   const workQueue = new TransportWorkQueue(transport, address, clock);
   const visibility = options.visibilityTimeoutSeconds ?? 30;
   for (const c of options.controllers) {
+    transport.createQueue(deadLetterQueueName(PREFIX, c.name), { visibilityTimeoutSeconds: visibility });
     for (const lane of LANES) {
-      transport.createQueue(deadLetterQueueName(PREFIX, c.name, lane), {
-        visibilityTimeoutSeconds: visibility,
-      });
       transport.createQueue(address(c.name, lane), {
         visibilityTimeoutSeconds: visibility,
         redrive: {
-          deadLetterQueue: deadLetterQueueName(PREFIX, c.name, lane),
+          deadLetterQueue: deadLetterQueueName(PREFIX, c.name),
           maxReceiveCount: options.maxReceiveCount ?? 3,
         },
       });
@@ -86,7 +84,8 @@ export function createHarness(options: HarnessOptions) {
     emf,
     logs,
     address,
-    dlq: (controller: string, lane: Lane) => deadLetterQueueName(PREFIX, controller, lane),
+    /** The controller's dead-letter queue (both lanes redrive to it). */
+    dlq: (controller: string) => deadLetterQueueName(PREFIX, controller),
     /** Delivers everything due, moving the clock to each next delivery, up to `ms` from now. */
     async settle(ms: number): Promise<void> {
       const until = clock.now() + ms;

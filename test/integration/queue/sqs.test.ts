@@ -169,7 +169,7 @@ describe('controllers under the Lambda event-source runner on fauxqs', () => {
     try {
       await workQueue.enqueue([{ controller: 'poison', lane: 'priority', key: 'bad' }]);
       await until('the DLQ to hold the message', async () => {
-        const dlq = await server.inspect(deadLetterQueueName(prefix, 'poison', 'priority'));
+        const dlq = await server.inspect(deadLetterQueueName(prefix, 'poison'));
         return (dlq?.ready.length ?? 0) === 1;
       });
     } finally {

@@ -42,9 +42,11 @@ describe('event sources with Lambda semantics (deterministic)', () => {
     await h.settle(3_600_000);
     assert.equal(c.calls.length, 3);
     assert.equal(h.transport.depth(h.address('ctl', 'priority')), 0);
-    const dead = h.transport.peek(h.dlq('ctl', 'priority'));
+    const dead = h.transport.peek(h.dlq('ctl'));
     assert.equal(dead.length, 1);
     assert.equal(JSON.parse(dead[0]!.body).key, 'poison');
+    // Both lanes share the controller's DLQ: the message says which lane it came from.
+    assert.equal(dead[0]!.attributes.lane, 'priority');
   });
 
   it('a delayed message fires on time, and a 40-minute timer fires at 40 minutes (re-armed past SQS 15-minute limit)', async () => {

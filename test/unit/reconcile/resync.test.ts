@@ -56,7 +56,7 @@ describe('resync controller', () => {
     await h.workQueue.enqueue([{ controller: 'resync', lane: 'standard', key: 'detector|Secret' }]);
     await h.settle(60_000);
     assert.equal(detector.calls.length, 0);
-    assert.equal(h.transport.depth(h.dlq('resync', 'standard')), 0);
+    assert.equal(h.transport.depth(h.dlq('resync')), 0);
     assert.ok(h.logs.some((l) => l.includes('ignoring resync key')));
   });
 });
