@@ -17,7 +17,11 @@ import { PRODUCT_VERSION } from '../version.ts';
 
 /** The slice of an SDK client this touches (every v3 client has it). */
 interface SdkClient {
-  config: { defaultUserAgentProvider?: () => Promise<[string, string?][]> };
+  config: {
+    defaultUserAgentProvider?: () => Promise<[string, string?][]>;
+    customUserAgent?: [string, string?][];
+    userAgentAppId?: () => Promise<string | undefined>;
+  };
   middlewareStack: {
     remove(name: string): boolean;
     add(
@@ -30,7 +34,24 @@ interface SdkClient {
 /** Client options every client here is built with. */
 export const LEAN_CLIENT_OPTIONS = { cacheMiddleware: true } as const;
 
-const PRODUCT = `serverless-karmada/${PRODUCT_VERSION}`;
+/**
+ * One part of the user agent as the SDK writes it: `name/version`, or `prefix/name#version` for a
+ * prefixed name (`os/linux#6.1`, `api/dynamodb#3.9`, the API name lower-cased), unsafe characters as `-`.
+ */
+export function userAgentPart([name, version]: [string, string?]): string {
+  const parts = name.split('/').map((part) => part.replace(UA_NAME_UNSAFE, '-'));
+  const prefix = parts.length > 1 ? parts[0]! : '';
+  let rest = parts.slice(prefix ? 1 : 0).join('/');
+  if (prefix === 'api') rest = rest.toLowerCase();
+  const v = version?.replace(UA_VALUE_UNSAFE, '-');
+  const base = prefix ? `${prefix}/${rest}` : rest;
+  if (!v) return base;
+  return prefix ? `${base}#${v}` : `${base}/${v}`;
+}
+
+/** Characters the SDK replaces in user agent names and values. */
+const UA_NAME_UNSAFE = /[^!$%&'*+\-.^_`|~\w]/g;
+const UA_VALUE_UNSAFE = /[^!$%&'*+\-.^_`|~\w#]/g;
 
 /** Turns a new client lean (see the module's comment); returns it. */
 export function leanClient<C>(client: C): C {
@@ -38,16 +59,25 @@ export function leanClient<C>(client: C): C {
   sdk.middlewareStack.remove('loggerMiddleware');
   let userAgent: Promise<string> | undefined;
   const compute = async () => {
-    const parts = (await sdk.config.defaultUserAgentProvider?.()) ?? [];
-    return [...parts.map(([name, version]) => (version ? `${name}/${version}` : name)), PRODUCT]
-      .join(' ')
-      .replace(/[^\x20-\x7e]/g, '_');
+    const appId = await sdk.config.userAgentAppId?.();
+    return [
+      ...((await sdk.config.defaultUserAgentProvider?.()) ?? []),
+      ...(appId ? [['app', appId] as [string, string]] : []),
+      ...(sdk.config.customUserAgent ?? []),
+      ['serverless-karmada', PRODUCT_VERSION] as [string, string],
+    ]
+      .map(userAgentPart)
+      .join(' ');
   };
   sdk.middlewareStack.add(
     (next) => async (args) => {
       const request = (args as { request?: { headers?: Record<string, string> } }).request;
       if (request?.headers) {
-        const value = await (userAgent ??= compute());
+        userAgent ??= compute().catch((err: unknown) => {
+          userAgent = undefined; // not cached: the next call asks again
+          throw err;
+        });
+        const value = await userAgent;
         request.headers['user-agent'] = value;
         request.headers['x-amz-user-agent'] = value;
       }

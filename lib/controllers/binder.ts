@@ -143,6 +143,8 @@ interface BindingReports {
   template?: KubeObject;
   /** Reports waiting for the next aggregation, by cluster (a later report of a cluster replaces its earlier one). */
   waiting: Map<string, KubeObject>;
+  /** Whether one of the waiting reports came on the priority lane (its follow-ups go there too). */
+  priority: boolean;
   /** The next aggregation, while it has not started: a report joins it. */
   next?: Promise<ReconcileResult | undefined>;
 }
@@ -368,14 +370,18 @@ export function createBinderController(options: BinderOptions): Controller & { s
     const bindingKey = work ? bindingKeyOf(work) : undefined;
     if (!cluster || !work || !bindingKey) return undefined;
     let state = batch.statusOf.get(bindingKey);
-    if (!state) batch.statusOf.set(bindingKey, (state = { chain: Promise.resolve(), waiting: new Map() }));
+    if (!state)
+      batch.statusOf.set(bindingKey, (state = { chain: Promise.resolve(), waiting: new Map(), priority: false }));
     state.waiting.set(cluster, work);
+    if (lane === 'priority') state.priority = true;
     if (state.next) return state.next;
     const reports = state;
     const run = reports.chain.then(async (): Promise<ReconcileResult | undefined> => {
       reports.next = undefined;
       const works = [...reports.waiting];
+      const foldedLane: Lane = reports.priority ? 'priority' : 'standard';
       reports.waiting.clear();
+      reports.priority = false;
       const binding = reports.binding ?? ((await store.get(parseKey(bindingKey))) as ResourceBinding | undefined);
       if (!binding || binding.metadata.deletionTimestamp) return undefined;
       const template = reports.template ?? (await store.get(templateRefOf(binding.spec.resource)));
@@ -392,7 +398,7 @@ export function createBinderController(options: BinderOptions): Controller & { s
       }
       reports.binding = aggregated.bindingWritten ?? binding;
       reports.template = aggregated.templateWritten ?? template;
-      await afterStatus(reports.binding, aggregated.bindingWritten !== undefined, lane);
+      await afterStatus(reports.binding, aggregated.bindingWritten !== undefined, foldedLane);
       return undefined;
     });
     reports.next = run;

@@ -81,13 +81,16 @@ export async function restoreSnapshot(
   if (snapshot.version !== 1) throw new Error(`${file} has unknown version ${snapshot.version}`);
   const byQueue = new Map<string, OutgoingMessage[]>();
   for (const m of snapshot.messages) {
-    const list = byQueue.get(m.queue) ?? [];
+    // Saved by a version with a dead-letter queue per lane (`<controller>-<lane>-dlq`): the controller's
+    // one DLQ now; the message keeps its lane attribute.
+    const queue = m.queue.replace(/-(priority|standard)-dlq$/, '-dlq');
+    const list = byQueue.get(queue) ?? [];
     list.push({
       body: m.body,
       attributes: m.attributes,
       delaySeconds: Math.min(MAX_DELAY_SECONDS, Math.ceil(m.delayMs / 1000)),
     });
-    byQueue.set(m.queue, list);
+    byQueue.set(queue, list);
   }
   for (const [queue, messages] of byQueue) await transport.send(urlOf(queue), messages);
   return { restored: snapshot.messages.length, commit: () => rmSync(file, { force: true }) };

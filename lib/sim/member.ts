@@ -8,7 +8,7 @@ import { rfc3339 } from '../api/time.ts';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { StoredCrdCatalog } from '../karmada/catalog.ts';
-import type { KubeObject } from '../api/object.ts';
+import { type KubeObject, parseApiVersion } from '../api/object.ts';
 import { formatBytes, formatCpu, quantityAsNumber } from '../api/quantity.ts';
 import type { Clock } from '../clock/clock.ts';
 import { createNamespaceController } from '../controllers/namespace.ts';
@@ -85,7 +85,7 @@ interface Snapshot {
 
 /** How often the member's controllers run a pass with nothing announced (their resync). */
 const RESYNC_MS = 5_000;
-/** Kinds whose creation or update no simulated controller acts on. */
+/** Core kinds whose creation or update no simulated controller acts on. */
 const PASSIVE_KINDS = new Set(['ConfigMap', 'Secret', 'Event', 'ServiceAccount', 'Service', 'Endpoints', 'Lease']);
 
 /** Events live an hour after their last update, as with kube-apiserver's default `--event-ttl`. */
@@ -259,7 +259,9 @@ export class SimulatedMember implements RunningMember {
     // controller once per batch of creates. Deletions always wake: a terminating namespace's controller
     // waits for its objects to go.
     this.#stopListening = changes.onChange((e) => {
-      if (e.type !== 'DELETED' && PASSIVE_KINDS.has(e.object.kind) && !this.#quotas) return;
+      const { group } = parseApiVersion(e.object.apiVersion ?? '');
+      if (group === '' && e.object.kind === 'ResourceQuota') this.#quotas = true;
+      if (e.type !== 'DELETED' && group === '' && PASSIVE_KINDS.has(e.object.kind) && !this.#quotas) return;
       this.#wake();
     });
   }

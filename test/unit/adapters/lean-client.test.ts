@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import { DynamoDBClient, GetItemCommand } from '@aws-sdk/client-dynamodb';
 import { createDynamoClient } from '../../../lib/adapters/dynamodb/client.ts';
 import { createSqsClient } from '../../../lib/adapters/sqs/transport.ts';
-import { LEAN_CLIENT_OPTIONS, leanClient } from '../../../lib/adapters/lean-client.ts';
+import { LEAN_CLIENT_OPTIONS, leanClient, userAgentPart } from '../../../lib/adapters/lean-client.ts';
 import { PRODUCT_VERSION } from '../../../lib/version.ts';
 
 /** An SDK request handler that answers every call with one GetItem result and keeps the requests. */
@@ -33,6 +33,19 @@ function answering() {
 const get = () => new GetItemCommand({ TableName: 't', Key: { pk: { S: 'ns/name' } } });
 
 describe('lean SDK clients', () => {
+  it('write each part of the user agent as the SDK does', () => {
+    for (const [pair, text] of [
+      [['aws-sdk-js', '3.1161.0'], 'aws-sdk-js/3.1161.0'],
+      [['os/linux', '6.1.0-fc'], 'os/linux#6.1.0-fc'],
+      [['api/DynamoDB', '3.1161.0'], 'api/dynamodb#3.1161.0'],
+      [['md/nodejs', '20.20.2'], 'md/nodejs#20.20.2'],
+      [['ua', '2.1'], 'ua/2.1'],
+      [['lang/js'], 'lang/js'],
+      [['app', 'my app(1)'], 'app/my-app-1-'],
+    ] as const)
+      assert.equal(userAgentPart(pair as unknown as [string, string?]), text);
+  });
+
   it('still call and parse answers, signed, with a user agent naming the SDK and this product', async () => {
     const { requests, handler } = answering();
     const client = leanClient(
@@ -47,7 +60,7 @@ describe('lean SDK clients', () => {
     for (let i = 0; i < 3; i++) assert.deepEqual((await client.send(get())).Item, { pk: { S: 'ns/name' } });
     assert.equal(requests.length, 3);
     for (const r of requests) {
-      assert.match(r.headers['user-agent']!, /^aws-sdk-js\/\S+ .*api\/DynamoDB/);
+      assert.match(r.headers['user-agent']!, /^aws-sdk-js\/\S+ .*api\/dynamodb#\d/);
       assert.ok(r.headers['user-agent']!.endsWith(`serverless-karmada/${PRODUCT_VERSION}`));
       assert.equal(r.headers['x-amz-user-agent'], r.headers['user-agent']);
       assert.match(r.headers.authorization!, /^AWS4-HMAC-SHA256 Credential=a\//);
