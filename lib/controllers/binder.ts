@@ -134,6 +134,27 @@ export interface BinderBatch extends BatchScope {
    * one binding write for all of them (group commit).
    */
   statusOf: Map<string, BindingReports>;
+  /** Work reads of this batch's reports still in flight: an aggregation waits for them to land first. */
+  reportReads: InFlight;
+}
+
+/** Counts operations in flight; `idle()` resolves once none is. */
+class InFlight {
+  #count = 0;
+  #waiters: (() => void)[] = [];
+
+  async around<T>(op: () => Promise<T>): Promise<T> {
+    this.#count++;
+    try {
+      return await op();
+    } finally {
+      if (--this.#count === 0) for (const wake of this.#waiters.splice(0)) wake();
+    }
+  }
+
+  idle(): Promise<void> {
+    return this.#count === 0 ? Promise.resolve() : new Promise((resolve) => this.#waiters.push(resolve));
+  }
 }
 
 /** A binding's Work reports within one batch (see {@link BinderBatch.statusOf}). */
@@ -173,6 +194,7 @@ export function createBinderController(options: BinderOptions): Controller & { s
       overridePolicies: once(async () => (await listAll(store, OVERRIDE_POLICY)) as OverridePolicy[]),
       clusterOverridePolicies: once(async () => (await listAll(store, CLUSTER_OVERRIDE_POLICY)) as OverridePolicy[]),
       statusOf: new Map(),
+      reportReads: new InFlight(),
     });
   }
 
@@ -355,9 +377,10 @@ export function createBinderController(options: BinderOptions): Controller & { s
    * controller for that one Work. Its item of the binding's `aggregatedStatus` is computed again and
    * `FullyApplied` and the template's status follow — the Work, its binding and its template are read
    * (once per batch for the binding and template), no other Work, nothing rendered. A rollout to N
-   * clusters costs O(N) reads, not O(N²). Reports of the same binding that arrive while its previous
-   * aggregation is being written are folded into one aggregation and one write. A lost race retries
-   * the reports of that aggregation.
+   * clusters costs O(N) reads, not O(N²). An aggregation starts once the batch's Work reads in flight
+   * have landed, and takes every report of its binding that arrived until then, as do the reports
+   * that arrive while it is written for the next one: one aggregation and one write for all of them.
+   * A lost race retries the reports of that aggregation.
    */
   async function syncWorkStatus(
     ref: ObjectRef,
@@ -366,7 +389,7 @@ export function createBinderController(options: BinderOptions): Controller & { s
     context: ReconcileContext,
   ): Promise<ReconcileResult | undefined> {
     const cluster = clusterOfExecutionNamespace(ref.namespace);
-    const work = await store.get(ref);
+    const work = await batch.reportReads.around(() => store.get(ref));
     const bindingKey = work ? bindingKeyOf(work) : undefined;
     if (!cluster || !work || !bindingKey) return undefined;
     let state = batch.statusOf.get(bindingKey);
@@ -377,6 +400,8 @@ export function createBinderController(options: BinderOptions): Controller & { s
     if (state.next) return state.next;
     const reports = state;
     const run = reports.chain.then(async (): Promise<ReconcileResult | undefined> => {
+      // The batch's reports being read now may be this binding's too: they join this aggregation.
+      await batch.reportReads.idle();
       reports.next = undefined;
       const works = [...reports.waiting];
       const foldedLane: Lane = reports.priority ? 'priority' : 'standard';
