@@ -26,8 +26,7 @@ import type { EmfDocument } from '../lib/observability/metrics.ts';
 import { EventSourceRunner, type EventSourceSpec } from '../lib/queue/event-source.ts';
 import { MemoryQueueTransport } from '../lib/queue/memory-transport.ts';
 import { encodeMessage } from '../lib/queue/messages.ts';
-import { controllerDeadLetterQueueName } from '../infra/config/dead-letter.ts';
-import { queueName } from '../lib/queue/naming.ts';
+import { deadLetterQueueName, queueName } from '../lib/queue/naming.ts';
 import { LANES, type Lane, type OutgoingMessage, type QueueTransport, type ReceiveOptions } from '../lib/queue/port.ts';
 import { TransportWorkQueue } from '../lib/queue/work-queue.ts';
 import { RESYNC_ALL, RESYNC_CONTROLLER } from '../lib/reconcile/resync.ts';
@@ -472,7 +471,7 @@ export class CostWorld {
     };
     // As infra/constructs/controller-queues.ts lays them out: both lanes redrive to one DLQ.
     for (const spec of CONTROLLER_SPECS) {
-      const dlq = controllerDeadLetterQueueName(ENV.prefix, spec.name);
+      const dlq = deadLetterQueueName(ENV.prefix, spec.name);
       this.queues.createQueue(dlq, { visibilityTimeoutSeconds: visibilityTimeoutSeconds(spec) });
       for (const lane of LANES) {
         this.queues.createQueue(queueUrl(spec.name, lane), {

@@ -11,10 +11,9 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { type ControllerSpec, queueTargets } from '../../lib/controllers/specs.ts';
 import { METRIC, METRICS_NAMESPACE } from '../../lib/observability/metrics.ts';
-import { queueName } from '../../lib/queue/naming.ts';
+import { deadLetterQueueName, queueName } from '../../lib/queue/naming.ts';
 import { LANES, type Lane } from '../../lib/queue/port.ts';
 import type { EnvironmentConfig } from '../config/environments.ts';
-import { controllerDeadLetterQueueName } from '../config/dead-letter.ts';
 import { addServiceFunction } from './service-function.ts';
 
 export interface ControllerFunctionProps {
@@ -101,7 +100,7 @@ export class ControllerFunction extends Construct {
     }
     this.queues = queues;
 
-    const dlqName = controllerDeadLetterQueueName(config.prefix, spec.name);
+    const dlqName = deadLetterQueueName(config.prefix, spec.name);
     const dlq = new cloudwatch.Alarm(this, 'DeadLetterAlarm', {
       alarmName: `${dlqName}-depth`,
       alarmDescription:
@@ -200,7 +199,7 @@ export class ControllerFunction extends Construct {
           ...LANES.map((l) => sqsMetric('ApproximateNumberOfMessagesVisible', lane(l), 'Maximum', `${l} depth`)),
           sqsMetric(
             'ApproximateNumberOfMessagesVisible',
-            controllerDeadLetterQueueName(config.prefix, spec.name),
+            deadLetterQueueName(config.prefix, spec.name),
             'Maximum',
             'dead-lettered',
           ),

@@ -3,9 +3,8 @@ import * as sqs from 'aws-cdk-lib/aws-sqs';
 import { Construct } from 'constructs';
 import { type ControllerSpec, visibilityTimeoutSeconds } from '../../lib/controllers/specs.ts';
 import { DLQ_RETENTION_SECONDS, QUEUE_RETENTION_SECONDS } from '../../lib/queue/retention.ts';
-import { queueName } from '../../lib/queue/naming.ts';
+import { deadLetterQueueName, queueName } from '../../lib/queue/naming.ts';
 import { LANES, type Lane } from '../../lib/queue/port.ts';
-import { controllerDeadLetterQueueName } from '../config/dead-letter.ts';
 
 export interface ControllerQueuesProps {
   prefix: string;
@@ -33,7 +32,7 @@ export class ControllerQueues extends Construct {
     const { prefix, spec } = props;
     const removalPolicy = props.retain ? RemovalPolicy.RETAIN : RemovalPolicy.DESTROY;
     this.deadLetterQueue = new sqs.Queue(this, 'DeadLetter', {
-      queueName: controllerDeadLetterQueueName(prefix, spec.name),
+      queueName: deadLetterQueueName(prefix, spec.name),
       encryption: sqs.QueueEncryption.SQS_MANAGED,
       enforceSSL: true,
       retentionPeriod: Duration.seconds(DLQ_RETENTION_SECONDS),

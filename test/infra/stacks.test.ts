@@ -14,9 +14,8 @@ import { ENVIRONMENTS, type EnvironmentConfig, loadEnvironment } from '../../inf
 import { ConfigError } from '../../lib/config/validate.ts';
 import { CONTROLLER_SPECS, triggeredControllers, visibilityTimeoutSeconds } from '../../lib/controllers/specs.ts';
 import { METRIC, METRICS_NAMESPACE } from '../../lib/observability/metrics.ts';
-import { queueName } from '../../lib/queue/naming.ts';
+import { deadLetterQueueName, queueName } from '../../lib/queue/naming.ts';
 import { LANES } from '../../lib/queue/port.ts';
-import { controllerDeadLetterQueueName } from '../../infra/config/dead-letter.ts';
 
 const outdirs: string[] = [];
 after(() => {
@@ -96,7 +95,7 @@ for (const env of ['dev', 'prod'] as const) {
     });
 
     for (const spec of CONTROLLER_SPECS) {
-      const dlqName = controllerDeadLetterQueueName(config.prefix, spec.name);
+      const dlqName = deadLetterQueueName(config.prefix, spec.name);
       it(`${spec.name}: one dead-letter queue (14 days) for both lanes, each redriving to it after ${spec.maxReceiveCount} receives`, () => {
         const dlqs = stateful.findResources('AWS::SQS::Queue', { Properties: { QueueName: dlqName } });
         assert.equal(Object.keys(dlqs).length, 1);
@@ -227,7 +226,7 @@ for (const env of ['dev', 'prod'] as const) {
       }
       const queues = new Set(graphed.filter((m) => m[0] === 'AWS/SQS').map((m) => m[3]));
       for (const spec of CONTROLLER_SPECS) {
-        assert.ok(queues.has(controllerDeadLetterQueueName(config.prefix, spec.name)));
+        assert.ok(queues.has(deadLetterQueueName(config.prefix, spec.name)));
         for (const lane of LANES) assert.ok(queues.has(queueName(config.prefix, spec.name, lane)));
       }
     });
