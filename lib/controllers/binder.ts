@@ -94,6 +94,7 @@ import { removeFinalizer } from '../store/finalizers.ts';
 import type { ObjectStore } from '../store/port.ts';
 import { tryWrite, updateLatest } from '../store/write.ts';
 import { deepEqual } from '../util/json.ts';
+import { InFlight } from '../util/concurrency.ts';
 import { once } from '../util/memo.ts';
 import { randomUUID } from 'node:crypto';
 import {
@@ -136,25 +137,6 @@ export interface BinderBatch extends BatchScope {
   statusOf: Map<string, BindingReports>;
   /** Work reads of this batch's reports still in flight: an aggregation waits for them to land first. */
   reportReads: InFlight;
-}
-
-/** Counts operations in flight; `idle()` resolves once none is. */
-class InFlight {
-  #count = 0;
-  #waiters: (() => void)[] = [];
-
-  async around<T>(op: () => Promise<T>): Promise<T> {
-    this.#count++;
-    try {
-      return await op();
-    } finally {
-      if (--this.#count === 0) for (const wake of this.#waiters.splice(0)) wake();
-    }
-  }
-
-  idle(): Promise<void> {
-    return this.#count === 0 ? Promise.resolve() : new Promise((resolve) => this.#waiters.push(resolve));
-  }
 }
 
 /** A binding's Work reports within one batch (see {@link BinderBatch.statusOf}). */
@@ -392,13 +374,15 @@ export function createBinderController(options: BinderOptions): Controller & { s
     const work = await batch.reportReads.around(() => store.get(ref));
     const bindingKey = work ? bindingKeyOf(work) : undefined;
     if (!cluster || !work || !bindingKey) return undefined;
-    let state = batch.statusOf.get(bindingKey);
-    if (!state)
-      batch.statusOf.set(bindingKey, (state = { chain: Promise.resolve(), waiting: new Map(), priority: false }));
-    state.waiting.set(cluster, work);
-    if (lane === 'priority') state.priority = true;
-    if (state.next) return state.next;
-    const reports = state;
+    const reports: BindingReports = batch.statusOf.get(bindingKey) ?? {
+      chain: Promise.resolve(),
+      waiting: new Map(),
+      priority: false,
+    };
+    batch.statusOf.set(bindingKey, reports);
+    reports.waiting.set(cluster, work);
+    if (lane === 'priority') reports.priority = true;
+    if (reports.next) return reports.next;
     const run = reports.chain.then(async (): Promise<ReconcileResult | undefined> => {
       // The batch's reports being read now may be this binding's too: they join this aggregation.
       await batch.reportReads.idle();
