@@ -6,7 +6,7 @@
  */
 
 import type { LogItem } from '@aws-lambda-powertools/logger';
-import { Logger } from '@aws-lambda-powertools/logger';
+import { Logger, LogLevelThreshold } from '@aws-lambda-powertools/logger';
 import type { ConstructorOptions } from '@aws-lambda-powertools/logger/types';
 
 export type LogFormat = 'json' | 'text';
@@ -114,16 +114,13 @@ export function createLogger(options: LoggerOptions): Logger {
   return new WritingLogger(base, options.format, options.write ?? stderrWrite);
 }
 
-const LEVELS: Record<string, number> = { trace: 6, debug: 8, info: 12, warn: 16, error: 20, critical: 24 };
-const THRESHOLDS: Record<string, number> = {
-  TRACE: 6,
-  DEBUG: 8,
-  INFO: 12,
-  WARN: 16,
-  ERROR: 20,
-  CRITICAL: 24,
-  SILENT: 28,
-};
+/** The level of each logging method (`info` → Powertools' INFO threshold). */
+const METHOD_LEVELS: Record<string, number> = Object.fromEntries(
+  ['trace', 'debug', 'info', 'warn', 'error', 'critical'].map((m) => [
+    m,
+    LogLevelThreshold[m.toUpperCase() as keyof typeof LogLevelThreshold],
+  ]),
+);
 
 /**
  * `parent.createChild({ persistentKeys })`, made only when a line is written at an enabled level or
@@ -149,8 +146,8 @@ export function deferredChild(parent: Logger, persistentKeys: Record<string, str
           appended = { ...appended, ...keys };
         };
       }
-      const level = typeof prop === 'string' ? LEVELS[prop] : undefined;
-      if (!child && level !== undefined && level < (THRESHOLDS[parent.getLevelName()] ?? 0)) return noop;
+      const level = typeof prop === 'string' ? METHOD_LEVELS[prop] : undefined;
+      if (!child && level !== undefined && level < parent.level) return noop;
       const logger = real();
       const value = (logger as unknown as Record<string | symbol, unknown>)[prop];
       return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(logger) : value;

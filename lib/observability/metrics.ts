@@ -65,7 +65,7 @@ export const METRIC = {
 export const DOCUMENT_PROPERTY = {
   /** Messages in the batch (before de-duplication); on the batch's first document. */
   messages: 'MessagesReceived',
-  /** Keys reconciled in the batch; on the batch's last document. */
+  /** Keys reconciled in the batch; on the batch's first document. */
   reconciles: 'Reconciles',
   /** The lane (`priority` or `standard`) of the batch's queue; on every document of the batch. */
   queue: 'queue',
