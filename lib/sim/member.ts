@@ -649,7 +649,7 @@ export class SimulatedMember implements RunningMember {
         this.#dirty = false;
         await this.#controllers.tick();
         await this.#terminateNamespaces();
-        this.#quotas = (await this.store.listRefs({ group: '', kind: 'ResourceQuota', limit: 1 })).items.length > 0;
+        this.#quotas = this.#controllers.hasQuotas;
         if (this.#options.clock.now() - this.#purgedAt > 60_000) {
           this.#purgedAt = this.#options.clock.now();
           for (const object of await this.#objects.purgeExpired({ group: '', kind: 'Event' }))

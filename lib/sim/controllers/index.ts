@@ -40,6 +40,7 @@ export class ClusterControllers {
   readonly #crdStatus: Record<string, Record<string, unknown>>;
   readonly #crdKinds: () => Promise<{ group: string; kind: string }[]>;
   readonly #unhealthy: UnhealthyWorkloads;
+  #quotas = true;
 
   constructor(options: {
     store: ObjectStore;
@@ -61,6 +62,11 @@ export class ClusterControllers {
   /** When the next timed transition (a pod starting, a job finishing) is due, if any. */
   get nextDue(): number | undefined {
     return this.#ctx.nextDue;
+  }
+
+  /** Whether the last pass found a ResourceQuota (quotas count ConfigMaps, Secrets, Services). */
+  get hasQuotas(): boolean {
+    return this.#quotas;
   }
 
   /** One reconcile pass over the whole cluster. */
@@ -90,7 +96,7 @@ export class ClusterControllers {
       await writeStatus(ctx, w, owned, nodes, now);
     }
     await reportDisruptionBudgets(ctx, pods, now);
-    await reportResourceQuotas(ctx, pods);
+    this.#quotas = await reportResourceQuotas(ctx, pods);
     await reportCustomResources(ctx, await this.#crdKinds(), this.#crdStatus, this.#unhealthy);
   }
 }

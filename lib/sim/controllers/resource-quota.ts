@@ -265,12 +265,15 @@ async function crdResources(ctx: SimContext): Promise<CountableResource[]> {
 
 const gkKey = (gk: GroupKind) => `${gk.group}/${gk.kind}`;
 
-/** Writes every ResourceQuota's status when it changed; `pods` are all the cluster's pods. */
-export async function reportResourceQuotas(ctx: SimContext, pods: readonly KubeObject[]): Promise<void> {
+/**
+ * Writes every ResourceQuota's status when it changed; `pods` are all the cluster's pods. Says whether
+ * any ResourceQuota is stored.
+ */
+export async function reportResourceQuotas(ctx: SimContext, pods: readonly KubeObject[]): Promise<boolean> {
   // Every stored quota counts toward `resourcequotas`; only live ones get a status.
   const allQuotas = await ctx.all(QUOTA);
   const quotas = allQuotas.filter((q) => !q.metadata.deletionTimestamp);
-  if (quotas.length === 0) return;
+  if (quotas.length === 0) return allQuotas.length > 0;
   const keys = new Set(quotas.flatMap((q) => Object.keys((field(q, 'spec', 'hard') ?? {}) as Obj)));
 
   // Load only what the quotas' keys count: the kinds `count/` keys name (CRDs read only when a key
@@ -308,4 +311,5 @@ export async function reportResourceQuotas(ctx: SimContext, pods: readonly KubeO
     if (deepEqual(quota.status ?? {}, next)) continue;
     await ctx.status(quota, next, true);
   }
+  return true;
 }
