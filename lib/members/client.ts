@@ -5,6 +5,7 @@
  * function's cold start for the dozen calls made here (docs/decisions/0006-member-clusters.md).
  */
 import { Agent, request } from 'node:https';
+import { AGGREGATED_DISCOVERY_ACCEPT, isAggregatedDiscovery } from '../api/aggregated-discovery.ts';
 import type { KubeObject } from '../api/object.ts';
 import type { ProbeResult } from '../core/clusters/health.ts';
 
@@ -53,14 +54,6 @@ export interface DiscoveredResource {
   namespaced: boolean;
   verbs: string[];
 }
-
-/**
- * What discovery asks `/api` and `/apis` for, exactly as client-go does: aggregated discovery v2
- * (kube-apiserver 1.30+), then v2beta1 (the only one 1.27–1.29 serve), then the legacy documents.
- */
-export const AGGREGATED_DISCOVERY_ACCEPT =
-  'application/json;g=apidiscovery.k8s.io;v=v2;as=APIGroupDiscoveryList,' +
-  'application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDiscoveryList,application/json';
 
 /**
  * The resources of an aggregated discovery answer (apidiscovery.k8s.io APIGroupDiscoveryList, v2 or
@@ -378,7 +371,7 @@ export class MemberClient {
   ): Promise<{ resources: DiscoveredResource[]; partial: boolean; groupVersions: [string, string][] }> {
     const res = await this.raw('GET', path, { accept: AGGREGATED_DISCOVERY_ACCEPT });
     const body = await this.#json<Record<string, unknown>>(res);
-    if ((res.contentType ?? '').includes('g=apidiscovery.k8s.io') || body?.kind === 'APIGroupDiscoveryList') {
+    if (isAggregatedDiscovery(res.contentType, body?.kind)) {
       return { ...fromAggregatedDiscovery(body ?? {}), groupVersions: [] };
     }
     const groupVersions: [string, string][] = [];

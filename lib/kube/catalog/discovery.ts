@@ -9,6 +9,7 @@
  * kubectl learns that the server validates fields itself.
  */
 import { createHash } from 'node:crypto';
+import { AGGREGATED_DISCOVERY_VERSIONS, type AggregatedDiscoveryVersion } from '../../api/aggregated-discovery.ts';
 import type { Catalog, ResourceDef } from './resources.ts';
 import { apiVersionOf } from './resources.ts';
 import { type AcceptEntry, parseAccept } from '../base/http.ts';
@@ -145,11 +146,6 @@ export function apiResourceList(catalog: Catalog, group: string, version: string
   };
 }
 
-/** The aggregated discovery versions served, in kube-apiserver's order of preference. */
-export type AggregatedDiscoveryVersion = 'v2' | 'v2beta1';
-
-const AGGREGATED_VERSIONS: readonly string[] = ['v2', 'v2beta1'];
-
 /** Media types a plain (unconverted) discovery request may name: the legacy documents answer it. */
 const LEGACY_MEDIA_TYPES = new Set([
   'application/json',
@@ -185,18 +181,12 @@ export function aggregatedDiscoveryVersion(accept: string | undefined): Aggregat
       e.type === 'application/json' &&
       g === 'apidiscovery.k8s.io' &&
       as === 'APIGroupDiscoveryList' &&
-      v !== undefined &&
-      AGGREGATED_VERSIONS.includes(v)
+      (AGGREGATED_DISCOVERY_VERSIONS as readonly (string | undefined)[]).includes(v)
     ) {
       return v as AggregatedDiscoveryVersion;
     }
   }
   return undefined;
-}
-
-/** The Content-Type of an aggregated discovery answer. */
-export function aggregatedDiscoveryContentType(version: AggregatedDiscoveryVersion): string {
-  return `application/json;g=apidiscovery.k8s.io;v=${version};as=APIGroupDiscoveryList`;
 }
 
 /** One resource of an aggregated discovery answer (apidiscovery.k8s.io/v2 `APIResourceDiscovery`). */

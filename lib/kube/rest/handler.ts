@@ -10,7 +10,6 @@ import type { Logger } from '../../observability/logger.ts';
 import { StoreError } from '../../store/errors.ts';
 import {
   aggregatedDiscovery,
-  aggregatedDiscoveryContentType,
   aggregatedDiscoveryVersion,
   apiGroup,
   apiGroupList,
@@ -19,8 +18,8 @@ import {
   openApiDocument,
   openApiRoot,
   serverVersion,
-  type AggregatedDiscoveryVersion,
 } from '../catalog/discovery.ts';
+import { aggregatedDiscoveryMediaType, type AggregatedDiscoveryVersion } from '../../api/aggregated-discovery.ts';
 import type { Catalog } from '../catalog/resources.ts';
 import { ApiError, apiErrors } from '../base/errors.ts';
 import { jsonResponse, type KubeRequest, type KubeResponse, MAX_REQUEST_BYTES, mediaType } from '../base/http.ts';
@@ -222,7 +221,7 @@ function aggregatedResponse(
   version: AggregatedDiscoveryVersion,
 ): KubeResponse {
   const { body, etag } = aggregatedDiscovery(catalog, route === 'groups' ? 'groups' : 'core', version);
-  const headers = { 'content-type': aggregatedDiscoveryContentType(version), vary: 'Accept', etag };
+  const headers = { 'content-type': aggregatedDiscoveryMediaType(version), vary: 'Accept', etag };
   if (req.headers['if-none-match'] === etag) return { status: 304, headers, body: '' };
   return { status: 200, headers, body };
 }

@@ -6,12 +6,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { VirtualClock } from '../../../lib/clock/clock.ts';
-import {
-  AGGREGATED_DISCOVERY_ACCEPT,
-  MemberClient,
-  type MemberResponse,
-  type MemberTransport,
-} from '../../../lib/members/client.ts';
+import { AGGREGATED_DISCOVERY_ACCEPT } from '../../../lib/api/aggregated-discovery.ts';
+import { MemberClient, type MemberResponse, type MemberTransport } from '../../../lib/members/client.ts';
 import { collectApiEnablements } from '../../../lib/members/status.ts';
 import { SimulatedMember } from '../../../lib/sim/member.ts';
 
