@@ -4,30 +4,19 @@
  * legacy per-group-version documents name (preferred versions, subresources left out).
  */
 import assert from 'node:assert/strict';
-import { after, before, describe, it } from 'node:test';
-import { type LocalRuntime, startLocalRuntime } from '../../lib/local/runtime.ts';
-import { defaultSimulation } from '../../lib/sim/config.ts';
-import { kubectlRunner } from '../support/kubectl.ts';
+import { before, describe, it } from 'node:test';
+import { e2ePlane } from '../support/e2e.ts';
+import type { kubectlRunner } from '../support/kubectl.ts';
 
-let rt: LocalRuntime;
-
-before(async () => {
-  rt = await startLocalRuntime({
-    inMemory: true,
-    apiPort: 0,
-    logLevel: 'SILENT',
-    simulation: { ...defaultSimulation(1), podStartupMs: 50, jobDurationMs: 100 },
-  });
-});
-after(() => rt.stop());
+const plane = e2ePlane(['member1']);
 
 for (const target of ['control plane', 'simulated member']) {
   describe(`kubectl discovery against the ${target}`, () => {
     let kubectl: ReturnType<typeof kubectlRunner>;
-    before(() => {
-      kubectl = kubectlRunner(target === 'control plane' ? rt.kubeconfig : rt.members.get('member1')!.kubeconfig);
+    before(async () => {
+      const { kubectl: controlPlane, onMember } = await plane.started();
+      kubectl = target === 'control plane' ? controlPlane : onMember.get('member1')!;
     });
-    after(() => kubectl.cleanup());
 
     /** What the legacy documents say (`get --raw` does not ask for aggregated discovery). */
     async function legacy(): Promise<{ names: string[]; groupVersions: string[] }> {

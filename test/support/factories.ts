@@ -57,3 +57,26 @@ export function realisticConfigText(bytes: number): string {
   }
   return out.slice(0, bytes);
 }
+
+/** A namespaced CustomResourceDefinition serving one version (with a status subresource), any fields accepted. */
+export function crd(group: string, kind: string, plural: string, version = 'v1'): KubeObject {
+  return {
+    apiVersion: 'apiextensions.k8s.io/v1',
+    kind: 'CustomResourceDefinition',
+    metadata: { name: `${plural}.${group}` },
+    spec: {
+      group,
+      names: { plural, kind, singular: kind.toLowerCase() },
+      scope: 'Namespaced',
+      versions: [
+        {
+          name: version,
+          served: true,
+          storage: true,
+          subresources: { status: {} },
+          schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
+        },
+      ],
+    },
+  };
+}

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before } from 'node:test';
-import { systemClock } from '../../lib/clock/clock.ts';
+import { type Clock, systemClock } from '../../lib/clock/clock.ts';
 import { ensureLocalPki, type LocalPki, tlsServerOptions } from '../../lib/pki/index.ts';
 import { parseSimulation } from '../../lib/sim/config.ts';
 import { SimulatedMember } from '../../lib/sim/member.ts';
@@ -52,4 +52,25 @@ export function simulatedMemberFixture(prefix: string) {
       return member;
     },
   };
+}
+
+/**
+ * A member answering in this process through its API handler (no server, no TLS): `m1`, one node in
+ * us-east-1a, fast timings, bearer token `member-token` (`member.client(...)` reaches it).
+ */
+export function inProcessMember(clock: Clock = systemClock): Promise<SimulatedMember> {
+  return SimulatedMember.inProcess({
+    config: {
+      name: 'm1',
+      region: 'us-east-1',
+      zones: ['us-east-1a'],
+      nodes: 1,
+      node: { cpu: '8', memory: '32Gi', pods: '110', 'ephemeral-storage': '100Gi' },
+      provider: 'sim',
+      kubernetesVersion: 'v1.31.0',
+    } as never,
+    timings: { podStartupMs: 10, jobDurationMs: 100 },
+    clock,
+    token: 'member-token',
+  });
 }

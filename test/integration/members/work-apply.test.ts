@@ -7,27 +7,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { KubeObject } from '../../../lib/api/object.ts';
-import { systemClock } from '../../../lib/clock/clock.ts';
 import { manifestStatusOf } from '../../../lib/core/status/index.ts';
 import { MemberClient } from '../../../lib/members/client.ts';
 import { applyWork } from '../../../lib/members/work-apply.ts';
-import { SimulatedMember } from '../../../lib/sim/member.ts';
+import { inProcessMember } from '../../support/sim-member.ts';
 
 async function member() {
-  const m = await SimulatedMember.inProcess({
-    config: {
-      name: 'm1',
-      region: 'us-east-1',
-      zones: ['us-east-1a'],
-      nodes: 1,
-      node: { cpu: '8', memory: '32Gi', pods: '110', 'ephemeral-storage': '100Gi' },
-      provider: 'sim',
-      kubernetesVersion: 'v1.31.0',
-    } as never,
-    timings: { podStartupMs: 10, jobDurationMs: 100 },
-    clock: systemClock,
-    token: 'member-token',
-  });
+  const m = await inProcessMember();
   const requests: string[] = [];
   const inner = m.client({ server: 'https://m1.invalid', token: 'member-token' }, () => Date.now());
   const client = new MemberClient(

@@ -9,7 +9,7 @@ import { describe, it } from 'node:test';
 import type { KubeObject } from '../../../lib/api/object.ts';
 import type { MemberConfig } from '../../../lib/sim/config.ts';
 import { type SimulatedMember } from '../../../lib/sim/member.ts';
-import { deployment } from '../../support/factories.ts';
+import { crd, deployment } from '../../support/factories.ts';
 import { simulatedMemberFixture } from '../../support/sim-member.ts';
 
 const fixture = simulatedMemberFixture('m');
@@ -176,25 +176,7 @@ describe('simulated member cluster', () => {
 
   it('gives a FlinkDeployment a running status with a stable job id', async () => {
     const m = await start();
-    await m.store.create({
-      apiVersion: 'apiextensions.k8s.io/v1',
-      kind: 'CustomResourceDefinition',
-      metadata: { name: 'flinkdeployments.flink.apache.org' },
-      spec: {
-        group: 'flink.apache.org',
-        names: { plural: 'flinkdeployments', kind: 'FlinkDeployment' },
-        scope: 'Namespaced',
-        versions: [
-          {
-            name: 'v1beta1',
-            served: true,
-            storage: true,
-            subresources: { status: {} },
-            schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
-          },
-        ],
-      },
-    });
+    await m.store.create(crd('flink.apache.org', 'FlinkDeployment', 'flinkdeployments', 'v1beta1'));
     const ref = { group: 'flink.apache.org', kind: 'FlinkDeployment', namespace: 'default', name: 'job' };
     await m.store.create({
       apiVersion: 'flink.apache.org/v1beta1',

@@ -15,7 +15,7 @@ import { crashingPods, UnhealthyWorkloads } from '../../../lib/sim/controllers/u
 import { type SimulatedMember } from '../../../lib/sim/member.ts';
 import { eventually } from '../../support/eventually.ts';
 import { simulatedMemberFixture } from '../../support/sim-member.ts';
-import { deployment } from '../../support/factories.ts';
+import { crd, deployment } from '../../support/factories.ts';
 
 type Obj = Record<string, unknown>;
 
@@ -44,28 +44,6 @@ async function readyReplicas(m: SimulatedMember, name: string, want: number): Pr
     const s = statusOf(await m.store.get(DEPLOY(name)));
     return (s.readyReplicas ?? 0) === want && s.replicas === 2 ? s : undefined;
   });
-}
-
-function crd(group: string, kind: string, plural: string): KubeObject {
-  return {
-    apiVersion: 'apiextensions.k8s.io/v1',
-    kind: 'CustomResourceDefinition',
-    metadata: { name: `${plural}.${group}` },
-    spec: {
-      group,
-      names: { plural, kind, singular: kind.toLowerCase() },
-      scope: 'Namespaced',
-      versions: [
-        {
-          name: 'v1',
-          served: true,
-          storage: true,
-          subresources: { status: {} },
-          schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
-        },
-      ],
-    },
-  };
 }
 
 describe('workloads marked unhealthy on a simulated member', () => {

@@ -18,6 +18,15 @@ const V2BETA1 = 'application/json;g=apidiscovery.k8s.io;v=v2beta1;as=APIGroupDis
 /* eslint-disable @typescript-eslint/no-explicit-any */
 const item = (list: any, group: string) => list.items.find((i: any) => (i.metadata.name ?? '') === group);
 const resource = (version: any, plural: string) => version.resources.find((r: any) => r.resource === plural);
+/** The `status` and `scale` subresources of a kind, as aggregated discovery lists them. */
+const statusAndScale = (kind: string) => [
+  { subresource: 'status', responseKind: { group: '', version: '', kind }, verbs: ['get', 'patch', 'update'] },
+  {
+    subresource: 'scale',
+    responseKind: { group: 'autoscaling', version: 'v1', kind: 'Scale' },
+    verbs: ['get', 'patch', 'update'],
+  },
+];
 
 const WIDGETS_CRD = {
   apiVersion: 'apiextensions.k8s.io/v1',
@@ -75,18 +84,7 @@ describe('aggregated discovery', () => {
       verbs: ['create', 'delete', 'deletecollection', 'get', 'list', 'patch', 'update'],
       shortNames: ['deploy'],
       categories: ['all'],
-      subresources: [
-        {
-          subresource: 'status',
-          responseKind: { group: '', version: '', kind: 'Deployment' },
-          verbs: ['get', 'patch', 'update'],
-        },
-        {
-          subresource: 'scale',
-          responseKind: { group: 'autoscaling', version: 'v1', kind: 'Scale' },
-          verbs: ['get', 'patch', 'update'],
-        },
-      ],
+      subresources: statusAndScale('Deployment'),
     });
     const clusters = resource(item(res.json, 'cluster.karmada.io').versions[0], 'clusters');
     assert.equal(clusters.scope, 'Cluster');
@@ -201,18 +199,7 @@ describe('aggregated discovery', () => {
       singularResource: 'widget',
       verbs: resource(example.versions[0], 'widgets').verbs,
       shortNames: ['wdg'],
-      subresources: [
-        {
-          subresource: 'status',
-          responseKind: { group: '', version: '', kind: 'Widget' },
-          verbs: ['get', 'patch', 'update'],
-        },
-        {
-          subresource: 'scale',
-          responseKind: { group: 'autoscaling', version: 'v1', kind: 'Scale' },
-          verbs: ['get', 'patch', 'update'],
-        },
-      ],
+      subresources: statusAndScale('Widget'),
     });
     assert.equal(resource(example.versions[1], 'widgets').subresources, undefined, 'v1beta1 has none');
     assert.ok(

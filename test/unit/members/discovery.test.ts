@@ -9,26 +9,13 @@ import { VirtualClock } from '../../../lib/clock/clock.ts';
 import { AGGREGATED_DISCOVERY_ACCEPT } from '../../../lib/api/aggregated-discovery.ts';
 import { MemberClient, type MemberResponse, type MemberTransport } from '../../../lib/members/client.ts';
 import { collectApiEnablements } from '../../../lib/members/status.ts';
-import { SimulatedMember } from '../../../lib/sim/member.ts';
+import type { SimulatedMember } from '../../../lib/sim/member.ts';
+import { crd } from '../../support/factories.ts';
+import { inProcessMember } from '../../support/sim-member.ts';
 
 const CONN = { server: 'https://m1.invalid', token: 'member-token' };
 
-async function member(): Promise<SimulatedMember> {
-  return SimulatedMember.inProcess({
-    config: {
-      name: 'm1',
-      region: 'us-east-1',
-      zones: ['us-east-1a'],
-      nodes: 1,
-      node: { cpu: '8', memory: '32Gi', pods: '110', 'ephemeral-storage': '100Gi' },
-      provider: 'sim',
-      kubernetesVersion: 'v1.31.0',
-    } as never,
-    timings: { podStartupMs: 10, jobDurationMs: 100 },
-    clock: new VirtualClock(Date.UTC(2026, 10, 21, 10, 0, 0)),
-    token: CONN.token,
-  });
-}
+const member = () => inProcessMember(new VirtualClock(Date.UTC(2026, 10, 21, 10, 0, 0)));
 
 /**
  * A client of the member recording every request (method, path, Accept); `legacyOnly` plays a server
@@ -169,25 +156,11 @@ describe('MemberClient discovery', () => {
       (await client.apiEnablements()).enablements.some((e) => e.groupVersion === 'example.com/v1'),
       false,
     );
-    await client.send('POST', '/apis/apiextensions.k8s.io/v1/customresourcedefinitions', {
-      apiVersion: 'apiextensions.k8s.io/v1',
-      kind: 'CustomResourceDefinition',
-      metadata: { name: 'widgets.example.com' },
-      spec: {
-        group: 'example.com',
-        names: { plural: 'widgets', kind: 'Widget' },
-        scope: 'Namespaced',
-        versions: [
-          {
-            name: 'v1',
-            served: true,
-            storage: true,
-            subresources: { status: {} },
-            schema: { openAPIV3Schema: { type: 'object', 'x-kubernetes-preserve-unknown-fields': true } },
-          },
-        ],
-      },
-    });
+    await client.send(
+      'POST',
+      '/apis/apiextensions.k8s.io/v1/customresourcedefinitions',
+      crd('example.com', 'Widget', 'widgets'),
+    );
     let after: Awaited<ReturnType<MemberClient['apiEnablements']>> | undefined;
     assert.equal(await sentBy(async () => (after = await client.apiEnablements())), 2);
     assert.deepEqual(
