@@ -43,6 +43,8 @@ export async function benchFanoutInMemory(options: {
   members?: 'in-process' | 'worker';
 }): Promise<Measurement[]> {
   const inWorker = options.members === 'worker';
+  const logger = createLogger({ format: 'json', level: 'SILENT', service: 'bench', write: () => {} });
+  const NAMESPACE = { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'bench' } } as KubeObject;
   const rates: number[] = [];
   const cpu: number[] = [];
   const writes: number[] = [];
@@ -63,25 +65,20 @@ export async function benchFanoutInMemory(options: {
       const configs = simulatedMembers(options.clusters, NODE);
       const names = configs.members.map((m) => m.name);
       const members = new Map<string, { client: MemberClient }>();
-      const dir = mkdtempSync(join(tmpdir(), 'sk-fanout-'));
-      const pki = inWorker ? await ensureLocalPki(join(dir, 'pki'), { now: Date.now() }) : undefined;
+      const dir = inWorker ? mkdtempSync(join(tmpdir(), 'sk-fanout-')) : undefined;
+      const pki = dir ? await ensureLocalPki(join(dir, 'pki'), { now: Date.now() }) : undefined;
       const thread = inWorker
-        ? MemberThread.spawn({
-            logFormat: 'json',
-            logLevel: 'SILENT',
-            logWrite: () => {},
-            logger: createLogger({ format: 'json', level: 'SILENT', service: 'bench', write: () => {} }),
-          })
+        ? MemberThread.spawn({ logFormat: 'json', logLevel: 'SILENT', logWrite: () => {}, logger })
         : undefined;
       closers.push(async () => {
         for (const m of members.values()) m.client.close();
         await thread?.close();
-        rmSync(dir, { recursive: true, force: true });
+        if (dir) rmSync(dir, { recursive: true, force: true });
       });
       for (const config of configs.members) {
         const name = config.name;
         const timings = { podStartupMs: configs.podStartupMs, jobDurationMs: configs.jobDurationMs };
-        if (thread && pki) {
+        if (thread && pki && dir) {
           const member = await thread.start({
             config,
             timings,
@@ -90,7 +87,7 @@ export async function benchFanoutInMemory(options: {
             port: 0,
             kubeconfigPath: join(dir, `${name}.kubeconfig`),
           });
-          await member.store.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'bench' } } as KubeObject);
+          await member.store.create(NAMESPACE);
           members.set(name, {
             client: new MemberClient({ server: member.url, caPem: pki.ca.certPem, token: member.token }),
           });
@@ -101,7 +98,7 @@ export async function benchFanoutInMemory(options: {
             clock: systemClock,
             token: `token-${name}`,
           });
-          await member.store.create({ apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'bench' } } as KubeObject);
+          await member.store.create(NAMESPACE);
           members.set(name, {
             client: member.client({ server: `https://${name}.invalid`, token: `token-${name}` }, () => Date.now()),
           });
@@ -120,7 +117,6 @@ export async function benchFanoutInMemory(options: {
       const works = Array.from({ length: options.templates }, (_, t) => names.map((c) => fanWork(t, c))).flat();
       await runConcurrent(options.templates, 32, async (t) => inner.create(fanBinding(t)));
       await runConcurrent(works.length, 32, async (i) => inner.create(works[i]!));
-      const logger = createLogger({ format: 'json', level: 'SILENT', service: 'bench', write: () => {} });
       const spec = controllerSpec(EXECUTOR_CONTROLLER_NAME);
       const { workQueue, runner, controller } = controllerInMemory(spec, (queue) =>
         createExecutorController({
