@@ -162,7 +162,6 @@ export function benchSchedulerCore(trials: number, count = 5000): Measurement[] 
   ];
 }
 
-/** The local pipeline: store on dynalite, scheduler queues on fauxqs, the real handler. */
 /** A fresh table holding the benchmark's clusters (with their status) and `bindings`, not yet scheduled. */
 export async function seedSchedulerTable(
   ddb: ReturnType<typeof createDynamoClient> | undefined,
