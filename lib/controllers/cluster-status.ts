@@ -24,6 +24,8 @@ import {
   type ClusterTaintPolicySpec,
   noExecuteTaints,
   noExecuteTaintsByCondition,
+  probeDelays,
+  probeSlotsPerMinute,
 } from '../core/index.ts';
 import {
   type Condition,
@@ -359,20 +361,24 @@ function tellScheduler(workQueue: WorkQueue, reason: string): Promise<void> {
 const NEW_CLUSTER_REASONS = new Set(['api-create', 'cluster-registered']);
 
 /** Probe slots in a minute: one per `--cluster-status-update-frequency` (at least 1 s apart). */
-function slotsPerMinute(options: ClusterStatusOptions): number {
-  return Math.max(1, Math.floor(60_000 / Math.max(1_000, options.timings.statusUpdateFrequencyMs)));
-}
-
-/** Enqueues probes of `clusters` for the update-frequency slots of the coming minute, from slot `first`. */
-async function scheduleProbes(options: ClusterStatusOptions, clusters: readonly string[], first = 0): Promise<void> {
-  const slots = slotsPerMinute(options);
+/**
+ * Enqueues the probes of `clusters` for the update-frequency slots of the coming minute, from slot
+ * `first`, each cluster at its own offset in the period (`position` is the first one's place in the
+ * sweep's listing), so the fleet's probes are spread over the period rather than fired together.
+ */
+async function scheduleProbes(
+  options: ClusterStatusOptions,
+  clusters: readonly string[],
+  first = 0,
+  position = 0,
+): Promise<void> {
   await options.workQueue.enqueue(
-    clusters.flatMap((name) =>
-      Array.from({ length: Math.max(0, slots - first) }, (_, i) => ({
+    clusters.flatMap((name, i) =>
+      probeDelays(options.timings.statusUpdateFrequencyMs, position + i, first).map((delayMs) => ({
         controller: CLUSTER_STATUS_CONTROLLER_NAME,
         lane: 'standard' as const,
         key: formatKey({ ...CLUSTER, name }),
-        delayMs: (i + first) * Math.max(1_000, options.timings.statusUpdateFrequencyMs),
+        delayMs,
         reason: 'sweep',
       })),
     ),
@@ -388,11 +394,16 @@ async function sweep(options: ClusterStatusOptions, context: ReconcileContext): 
     await scheduleProbes(
       options,
       page.items.map((ref) => ref.name),
+      0,
+      clusters,
     );
     clusters += page.items.length;
     token = page.continue;
   } while (token);
-  context.logger.debug('cluster sweep scheduled', { clusters, probesEach: slotsPerMinute(options) });
+  context.logger.debug('cluster sweep scheduled', {
+    clusters,
+    probesEach: probeSlotsPerMinute(options.timings.statusUpdateFrequencyMs),
+  });
 }
 
 /** The cluster's ClusterHealth object (kept for the write) and the state it holds. */

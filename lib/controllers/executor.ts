@@ -15,6 +15,7 @@
  *
  * Pull clusters are left to their agent (lib/agent), which does the same through webhooks.
  */
+import { createHash } from 'node:crypto';
 import {
   EXECUTION_CONTROLLER_FINALIZER,
   FEDERATED_RESOURCE_QUOTA_NAME_LABEL,
@@ -47,7 +48,7 @@ import { leftToItsMessage, manifestsOf, observeWork } from '../core/work/index.t
 import { MemberApiError, type MemberClient, MemberUnreachableError } from '../members/client.ts';
 import type { MemberConnection } from '../members/client.ts';
 import { cachedClient, cachedConnection } from '../members/connections.ts';
-import { applyWork, listManagedObjects, releaseWork } from '../members/work-apply.ts';
+import { applyWork, listManagedKinds, type ManifestKind, manifestKinds, releaseWork } from '../members/work-apply.ts';
 import type { Lane, WorkQueue } from '../queue/port.ts';
 import type {
   BatchScope,
@@ -56,11 +57,11 @@ import type {
   ReconcileRequest,
   ReconcileResult,
 } from '../reconcile/controller.ts';
-import { listAll } from '../store/list-all.ts';
+import { listAll, listAllRefs } from '../store/list-all.ts';
 import { removeFinalizer } from '../store/finalizers.ts';
 import { forEachLimited } from '../util/concurrency.ts';
 import { memoize } from '../util/memo.ts';
-import type { ObjectStore } from '../store/port.ts';
+import type { ListedRef, ObjectStore } from '../store/port.ts';
 import { tryWrite } from '../store/write.ts';
 import { BINDER_CONTROLLER_NAME, EXECUTOR_CONTROLLER_NAME, FEDERATED_RESOURCE_QUOTA_CONTROLLER_NAME } from './specs.ts';
 
@@ -120,13 +121,24 @@ export interface ExecutorStats {
   released: number;
   driftCorrected: number;
   statusWrites: number;
+  /** Member syncs that found the Works and the member objects as a settled sync left them. */
+  syncsUnchanged: number;
 }
 
 export function createExecutorController(options: ExecutorOptions): Controller & { stats: ExecutorStats } {
   const { store } = options;
   const events = options.events ?? NO_EVENTS;
   const connect = options.connect ?? cachedClient;
-  const stats: ExecutorStats = { applied: 0, failed: 0, released: 0, driftCorrected: 0, statusWrites: 0 };
+  const stats: ExecutorStats = {
+    applied: 0,
+    failed: 0,
+    released: 0,
+    driftCorrected: 0,
+    statusWrites: 0,
+    syncsUnchanged: 0,
+  };
+  /** Per cluster (by uid), what its last member sync that had nothing to do read. */
+  const settledSyncs = new Map<string, SettledSync>();
   const backoff = new Backoff();
   const retry = (work: KubeObject): ReconcileResult => ({ requeueAfterMs: backoff.next(keyOfWork(work)) });
 
@@ -338,6 +350,13 @@ export function createExecutorController(options: ExecutorOptions): Controller &
   /**
    * A Ready member's periodic sync: one list per kind of what Karmada manages there, then per Work:
    * re-apply when missing, drifted or not applied yet; otherwise refresh its status.
+   *
+   * A sync that found nothing to do is remembered (the Works' and the member objects' resource
+   * versions); the next one first reads only the Works' names and versions and the member's lists, and
+   * when neither side changed it is done without reading a Work — every Work reads and compares the
+   * same as last time. Anything that did not settle (a write, a re-apply, a deletion, a Work left to its
+   * own message) is not remembered, so the next sync reads everything again. The memory is a shortcut,
+   * not state: without it (a new process) a sync is the full one.
    */
   async function syncMember(
     clusterName: string,
@@ -348,32 +367,68 @@ export function createExecutorController(options: ExecutorOptions): Controller &
     if (!cluster || cluster.metadata.deletionTimestamp || syncModeOf(cluster) === 'Pull' || !isReady(cluster))
       return undefined;
     context.logger.appendKeys({ cluster: clusterName });
+    const settled = settledSyncs.get(cluster.metadata.uid ?? clusterName);
+    settledSyncs.delete(cluster.metadata.uid ?? clusterName);
+    let client: MemberClient | undefined;
+    let lookup: Awaited<ReturnType<typeof listManagedKinds>> | undefined;
+    if (settled) {
+      const refs = await listAllRefs(store, { ...WORK, cluster: clusterName });
+      if (stampOfWorks(refs) === settled.works) {
+        const opened = await onMember(batch, cluster, async (c) => c);
+        if (!opened.ok) return undefined;
+        client = opened.value;
+        try {
+          lookup = await listManagedKinds(client, settled.kinds);
+        } catch (err) {
+          context.logger.info('member not reachable; sync skipped', { detail: (err as Error).message });
+          return undefined;
+        }
+        if (lookup.stamp !== undefined && lookup.stamp === settled.member) {
+          stats.syncsUnchanged++;
+          settledSyncs.set(cluster.metadata.uid ?? clusterName, settled);
+          return undefined;
+        }
+      }
+    }
     const all = await listAll(store, { ...WORK, cluster: clusterName });
+    let unsettled = false;
     // Copies deleted while the member could not be reached (a cluster evicted during a partition may
     // still run them) go before anything else is applied there: no two copies of a workload keep running.
     for (const work of all.filter((w) => w.metadata.deletionTimestamp)) {
       if (!(work.metadata.finalizers ?? []).includes(EXECUTION_CONTROLLER_FINALIZER)) continue;
+      unsettled = true;
       await deleteWork(work, cluster, batch, 'standard', context);
     }
     const works = all.filter((w) => !w.metadata.deletionTimestamp && !suspended(w));
     if (works.length === 0) return undefined;
-    const opened = await onMember(batch, cluster, async (c) => c);
-    if (!opened.ok) return undefined;
-    const client = opened.value;
-    let lookup: Awaited<ReturnType<typeof listManagedObjects>>;
-    try {
-      lookup = await listManagedObjects(client, works);
-    } catch (err) {
-      context.logger.info('member not reachable; sync skipped', { detail: (err as Error).message });
-      return undefined;
+    if (!client) {
+      const opened = await onMember(batch, cluster, async (c) => c);
+      if (!opened.ok) return undefined;
+      client = opened.value;
     }
+    const kinds = manifestKinds(works);
+    // The quick look's lists serve when they were of the same kinds (only versions moved).
+    if (!lookup || JSON.stringify(kinds) !== JSON.stringify(settled?.kinds)) {
+      try {
+        lookup = await listManagedKinds(client, kinds);
+      } catch (err) {
+        context.logger.info('member not reachable; sync skipped', { detail: (err as Error).message });
+        return undefined;
+      }
+    }
+    const seenLive = lookup.lookup;
     let corrected = 0;
     await forEachLimited(works, SYNC_CONCURRENCY, async (work) => {
       // A Work refused for this generation is retried by its own requeue, not at every sync; a new one
       // is its own message's to apply.
-      if (failedCurrent(work) || leftToItsMessage(work, context.now)) return;
-      const seen = observeWork(work, lookup);
+      if (failedCurrent(work)) return;
+      if (leftToItsMessage(work, context.now)) {
+        unsettled = true;
+        return;
+      }
+      const seen = observeWork(work, seenLive);
       if (!appliedCurrent(work) || seen.apply) {
+        unsettled = true;
         if (seen.apply && appliedCurrent(work)) {
           corrected++;
           stats.driftCorrected++;
@@ -386,9 +441,18 @@ export function createExecutorController(options: ExecutorOptions): Controller &
         return;
       }
       const next = { ...(work.status as WorkStatus), manifestStatuses: seen.manifestStatuses };
-      if (workStatusChanged(work, next)) await writeStatus(work, next, 'standard');
+      if (workStatusChanged(work, next)) {
+        unsettled = true;
+        await writeStatus(work, next, 'standard');
+      }
     });
     if (corrected > 0) context.logger.info('member sync corrected drift', { works: corrected });
+    if (!unsettled) {
+      // What this sync read: the Works as listed (not the names read before them) and the member's lists.
+      const works = stampOfWorks(all.map((w) => ({ ...refOf(w), resourceVersion: w.metadata.resourceVersion })));
+      if (works !== undefined && lookup.stamp !== undefined)
+        settledSyncs.set(cluster.metadata.uid ?? clusterName, { works, member: lookup.stamp, kinds });
+    }
     return undefined;
   }
 
@@ -469,6 +533,26 @@ async function onMember<T>(
       return { ok: false, message: err.message };
     throw err;
   }
+}
+
+/** What a member sync that had nothing to do read: stamps of the Works and of the member's lists. */
+interface SettledSync {
+  works: string;
+  member: string;
+  kinds: ManifestKind[];
+}
+
+/**
+ * A stamp of a cluster's Works: each one's name and resource version (undefined when a version is
+ * unknown, which never matches).
+ */
+function stampOfWorks(refs: readonly ListedRef[]): string | undefined {
+  const lines: string[] = [];
+  for (const r of refs) {
+    if (r.resourceVersion === undefined) return undefined;
+    lines.push(`${r.namespace ?? ''}/${r.name} ${r.resourceVersion}`);
+  }
+  return createHash('sha256').update(lines.sort().join('\n')).digest('base64url');
 }
 
 function keyOfWork(work: KubeObject): string {

@@ -6,6 +6,7 @@
  * the object left running). The decisions are the pure core's (lib/core/work, lib/core/status); this
  * module only talks to the member.
  */
+import { createHash } from 'node:crypto';
 import type { KubeObject } from '../api/object.ts';
 import { appliedFailureMessage, manifestStatusOf, type ManifestStatus } from '../core/status/index.ts';
 import { MANAGED_BY_KARMADA_LABEL } from '../api/well-known.ts';
@@ -117,12 +118,38 @@ export async function listManagedObjects(
   member: MemberClient,
   works: readonly KubeObject[],
 ): Promise<(manifest: KubeObject) => KubeObject | undefined> {
-  const kinds = new Map<string, { apiVersion: string; kind: string }>();
+  return (await listManagedKinds(member, manifestKinds(works))).lookup;
+}
+
+/** A kind the member is listed for: `apiVersion` and `kind` of a manifest. */
+export interface ManifestKind {
+  apiVersion: string;
+  kind: string;
+}
+
+/** The kinds `works`' manifests name, in a stable order. */
+export function manifestKinds(works: readonly KubeObject[]): ManifestKind[] {
+  const kinds = new Map<string, ManifestKind>();
   for (const w of works)
     for (const m of manifestsOf(w))
       if (m.apiVersion && m.kind) kinds.set(`${m.apiVersion}/${m.kind}`, { apiVersion: m.apiVersion, kind: m.kind });
+  return [...kinds.keys()].sort().map((k) => kinds.get(k)!);
+}
+
+/**
+ * Lists the objects Karmada manages on the member, one list per kind (a kind the member does not serve
+ * has none), with a lookup by manifest and a stamp of what was listed: every object's uid and
+ * resource version, so two listings with the same stamp saw the same objects unchanged (no stamp when
+ * an object came without them: such a listing proves nothing).
+ */
+export async function listManagedKinds(
+  member: MemberClient,
+  kinds: readonly ManifestKind[],
+): Promise<{ lookup: (manifest: KubeObject) => KubeObject | undefined; stamp: string | undefined }> {
   const live = new Map<string, Map<string, KubeObject>>();
-  for (const [key, { apiVersion, kind }] of kinds) {
+  const stamp = createHash('sha256');
+  let stamped = true;
+  for (const { apiVersion, kind } of kinds) {
     let items: KubeObject[] = [];
     try {
       const path = await member.collectionPath(apiVersion, kind);
@@ -130,9 +157,19 @@ export async function listManagedObjects(
     } catch (err) {
       if (!(err instanceof MemberApiError && err.status === 404)) throw err;
     }
-    live.set(key, new Map(items.map((o) => [objectKey(o.metadata.namespace, o.metadata.name), o])));
+    const byName = new Map(items.map((o) => [objectKey(o.metadata.namespace, o.metadata.name), o]));
+    live.set(`${apiVersion}/${kind}`, byName);
+    stamp.update(`${apiVersion}/${kind}\n`);
+    for (const key of [...byName.keys()].sort()) {
+      const o = byName.get(key)!;
+      if (!o.metadata.uid || !o.metadata.resourceVersion) stamped = false;
+      stamp.update(`${key} ${o.metadata.uid ?? ''} ${o.metadata.resourceVersion ?? ''}\n`);
+    }
   }
-  return (m) => live.get(`${m.apiVersion}/${m.kind}`)?.get(objectKey(m.metadata?.namespace, m.metadata?.name));
+  return {
+    lookup: (m) => live.get(`${m.apiVersion}/${m.kind}`)?.get(objectKey(m.metadata?.namespace, m.metadata?.name)),
+    stamp: stamped ? stamp.digest('base64url') : undefined,
+  };
 }
 
 /**

@@ -1,6 +1,6 @@
 /** Reads every page of a list. */
 import type { KubeObject, ObjectRef } from '../api/object.ts';
-import type { ListQuery, ObjectStore } from './port.ts';
+import type { ListedRef, ListQuery, ObjectStore } from './port.ts';
 
 export async function listAll(store: ObjectStore, query: ListQuery): Promise<KubeObject[]> {
   const out: KubeObject[] = [];
@@ -14,8 +14,8 @@ export async function listAll(store: ObjectStore, query: ListQuery): Promise<Kub
 }
 
 /** Reads every page of a names-only list (fan-outs that only need keys). */
-export async function listAllRefs(store: ObjectStore, query: Omit<ListQuery, 'labelSelector'>): Promise<ObjectRef[]> {
-  const out: ObjectRef[] = [];
+export async function listAllRefs(store: ObjectStore, query: Omit<ListQuery, 'labelSelector'>): Promise<ListedRef[]> {
+  const out: ListedRef[] = [];
   let token: string | undefined;
   do {
     const page = await store.listRefs({ ...query, ...(token ? { continue: token } : {}) });

@@ -104,7 +104,7 @@ export class MemoryRowStore implements RowStore {
     return {
       rows: page.map((r) => {
         const row: IndexRow = q.keysOnly
-          ? { sortKey: r.sortKey }
+          ? { sortKey: r.sortKey, version: r.version }
           : { sortKey: r.sortKey, version: r.version, body: r.body };
         if (r.expiresAt !== undefined) row.expiresAt = r.expiresAt;
         return row;

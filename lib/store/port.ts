@@ -59,6 +59,11 @@ export interface ListPage<T = KubeObject> {
   resourceVersion: string;
 }
 
+/** A name as `listRefs` returns it: the object's resource version too when the store keeps it in its index. */
+export interface ListedRef extends ObjectRef {
+  resourceVersion?: string;
+}
+
 /**
  * The object store: Kubernetes-style objects with optimistic concurrency.
  *
@@ -75,10 +80,11 @@ export interface ObjectStore {
   get(ref: ObjectRef): Promise<KubeObject | undefined>;
   list(query: ListQuery): Promise<ListPage>;
   /**
-   * Like `list` but returns only the names, without transferring or decoding bodies (resync). The
-   * index projects whole items, so DynamoDB still bills reads by item size.
+   * Like `list` but returns only the names (and, where the store has them, resource versions) without
+   * transferring or decoding bodies (resync, the member sync's check for change). The index projects
+   * whole items, so DynamoDB still bills reads by item size.
    */
-  listRefs(query: Omit<ListQuery, 'labelSelector'>): Promise<ListPage<ObjectRef>>;
+  listRefs(query: Omit<ListQuery, 'labelSelector'>): Promise<ListPage<ListedRef>>;
   /**
    * The objects whose controller owner reference (or, without one, first owner reference) has this
    * uid: what the garbage collector deletes or orphans. Eventually consistent, like `list`.

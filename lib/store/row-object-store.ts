@@ -31,6 +31,7 @@ import type {
   DeleteOptions,
   DeleteResult,
   DependentsQuery,
+  ListedRef,
   ListPage,
   ListQuery,
   ObjectStore,
@@ -204,10 +205,12 @@ export class RowObjectStore implements ObjectStore {
     };
   }
 
-  async listRefs(query: Omit<ListQuery, 'labelSelector'>): Promise<ListPage<ObjectRef>> {
-    const items: ObjectRef[] = [];
+  async listRefs(query: Omit<ListQuery, 'labelSelector'>): Promise<ListPage<ListedRef>> {
+    const items: ListedRef[] = [];
     const page = await this.#scan(query, true, (row) => {
-      items.push(refFromSortKey(query, row.sortKey));
+      const ref: ListedRef = refFromSortKey(query, row.sortKey);
+      if (row.version !== undefined) ref.resourceVersion = String(row.version);
+      items.push(ref);
       return items.length;
     });
     return { items, ...page };

@@ -40,11 +40,11 @@ export interface IndexQuery {
   partition: string;
   range: SortKeyRange;
   limit: number;
-  /** Return only sort keys (no bodies). */
+  /** Return only sort keys, versions and expiry (no bodies). */
   keysOnly?: boolean;
 }
 
-/** A row as an index returns it. `body`/`version` are absent for keys-only queries. */
+/** A row as an index returns it. `body` is absent for keys-only queries (and `version` for `byOwner`'s). */
 export interface IndexRow {
   sortKey: string;
   version?: number;

@@ -11,6 +11,7 @@ import type {
   DeleteOptions,
   DeleteResult,
   DependentsQuery,
+  ListedRef,
   ListPage,
   ListQuery,
   ObjectStore,
@@ -142,7 +143,7 @@ export class WatchingStore implements ObjectStore {
     return this.#inner.list(query);
   }
 
-  listRefs(query: Omit<ListQuery, 'labelSelector'>): Promise<ListPage<ObjectRef>> {
+  listRefs(query: Omit<ListQuery, 'labelSelector'>): Promise<ListPage<ListedRef>> {
     return this.#inner.listRefs(query);
   }
 

@@ -100,8 +100,11 @@ export class DynamoRowStore implements RowStore {
     const keysOnly = q.keysOnly || q.index === 'byOwner';
     if (keysOnly) {
       names['#k'] = sortAttr;
-      // Expiry matters for kind lists; dependents are keys only (their index projects nothing else).
-      if (q.index !== 'byOwner') names['#xa'] = ATTR.expiresAt;
+      // Version and expiry matter for kind lists; dependents are keys only (their index projects nothing else).
+      if (q.index !== 'byOwner') {
+        names['#v'] = ATTR.version;
+        names['#xa'] = ATTR.expiresAt;
+      }
     }
     const out = await this.#client.send(
       new QueryCommand({
@@ -111,16 +114,19 @@ export class DynamoRowStore implements RowStore {
         ExpressionAttributeNames: names,
         ExpressionAttributeValues: values,
         Limit: q.limit,
-        ...(keysOnly ? { ProjectionExpression: q.index === 'byOwner' ? '#k' : '#k, #xa' } : {}),
+        ...(keysOnly ? { ProjectionExpression: q.index === 'byOwner' ? '#k' : '#k, #v, #xa' } : {}),
       }),
     );
     const rows: IndexRow[] = [];
     for (const item of out.Items ?? []) {
       const sortKey = item[sortAttr]?.S ?? '';
       if (!inRange(sortKey, q.range)) continue;
+      const version = item[ATTR.version]?.N;
       const row: IndexRow = keysOnly
-        ? { sortKey }
-        : { sortKey, version: Number(item[ATTR.version]?.N), body: item[ATTR.body]?.B ?? new Uint8Array() };
+        ? version !== undefined
+          ? { sortKey, version: Number(version) }
+          : { sortKey }
+        : { sortKey, version: Number(version), body: item[ATTR.body]?.B ?? new Uint8Array() };
       const expiresAt = item[ATTR.expiresAt]?.N;
       if (expiresAt !== undefined) row.expiresAt = Number(expiresAt);
       rows.push(row);

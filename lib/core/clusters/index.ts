@@ -31,6 +31,7 @@ export {
   updateTaints,
   ZERO_TIME_MS,
 } from './health.ts';
+export { probeDelays, probeSlotsPerMinute } from './probes.ts';
 export {
   type AllocatableModeling,
   allocatableModelings,

@@ -13,11 +13,19 @@ import type { CredentialCipher } from '../../../lib/crypto/cipher.ts';
 import { MemberApiError, type MemberClient, MemberUnreachableError } from '../../../lib/members/client.ts';
 import { keyOf, world } from './placement-harness.ts';
 
-/** A member holding objects by `kind/namespace/name`, counting what it was asked. */
+/**
+ * A member holding objects by `kind/namespace/name`, counting what it was asked; every write gives the
+ * object a new resource version (and a uid when it has none), as an API server does.
+ */
 function fakeMember() {
   const objects = new Map<string, KubeObject>();
   const calls: string[] = [];
   let down = false;
+  let version = 0;
+  const stored = (o: KubeObject): KubeObject => ({
+    ...o,
+    metadata: { ...o.metadata, uid: o.metadata.uid ?? `uid-${o.metadata.name}`, resourceVersion: String(++version) },
+  });
   const key = (kind: string, ns: string | undefined, name: string) => `${kind}/${ns ?? ''}/${name}`;
   const check = () => {
     if (down) throw new MemberUnreachableError('member: connection refused');
@@ -31,24 +39,25 @@ function fakeMember() {
     async apply(manifest: KubeObject) {
       check();
       calls.push(`apply ${manifest.kind}/${manifest.metadata.name}`);
-      const stored = { ...structuredClone(manifest), status: { ok: true } } as KubeObject;
-      objects.set(key(manifest.kind, manifest.metadata.namespace, manifest.metadata.name!), stored);
-      return stored;
+      const object = stored({ ...structuredClone(manifest), status: { ok: true } } as KubeObject);
+      objects.set(key(manifest.kind, manifest.metadata.namespace, manifest.metadata.name!), object);
+      return object;
     },
     async create(manifest: KubeObject) {
       check();
       calls.push(`create ${manifest.kind}/${manifest.metadata.name}`);
       const k = key(manifest.kind, manifest.metadata.namespace, manifest.metadata.name!);
       if (objects.has(k)) throw new MemberApiError(409, 'AlreadyExists', `${manifest.metadata.name} already exists`);
-      const stored = { ...structuredClone(manifest), status: { ok: true } } as KubeObject;
-      objects.set(k, stored);
-      return stored;
+      const object = stored({ ...structuredClone(manifest), status: { ok: true } } as KubeObject);
+      objects.set(k, object);
+      return object;
     },
     async replace(object: KubeObject) {
       check();
       calls.push(`replace ${object.kind}/${object.metadata.name}`);
-      objects.set(key(object.kind, object.metadata.namespace, object.metadata.name!), object);
-      return object;
+      const written = stored(object);
+      objects.set(key(object.kind, object.metadata.namespace, object.metadata.name!), written);
+      return written;
     },
     async deleteObject(_apiVersion: string, kind: string, ns: string | undefined, name: string) {
       check();
@@ -70,7 +79,7 @@ function fakeMember() {
     objects,
     calls,
     setDown: (v: boolean) => void (down = v),
-    put: (o: KubeObject) => objects.set(key(o.kind, o.metadata.namespace, o.metadata.name!), o),
+    put: (o: KubeObject) => objects.set(key(o.kind, o.metadata.namespace, o.metadata.name!), stored(o)),
   };
 }
 
@@ -285,6 +294,76 @@ describe('executor', () => {
     await run('Cluster.cluster.karmada.io/m1');
     assert.ok(member.calls.includes('apply ConfigMap/settings'));
     assert.equal(([...member.objects.values()][0] as KubeObject & { data: { mode: string } }).data.mode, 'edge');
+  });
+
+  describe('a member sync after one that had nothing to do', () => {
+    /** A Work applied and a first sync that found it settled; reads of Works counted from then on. */
+    async function settledWorld() {
+      const s = await setup();
+      await s.run();
+      await s.run('Cluster.cluster.karmada.io/m1');
+      const reads = { lists: 0, gets: 0 };
+      const { list, get } = s.w.store;
+      s.w.store.list = (q) => (reads.lists++, list.call(s.w.store, q));
+      s.w.store.get = (r) => (r.kind === 'Work' && reads.gets++, get.call(s.w.store, r));
+      s.member.calls.length = 0;
+      return { ...s, reads, sync: () => s.run('Cluster.cluster.karmada.io/m1') };
+    }
+
+    it('reads no Work when neither the Works nor the member objects changed (one list of the member)', async () => {
+      const { member, reads, sync, executor } = await settledWorld();
+      await sync();
+      await sync();
+      assert.deepEqual(reads, { lists: 0, gets: 0 }, 'only names and versions of the Works were read');
+      assert.deepEqual(member.calls, ['list', 'list'], 'the member is still listed at every sync');
+      assert.equal(executor.stats.syncsUnchanged, 2);
+    });
+
+    it('still re-applies an object edited on the member (its resource version moved)', async () => {
+      const { member, reads, sync } = await settledWorld();
+      const live = [...member.objects.values()][0]!;
+      member.put({ ...live, data: { mode: 'tampered' } } as KubeObject);
+      await sync();
+      assert.equal(reads.lists, 1, 'the Works were read again');
+      assert.ok(member.calls.includes('apply ConfigMap/settings'));
+      assert.equal(([...member.objects.values()][0] as KubeObject & { data: { mode: string } }).data.mode, 'edge');
+    });
+
+    it('still re-creates an object deleted on the member', async () => {
+      const { member, sync } = await settledWorld();
+      member.objects.clear();
+      await sync();
+      assert.ok(
+        member.calls.some((c) => c.endsWith('ConfigMap/settings') && !c.startsWith('get')),
+        member.calls.join(),
+      );
+      assert.equal(member.objects.size, 1);
+    });
+
+    it('reads the Works again when one changed, and applies what its message did not', async () => {
+      const { w, member, read, reads, sync } = await settledWorld();
+      const current = (await read())!;
+      const spec = structuredClone(current.spec) as { workload: { manifests: { data: { mode: string } }[] } };
+      spec.workload.manifests[0]!.data.mode = 'core';
+      await w.store.update({ ...current, spec });
+      await sync();
+      assert.equal(reads.lists, 1);
+      assert.ok(member.calls.includes('apply ConfigMap/settings'));
+      assert.equal(([...member.objects.values()][0] as KubeObject & { data: { mode: string } }).data.mode, 'core');
+    });
+
+    it('a member that lists objects without resource versions is read in full every time', async () => {
+      const { member, reads, sync, executor } = await settledWorld();
+      const live = [...member.objects.values()][0]!;
+      member.objects.set([...member.objects.keys()][0]!, {
+        ...live,
+        metadata: { ...live.metadata, resourceVersion: undefined },
+      } as KubeObject);
+      await sync();
+      await sync();
+      assert.equal(reads.lists, 2);
+      assert.equal(executor.stats.syncsUnchanged, 0);
+    });
   });
 
   it('leaves Works of Pull clusters to their agent', async () => {
