@@ -3,17 +3,63 @@
  * and the continue tokens of paginated lists. Pure; shared by the adapters and the infrastructure
  * (docs/decisions/0001-store-layout.md explains the choice).
  */
-import { bindingIdOf, clusterOfExecutionNamespace, WORK_GROUP } from '../api/karmada-names.ts';
+import {
+  bindingIdOf,
+  CLUSTER,
+  CLUSTER_OVERRIDE_POLICY,
+  CLUSTER_PROPAGATION_POLICY,
+  CLUSTER_TAINT_POLICY,
+  clusterOfExecutionNamespace,
+  CONFIG_GROUP,
+  FEDERATED_RESOURCE_QUOTA,
+  OVERRIDE_POLICY,
+  PROPAGATION_POLICY,
+  RESOURCE_REGISTRY,
+  WORK_GROUP,
+} from '../api/karmada-names.ts';
 import type { GroupKind, KubeObject, ObjectRef } from '../api/object.ts';
-import { formatGroupKind, formatKey } from '../api/object.ts';
+import { formatGroupKind, formatKey, parseGroupKind } from '../api/object.ts';
 import { BadRequestError } from './errors.ts';
 
 /**
- * Number of partitions each kind's list index is spread over. Writes of one kind (5,000 bindings
+ * Number of partitions a kind's list index is spread over. Writes of one kind (5,000 bindings
  * scheduled in seconds) would otherwise all land on one index partition (1,000 WCU/s). Fixed for the
- * life of a table: changing it needs a re-index.
+ * life of a table: changing it needs a re-index (lib/store/kind-shards.ts did one for the kinds below).
  */
 export const KIND_SHARDS = 8;
+
+/**
+ * Kinds a fleet holds few of and writes seldom, listed on every pass of the pipeline (the detector's
+ * policies, the scheduler's clusters and quotas, the binder's overrides): one `byKind` partition each,
+ * so a list is one query instead of {@link KIND_SHARDS}. A Cluster is written when its status changes
+ * (at most once a probe, every 10 s): a thousand clusters stay far below a partition's write rate.
+ * docs/decisions/0020-single-shard-kinds.md.
+ */
+const SINGLE_SHARD_KINDS: ReadonlySet<string> = new Set(
+  [
+    CLUSTER,
+    PROPAGATION_POLICY,
+    CLUSTER_PROPAGATION_POLICY,
+    OVERRIDE_POLICY,
+    CLUSTER_OVERRIDE_POLICY,
+    FEDERATED_RESOURCE_QUOTA,
+    CLUSTER_TAINT_POLICY,
+    RESOURCE_REGISTRY,
+    { group: CONFIG_GROUP, kind: 'ResourceInterpreterCustomization' },
+    { group: CONFIG_GROUP, kind: 'ResourceInterpreterWebhookConfiguration' },
+    { group: 'apiextensions.k8s.io', kind: 'CustomResourceDefinition' },
+  ].map(formatGroupKind),
+);
+
+/** The kinds written to one `byKind` partition (see {@link kindShardsOf}). */
+export function singleShardKinds(): GroupKind[] {
+  return [...SINGLE_SHARD_KINDS].sort().map(parseGroupKind);
+}
+
+/** How many `byKind` partitions the kind's entries are written to: 1 for the few kinds above, else 8. */
+export function kindShardsOf(gk: GroupKind): number {
+  return SINGLE_SHARD_KINDS.has(formatGroupKind(gk)) ? 1 : KIND_SHARDS;
+}
 
 /**
  * Rows of the search cache (lib/search/cache-store.ts) have keys starting with this: member objects,
@@ -77,7 +123,7 @@ export function rowKeysOf(ref: ObjectRef): RowKeys {
   }
   const keys: RowKeys = {
     pk,
-    kindShard: kindShardKey(ref, fnv1a(sortKey) % KIND_SHARDS),
+    kindShard: kindShardKey(ref, fnv1a(sortKey) % kindShardsOf(ref)),
     sortKey,
   };
   const cluster = clusterOf(ref);

@@ -22,6 +22,7 @@ import {
   encodeDependentsContinue,
   KIND_SHARDS,
   kindShardKey,
+  kindShardsOf,
   ownerKeyOf,
   rangeFor,
   refFromSortKey,
@@ -37,6 +38,7 @@ import type {
   ObjectStore,
   WriteOptions,
 } from './port.ts';
+import { KindShardLayout } from './kind-shards.ts';
 import type { IndexName, IndexRow, Row, RowStore } from './rows.ts';
 import { isExpired, rowBytes } from './rows.ts';
 import type { Stamp } from './semantics.ts';
@@ -53,6 +55,12 @@ export interface RowObjectStoreOptions {
    * undefined keeps them until deleted. Expired objects read as absent at once.
    */
   ttlSeconds?: (gk: GroupKind) => number | undefined;
+  /**
+   * How long after the store's re-index of the single-shard kinds an earlier version of the code may
+   * still write to the table (lib/store/kind-shards.ts): the function timeout in AWS, 0 (the default)
+   * where nothing else writes it.
+   */
+  previousVersionGraceMs?: number;
 }
 
 /** Characters Kubernetes uses for `generateName` suffixes (no vowels, no look-alikes). */
@@ -66,6 +74,7 @@ export class RowObjectStore implements ObjectStore {
   readonly #newUid: () => string;
   readonly #random: () => number;
   readonly #ttlSeconds: (gk: GroupKind) => number | undefined;
+  readonly #layout: KindShardLayout;
 
   constructor(rows: RowStore, options: RowObjectStoreOptions) {
     this.#rows = rows;
@@ -73,6 +82,7 @@ export class RowObjectStore implements ObjectStore {
     this.#newUid = options.newUid ?? randomUUID;
     this.#random = options.random ?? Math.random;
     this.#ttlSeconds = options.ttlSeconds ?? (() => undefined);
+    this.#layout = new KindShardLayout(rows, { clock: options.clock, graceMs: options.previousVersionGraceMs ?? 0 });
   }
 
   async create(obj: KubeObject, options: WriteOptions = {}): Promise<KubeObject> {
@@ -229,9 +239,12 @@ export class RowObjectStore implements ObjectStore {
     const limit = query.limit && query.limit > 0 ? query.limit : undefined;
     const after = query.continue ? decodeContinue(query.continue, query, query.namespace, query.cluster) : undefined;
     const range = rangeFor(query.namespace, after);
+    // A kind written to one partition is read from it once the table's re-index is confirmed.
+    const shards =
+      kindShardsOf(query) < KIND_SHARDS && (await this.#layout.singlePartition()) ? kindShardsOf(query) : KIND_SHARDS;
     const partitions: { index: IndexName; partition: string }[] = query.cluster
       ? [{ index: 'byCluster', partition: clusterIndexKey(query, query.cluster) }]
-      : Array.from({ length: KIND_SHARDS }, (_, shard) => ({
+      : Array.from({ length: shards }, (_, shard) => ({
           index: 'byKind',
           partition: kindShardKey(query, shard),
         }));

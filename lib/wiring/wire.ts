@@ -21,6 +21,7 @@ import { TransportWorkQueue } from '../queue/work-queue.ts';
 import type { BatchDependencies } from '../reconcile/batch.ts';
 import type { Controller } from '../reconcile/controller.ts';
 import { type ControllerHandler, createControllerHandler } from '../reconcile/handler.ts';
+import { PREVIOUS_VERSION_GRACE_MS } from '../store/kind-shards.ts';
 import { RowObjectStore } from '../store/row-object-store.ts';
 import { eventTtl } from '../store/ttl.ts';
 import type { Runtime } from './runtime.ts';
@@ -43,7 +44,12 @@ export function wireRuntime(config: RuntimeConfig, clock: Clock = systemClock): 
     config,
     clock,
     cipher: credentialCipher(config),
-    store: new RowObjectStore(rows, { clock, ttlSeconds: eventTtl(config.eventTtlSeconds) }),
+    store: new RowObjectStore(rows, {
+      clock,
+      ttlSeconds: eventTtl(config.eventTtlSeconds),
+      // In AWS a deploy's previous version may still be writing; locally nothing else writes the table.
+      previousVersionGraceMs: config.dynamodbEndpoint ? 0 : PREVIOUS_VERSION_GRACE_MS,
+    }),
     rows,
     transport,
     workQueue: new TransportWorkQueue(transport, queueUrl, clock),
