@@ -3,8 +3,9 @@
  * the cost model (cost-model.ts). Every figure here comes from a count or a price constant; the prose
  * of docs/cost.md explains them and holds none.
  */
+import { parseGroupKind } from '../lib/api/object.ts';
 import { CONTROLLER_SPECS } from '../lib/controllers/specs.ts';
-import { KIND_SHARDS } from '../lib/store/layout.ts';
+import { KIND_SHARDS, kindShardsOf } from '../lib/store/layout.ts';
 import type { BundleMeasurement, DeployedShape } from './cost-bundles.ts';
 import {
   afterFreeTier,
@@ -602,10 +603,11 @@ export function renderCostReport(r: CostResults): string {
   const partitionRows: string[][] = [];
   for (const cls of byKindClasses) {
     const units = metric(perChange, 'ddb.partition.byKind', cls);
+    const shards = kindShardsOf(parseGroupKind(cls));
     partitionRows.push([
-      `byKind, ${cls} (${KIND_SHARDS} shards)`,
+      `byKind, ${cls} (${shards} ${shards === 1 ? 'shard' : 'shards'})`,
       fmt(units),
-      fmt(partitionObjectsPerSecond(KIND_SHARDS, units)),
+      fmt(partitionObjectsPerSecond(shards, units)),
     ]);
   }
   const clusters = 2;
@@ -637,7 +639,7 @@ export function renderCostReport(r: CostResults): string {
       partitionRows,
     ),
     '',
-    `Each partition takes ${PARTITION_WRITE_UNITS_PER_SECOND.toLocaleString('en-US')} write units/s (${KIND_SHARDS_NOTE}: a kind's byKind entries spread over ${KIND_SHARDS} partitions; a cluster's Works share one byCluster partition, so a change's two Works land on two partitions). The API is throttled at ${ENV.apiThrottle.rate.toLocaleString('en-US')} requests/s (burst ${ENV.apiThrottle.burst.toLocaleString('en-US')}) in \`${ENV.name}\`; Lambda adds at most ${SQS_SCALE_UP_PER_MINUTE} concurrent invocations a minute to an SQS event source, well above the event sources' caps.`,
+    `Each partition takes ${PARTITION_WRITE_UNITS_PER_SECOND.toLocaleString('en-US')} write units/s (${KIND_SHARDS_NOTE}: a kind's byKind entries spread over ${KIND_SHARDS} partitions, one for the policies, clusters and the few other kinds of decisions/0020; a cluster's Works share one byCluster partition, so a change's two Works land on two partitions). The API is throttled at ${ENV.apiThrottle.rate.toLocaleString('en-US')} requests/s (burst ${ENV.apiThrottle.burst.toLocaleString('en-US')}) in \`${ENV.name}\`; Lambda adds at most ${SQS_SCALE_UP_PER_MINUTE} concurrent invocations a minute to an SQS event source, well above the event sources' caps.`,
     '',
   );
 
