@@ -361,20 +361,12 @@ function tellScheduler(workQueue: WorkQueue, reason: string): Promise<void> {
 const NEW_CLUSTER_REASONS = new Set(['api-create', 'cluster-registered']);
 
 /** Probe slots in a minute: one per `--cluster-status-update-frequency` (at least 1 s apart). */
-/**
- * Enqueues the probes of `clusters` for the update-frequency slots of the coming minute, from slot
- * `first`, each cluster at its own offset in the period (`position` is the first one's place in the
- * sweep's listing), so the fleet's probes are spread over the period rather than fired together.
- */
-async function scheduleProbes(
-  options: ClusterStatusOptions,
-  clusters: readonly string[],
-  first = 0,
-  position = 0,
-): Promise<void> {
+/** Enqueues probes of `clusters` for the update-frequency slots of the coming minute, from slot `first`. */
+async function scheduleProbes(options: ClusterStatusOptions, clusters: readonly string[], first = 0): Promise<void> {
+  const delays = probeDelays(options.timings.statusUpdateFrequencyMs, first);
   await options.workQueue.enqueue(
-    clusters.flatMap((name, i) =>
-      probeDelays(options.timings.statusUpdateFrequencyMs, position + i, first).map((delayMs) => ({
+    clusters.flatMap((name) =>
+      delays.map((delayMs) => ({
         controller: CLUSTER_STATUS_CONTROLLER_NAME,
         lane: 'standard' as const,
         key: formatKey({ ...CLUSTER, name }),
@@ -394,8 +386,6 @@ async function sweep(options: ClusterStatusOptions, context: ReconcileContext): 
     await scheduleProbes(
       options,
       page.items.map((ref) => ref.name),
-      0,
-      clusters,
     );
     clusters += page.items.length;
     token = page.continue;

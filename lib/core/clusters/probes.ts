@@ -1,14 +1,12 @@
 /**
  * When each member cluster is probed within the minute a sweep covers: Karmada's cluster status
- * controller probes every cluster every `--cluster-status-update-frequency` (10 s), each cluster on a
- * ticker of its own that started when the cluster joined, so the probes of a fleet fall at different
- * instants. Here one sweep a minute enqueues the minute's probes as delayed messages; without an offset
- * of its own every cluster would be probed in the same instant, and the whole fleet's probes (and the
- * member syncs that follow them) would land on the control plane as one burst every period.
+ * controller probes every cluster every `--cluster-status-update-frequency` (10 s). Here one sweep a
+ * minute enqueues the minute's probes as delayed messages, every cluster in the same slots, so the
+ * probes of a fleet arrive together and are reconciled in a few batches (in AWS, a few invocations per
+ * slot instead of one per cluster). Spreading each cluster over the period was tried and left out
+ * (docs/decisions/0016-work-path-at-the-floor.md): it cost an invocation and two SQS requests per probe and
+ * made no difference to local latency once member syncs with nothing to do became cheap.
  */
-
-/** The golden ratio's fractional part: consecutive positions land as far apart as any set of them can. */
-const GOLDEN_FRACTION = 0.6180339887498949;
 
 /** Probe slots in the minute a sweep covers: one per update period, at least one. */
 export function probeSlotsPerMinute(statusUpdateFrequencyMs: number): number {
@@ -21,16 +19,12 @@ function probePeriodMs(statusUpdateFrequencyMs: number): number {
 }
 
 /**
- * The delays, from the sweep, of one cluster's probes in the coming minute: one per slot from `first`,
- * each shifted by the cluster's offset within the period. The offset of the cluster at `position` in
- * the sweep's listing is the fractional part of `position × φ` of a period, so N clusters fall about a
- * period ÷ N apart whatever N is, and a cluster keeps its offset from sweep to sweep while the fleet
- * does not change (its probes stay one period apart). Every delay stays inside the minute, so the next
- * sweep's probes do not overlap these.
+ * The delays, from the sweep, of a cluster's probes in the coming minute: one per slot from `first`
+ * (a cluster that joined and was probed just now starts at the next slot), one period apart, all inside
+ * the minute so the next sweep's probes do not overlap these.
  */
-export function probeDelays(statusUpdateFrequencyMs: number, position: number, first = 0): number[] {
+export function probeDelays(statusUpdateFrequencyMs: number, first = 0): number[] {
   const period = probePeriodMs(statusUpdateFrequencyMs);
   const slots = probeSlotsPerMinute(statusUpdateFrequencyMs);
-  const offset = Math.floor(((position * GOLDEN_FRACTION) % 1) * period);
-  return Array.from({ length: Math.max(0, slots - first) }, (_, i) => (i + first) * period + offset);
+  return Array.from({ length: Math.max(0, slots - first) }, (_, i) => (i + first) * period);
 }
