@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { describe, it } from 'node:test';
-import { brotliCompressSync } from 'node:zlib';
+import { brotliCompressSync, deflateRawSync, inflateRawSync } from 'node:zlib';
 import type { KubeObject } from '../../../lib/api/object.ts';
 import { DICTIONARY_MAX_JSON_BYTES, decodeBody, encodeBody } from '../../../lib/store/codec.ts';
 import { DICTIONARY_1 } from '../../../lib/store/codec-dictionary.ts';
@@ -71,6 +71,16 @@ describe('row codec', () => {
     assert.equal(jsonBytes, Buffer.byteLength(JSON.stringify(object)));
     const brotli = brotliCompressSync(JSON.stringify(object)).length;
     assert.ok(bytes.length < brotli * 0.7, `${bytes.length} bytes with the dictionary, ${brotli} with Brotli alone`);
+  });
+
+  it('encodes with the end of the dictionary; readers decode with the whole of it, as builds before did', () => {
+    const object = work('tail');
+    const { bytes } = encodeBody(object);
+    // What a reader of format 2 does, this build's and the earlier ones' alike.
+    assert.deepEqual(JSON.parse(inflateRawSync(bytes.subarray(1), { dictionary: DICTIONARY_1 }).toString()), object);
+    // And rows the earlier encoder wrote (the whole dictionary loaded) still read.
+    const earlier = deflateRawSync(Buffer.from(JSON.stringify(object)), { level: 6, dictionary: DICTIONARY_1 });
+    assert.deepEqual(decodeBody(new Uint8Array([2, ...earlier])), object);
   });
 
   it('writes JSON past the dictionary limit with Brotli (format 1), and reads it back', () => {
