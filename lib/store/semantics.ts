@@ -176,9 +176,10 @@ export function prepareStatusUpdate(
   stamp: Stamp,
 ): UpdateDecision {
   requireVersion(ref, incoming, current);
-  const next = cloneJson(current);
-  if (incoming.status === undefined) delete next.status;
-  else next.status = cloneJson(incoming.status);
+  // Everything but the status is the current object's; its old status is not copied only to be replaced.
+  const { status: _replaced, ...kept } = current;
+  const next = cloneJson(kept) as KubeObject;
+  if (incoming.status !== undefined) next.status = cloneJson(incoming.status);
   if (deepEqual(next, current)) return { object: current, changed: false, remove: false };
   next.metadata.resourceVersion = String(stamp.version);
   return { object: next, changed: true, remove: false };
