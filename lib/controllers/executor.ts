@@ -137,8 +137,6 @@ export function createExecutorController(options: ExecutorOptions): Controller &
     statusWrites: 0,
     syncsUnchanged: 0,
   };
-  /** Per cluster (by uid), what its last member sync that had nothing to do read. */
-  const settledSyncs = new Map<string, SettledSync>();
   const backoff = new Backoff();
   const retry = (work: KubeObject): ReconcileResult => ({ requeueAfterMs: backoff.next(keyOfWork(work)) });
 
@@ -351,12 +349,16 @@ export function createExecutorController(options: ExecutorOptions): Controller &
    * A Ready member's periodic sync: one list per kind of what Karmada manages there, then per Work:
    * re-apply when missing, drifted or not applied yet; otherwise refresh its status.
    *
-   * A sync that found nothing to do is remembered (the Works' and the member objects' resource
-   * versions); the next one first reads only the Works' names and versions and the member's lists, and
-   * when neither side changed it is done without reading a Work — every Work reads and compares the
-   * same as last time. Anything that did not settle (a write, a re-apply, a deletion, a Work left to its
-   * own message) is not remembered, so the next sync reads everything again. The memory is a shortcut,
-   * not state: without it (a new process) a sync is the full one.
+   * A sync that found nothing to do is remembered (stamps of the Works' and the member objects' resource
+   * versions); the next one first reads the member's lists and, at most every
+   * {@link WORKS_CHECK_INTERVAL_MS} (and at once when the cluster became Ready since), the Works' names
+   * and versions; when nothing it read changed it is done without reading a Work — every Work reads and
+   * compares the same as last time. A member object edited, deleted or with a new status is found at
+   * every sync; a Work is applied by its own message, and this check only catches one whose message was
+   * lost, within the interval. Anything that did not settle (a write, a re-apply, a deletion, a Work left
+   * to its own message) is not remembered, so the next sync reads everything again. What a settled sync
+   * read is stored per cluster ({@link MEMBER_SYNC}), for whichever execution environment the next sync
+   * lands on; it is a shortcut, not state: without it a sync is the full one.
    */
   async function syncMember(
     clusterName: string,
@@ -367,13 +369,19 @@ export function createExecutorController(options: ExecutorOptions): Controller &
     if (!cluster || cluster.metadata.deletionTimestamp || syncModeOf(cluster) === 'Pull' || !isReady(cluster))
       return undefined;
     context.logger.appendKeys({ cluster: clusterName });
-    const settled = settledSyncs.get(cluster.metadata.uid ?? clusterName);
-    settledSyncs.delete(cluster.metadata.uid ?? clusterName);
+    const record = await store.get({ ...MEMBER_SYNC, name: clusterName });
+    const settled = settledOf(record, cluster);
     let client: MemberClient | undefined;
     let lookup: Awaited<ReturnType<typeof listManagedKinds>> | undefined;
     if (settled) {
-      const refs = await listAllRefs(store, { ...WORK, cluster: clusterName });
-      if (stampOfWorks(refs) === settled.works) {
+      // The Works are looked at once the interval is up, or when the cluster came back (Ready again) since.
+      const conditions = (cluster.status as { conditions?: Condition[] } | undefined)?.conditions;
+      const readySince = Date.parse(findCondition(conditions, READY_CONDITION)?.lastTransitionTime ?? '');
+      const worksDue =
+        context.now - settled.worksCheckedAt >= WORKS_CHECK_INTERVAL_MS || !(readySince < settled.worksCheckedAt);
+      const worksUnchanged =
+        !worksDue || stampOfWorks(await listAllRefs(store, { ...WORK, cluster: clusterName })) === settled.works;
+      if (worksUnchanged) {
         const opened = await onMember(batch, cluster, async (c) => c);
         if (!opened.ok) return undefined;
         client = opened.value;
@@ -385,7 +393,8 @@ export function createExecutorController(options: ExecutorOptions): Controller &
         }
         if (lookup.stamp !== undefined && lookup.stamp === settled.member) {
           stats.syncsUnchanged++;
-          settledSyncs.set(cluster.metadata.uid ?? clusterName, settled);
+          // Once a minute at most: the Works were found unchanged now.
+          if (worksDue) await writeSettled(record, cluster, { ...settled, worksCheckedAt: context.now });
           return undefined;
         }
       }
@@ -450,10 +459,35 @@ export function createExecutorController(options: ExecutorOptions): Controller &
     if (!unsettled) {
       // What this sync read: the Works as listed (not the names read before them) and the member's lists.
       const works = stampOfWorks(all.map((w) => ({ ...refOf(w), resourceVersion: w.metadata.resourceVersion })));
-      if (works !== undefined && lookup.stamp !== undefined)
-        settledSyncs.set(cluster.metadata.uid ?? clusterName, { works, member: lookup.stamp, kinds });
+      if (works !== undefined && lookup.stamp !== undefined) {
+        await writeSettled(record, cluster, { works, member: lookup.stamp, kinds, worksCheckedAt: context.now });
+        return undefined;
+      }
     }
+    // Not settled: the next sync reads everything.
+    if (record) await tryWrite(() => store.delete(refOf(record), { preconditions: { uid: record.metadata.uid } }));
     return undefined;
+  }
+
+  /** Writes what a settled sync read; another sync's write in between wins (its record is as good). */
+  async function writeSettled(record: KubeObject | undefined, cluster: KubeObject, settled: SettledSync) {
+    const spec = {
+      clusterUid: cluster.metadata.uid,
+      works: settled.works,
+      member: settled.member,
+      kinds: settled.kinds,
+      worksCheckedAt: rfc3339(settled.worksCheckedAt),
+    };
+    await tryWrite(() =>
+      record
+        ? store.update({ ...record, spec })
+        : store.create({
+            apiVersion: `${MEMBER_SYNC.group}/v1alpha1`,
+            kind: MEMBER_SYNC.kind,
+            metadata: { name: cluster.metadata.name! },
+            spec,
+          }),
+    );
   }
 
   /** Says on the binding that a copy left on a member that was away is gone now. */
@@ -535,11 +569,37 @@ async function onMember<T>(
   }
 }
 
+/**
+ * Per cluster, what its last member sync that had nothing to do read, stored so that every execution
+ * environment of the executor finds it (a sync lands on any of them).
+ */
+export const MEMBER_SYNC = { group: 'cluster.serverless-karmada.io', kind: 'MemberSync' } as const;
+
 /** What a member sync that had nothing to do read: stamps of the Works and of the member's lists. */
 interface SettledSync {
   works: string;
   member: string;
   kinds: ManifestKind[];
+  /** When the Works were last read or found unchanged. */
+  worksCheckedAt: number;
+}
+
+/**
+ * How often a member sync with nothing to do looks at the cluster's Works, when the member's objects did
+ * not change: the safety net for a Work whose own message was lost (Karmada has no such net at all; its
+ * informers' resync is off by default). Drift on the member is looked for at every sync.
+ */
+export const WORKS_CHECK_INTERVAL_MS = 60_000;
+
+/** The settled sync a stored record describes, if it is this cluster's (not a former one's of that name). */
+function settledOf(record: KubeObject | undefined, cluster: KubeObject): SettledSync | undefined {
+  const spec = record?.spec as
+    | { clusterUid?: string; works?: string; member?: string; kinds?: ManifestKind[]; worksCheckedAt?: string }
+    | undefined;
+  if (!spec || spec.clusterUid !== cluster.metadata.uid || !spec.works || !spec.member || !spec.kinds) return undefined;
+  const worksCheckedAt = Date.parse(spec.worksCheckedAt ?? '');
+  if (!Number.isFinite(worksCheckedAt)) return undefined;
+  return { works: spec.works, member: spec.member, kinds: spec.kinds, worksCheckedAt };
 }
 
 /**

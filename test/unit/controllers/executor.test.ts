@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { KubeObject } from '../../../lib/api/object.ts';
-import { Backoff, createExecutorController } from '../../../lib/controllers/executor.ts';
+import { Backoff, createExecutorController, WORKS_CHECK_INTERVAL_MS } from '../../../lib/controllers/executor.ts';
 import { namespaceShouldBeSynced } from '../../../lib/core/work/index.ts';
 import type { CredentialCipher } from '../../../lib/crypto/cipher.ts';
 import { MemberApiError, type MemberClient, MemberUnreachableError } from '../../../lib/members/client.ts';
@@ -297,9 +297,13 @@ describe('executor', () => {
   });
 
   describe('a member sync after one that had nothing to do', () => {
-    /** A Work applied and a first sync that found it settled; reads of Works counted from then on. */
+    /**
+     * A Work applied on a cluster Ready for an hour and a first sync that found it settled; reads of
+     * Works counted from then on.
+     */
     async function settledWorld() {
       const s = await setup();
+      await readySince(s.w, s.w.clock.now() - 3_600_000);
       await s.run();
       await s.run('Cluster.cluster.karmada.io/m1');
       const reads = { lists: 0, gets: 0 };
@@ -310,6 +314,16 @@ describe('executor', () => {
       return { ...s, reads, sync: () => s.run('Cluster.cluster.karmada.io/m1') };
     }
 
+    /** Sets when cluster m1 last became Ready. */
+    async function readySince(w: Awaited<ReturnType<typeof setup>>['w'], at: number) {
+      const current = (await w.store.get({ group: 'cluster.karmada.io', kind: 'Cluster', name: 'm1' }))!;
+      const ready = { type: 'Ready', status: 'True', reason: 'ClusterReady', message: 'ok' };
+      await w.store.updateStatus({
+        ...current,
+        status: { conditions: [{ ...ready, lastTransitionTime: new Date(at).toISOString() }] },
+      });
+    }
+
     it('reads no Work when neither the Works nor the member objects changed (one list of the member)', async () => {
       const { member, reads, sync, executor } = await settledWorld();
       await sync();
@@ -317,6 +331,20 @@ describe('executor', () => {
       assert.deepEqual(reads, { lists: 0, gets: 0 }, 'only names and versions of the Works were read');
       assert.deepEqual(member.calls, ['list', 'list'], 'the member is still listed at every sync');
       assert.equal(executor.stats.syncsUnchanged, 2);
+    });
+
+    it('another execution environment (a new executor on the same table) reads no Work either', async () => {
+      const { w, member, reads } = await settledWorld();
+      const other = createExecutorController({
+        store: w.store,
+        workQueue: w.queue,
+        cipher: NO_CIPHER,
+        events: w.events,
+        memberFor: async () => member.client,
+      });
+      await other.reconcile({ key: 'Cluster.cluster.karmada.io/m1', lane: 'standard', reasons: [] }, w.context());
+      assert.deepEqual(reads, { lists: 0, gets: 0 });
+      assert.equal(other.stats.syncsUnchanged, 1);
     });
 
     it('still re-applies an object edited on the member (its resource version moved)', async () => {
@@ -340,16 +368,37 @@ describe('executor', () => {
       assert.equal(member.objects.size, 1);
     });
 
-    it('reads the Works again when one changed, and applies what its message did not', async () => {
-      const { w, member, read, reads, sync } = await settledWorld();
-      const current = (await read())!;
+    /** Changes the Work's manifest behind its message's back (the message is lost). */
+    async function changeWork(s: Awaited<ReturnType<typeof settledWorld>>) {
+      const current = (await s.read())!;
       const spec = structuredClone(current.spec) as { workload: { manifests: { data: { mode: string } }[] } };
       spec.workload.manifests[0]!.data.mode = 'core';
-      await w.store.update({ ...current, spec });
-      await sync();
-      assert.equal(reads.lists, 1);
-      assert.ok(member.calls.includes('apply ConfigMap/settings'));
-      assert.equal(([...member.objects.values()][0] as KubeObject & { data: { mode: string } }).data.mode, 'core');
+      await s.w.store.update({ ...current, spec });
+    }
+    const memberMode = (member: ReturnType<typeof fakeMember>) =>
+      ([...member.objects.values()][0] as KubeObject & { data: { mode: string } }).data.mode;
+
+    it('a Work changed whose message was lost is applied within a minute, its Works read again then', async () => {
+      const s = await settledWorld();
+      await changeWork(s);
+      await s.w.clock.advance(10_000);
+      await s.sync();
+      assert.equal(memberMode(s.member), 'edge', 'the member did not change: the Works are not looked at yet');
+      assert.equal(s.reads.lists, 0);
+      await s.w.clock.advance(WORKS_CHECK_INTERVAL_MS);
+      await s.sync();
+      assert.equal(s.reads.lists, 1);
+      assert.ok(s.member.calls.includes('apply ConfigMap/settings'));
+      assert.equal(memberMode(s.member), 'core');
+    });
+
+    it('a cluster Ready again has its Works looked at at once', async () => {
+      const s = await settledWorld();
+      await changeWork(s);
+      await s.w.clock.advance(10_000);
+      await readySince(s.w, s.w.clock.now());
+      await s.sync();
+      assert.equal(memberMode(s.member), 'core');
     });
 
     it('a member that lists objects without resource versions is read in full every time', async () => {
