@@ -350,15 +350,12 @@ export function createExecutorController(options: ExecutorOptions): Controller &
    * re-apply when missing, drifted or not applied yet; otherwise refresh its status.
    *
    * A sync that found nothing to do is remembered (stamps of the Works' and the member objects' resource
-   * versions); the next one first reads the member's lists and, at most every
-   * {@link WORKS_CHECK_INTERVAL_MS} (and at once when the cluster became Ready since), the Works' names
-   * and versions; when nothing it read changed it is done without reading a Work — every Work reads and
-   * compares the same as last time. A member object edited, deleted or with a new status is found at
-   * every sync; a Work is applied by its own message, and this check only catches one whose message was
-   * lost, within the interval. Anything that did not settle (a write, a re-apply, a deletion, a Work left
-   * to its own message) is not remembered, so the next sync reads everything again. What a settled sync
-   * read is stored per cluster ({@link MEMBER_SYNC}), for whichever execution environment the next sync
-   * lands on; it is a shortcut, not state: without it a sync is the full one.
+   * versions); the next one first reads only the Works' names and versions and the member's lists, and
+   * when neither side changed it is done without reading a Work — every Work reads and compares the
+   * same as last time. Anything that did not settle (a write, a re-apply, a deletion, a Work left to its
+   * own message) is not remembered, so the next sync reads everything again. What a settled sync read is
+   * stored per cluster ({@link MEMBER_SYNC}), for whichever execution environment the next sync lands
+   * on; it is a shortcut, not state: without it a sync is the full one.
    */
   async function syncMember(
     clusterName: string,
@@ -374,14 +371,9 @@ export function createExecutorController(options: ExecutorOptions): Controller &
     let client: MemberClient | undefined;
     let lookup: Awaited<ReturnType<typeof listManagedKinds>> | undefined;
     if (settled) {
-      // The Works are looked at once the interval is up, or when the cluster came back (Ready again) since.
-      const conditions = (cluster.status as { conditions?: Condition[] } | undefined)?.conditions;
-      const readySince = Date.parse(findCondition(conditions, READY_CONDITION)?.lastTransitionTime ?? '');
-      const worksDue =
-        context.now - settled.worksCheckedAt >= WORKS_CHECK_INTERVAL_MS || !(readySince < settled.worksCheckedAt);
-      const worksUnchanged =
-        !worksDue || stampOfWorks(await listAllRefs(store, { ...WORK, cluster: clusterName })) === settled.works;
-      if (worksUnchanged) {
+      // Names and versions only; a new Work may name a kind the member check below would not list.
+      const refs = await listAllRefs(store, { ...WORK, cluster: clusterName });
+      if (stampOfWorks(refs) === settled.works) {
         const opened = await onMember(batch, cluster, async (c) => c);
         if (!opened.ok) return undefined;
         client = opened.value;
@@ -393,8 +385,6 @@ export function createExecutorController(options: ExecutorOptions): Controller &
         }
         if (lookup.stamp !== undefined && lookup.stamp === settled.member) {
           stats.syncsUnchanged++;
-          // Once a minute at most: the Works were found unchanged now.
-          if (worksDue) await writeSettled(record, cluster, { ...settled, worksCheckedAt: context.now });
           return undefined;
         }
       }
@@ -460,7 +450,8 @@ export function createExecutorController(options: ExecutorOptions): Controller &
       // What this sync read: the Works as listed (not the names read before them) and the member's lists.
       const works = stampOfWorks(all.map((w) => ({ ...refOf(w), resourceVersion: w.metadata.resourceVersion })));
       if (works !== undefined && lookup.stamp !== undefined) {
-        await writeSettled(record, cluster, { works, member: lookup.stamp, kinds, worksCheckedAt: context.now });
+        if (settled?.works !== works || settled.member !== lookup.stamp)
+          await writeSettled(record, cluster, { works, member: lookup.stamp, kinds });
         return undefined;
       }
     }
@@ -476,7 +467,6 @@ export function createExecutorController(options: ExecutorOptions): Controller &
       works: settled.works,
       member: settled.member,
       kinds: settled.kinds,
-      worksCheckedAt: rfc3339(settled.worksCheckedAt),
     };
     await tryWrite(() =>
       record
@@ -580,26 +570,14 @@ interface SettledSync {
   works: string;
   member: string;
   kinds: ManifestKind[];
-  /** When the Works were last read or found unchanged. */
-  worksCheckedAt: number;
 }
-
-/**
- * How often a member sync with nothing to do looks at the cluster's Works, when the member's objects did
- * not change: the safety net for a Work whose own message was lost (Karmada has no such net at all; its
- * informers' resync is off by default). Drift on the member is looked for at every sync.
- */
-export const WORKS_CHECK_INTERVAL_MS = 60_000;
 
 /** The settled sync a stored record describes, if it is this cluster's (not a former one's of that name). */
 function settledOf(record: KubeObject | undefined, cluster: KubeObject): SettledSync | undefined {
   const spec = record?.spec as
-    | { clusterUid?: string; works?: string; member?: string; kinds?: ManifestKind[]; worksCheckedAt?: string }
-    | undefined;
+    { clusterUid?: string; works?: string; member?: string; kinds?: ManifestKind[] } | undefined;
   if (!spec || spec.clusterUid !== cluster.metadata.uid || !spec.works || !spec.member || !spec.kinds) return undefined;
-  const worksCheckedAt = Date.parse(spec.worksCheckedAt ?? '');
-  if (!Number.isFinite(worksCheckedAt)) return undefined;
-  return { works: spec.works, member: spec.member, kinds: spec.kinds, worksCheckedAt };
+  return { works: spec.works, member: spec.member, kinds: spec.kinds };
 }
 
 /**
