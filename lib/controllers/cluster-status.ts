@@ -62,6 +62,7 @@ import type {
 import { listAll } from '../store/list-all.ts';
 import type { ObjectStore } from '../store/port.ts';
 import { tryWrite } from '../store/write.ts';
+import { clusterRecordSpec, writeClusterRecord } from './cluster-record.ts';
 import { deepEqual } from '../util/json.ts';
 import { once } from '../util/memo.ts';
 import {
@@ -403,10 +404,7 @@ async function readHealth(
 ): Promise<{ stored: KubeObject | undefined; state: HealthState }> {
   const stored = await store.get({ ...CLUSTER_HEALTH, name: cluster.metadata.name! });
   // A ClusterHealth left from an earlier cluster of the same name does not carry over.
-  if (!stored || (stored.spec as { clusterUid?: string } | undefined)?.clusterUid !== cluster.metadata.uid) {
-    return { stored, state: {} };
-  }
-  return { stored, state: ((stored.spec as { state?: HealthState } | undefined)?.state ?? {}) as HealthState };
+  return { stored, state: clusterRecordSpec<{ state?: HealthState }>(stored, cluster)?.state ?? {} };
 }
 
 async function writeHealth(
@@ -417,27 +415,5 @@ async function writeHealth(
   after: HealthState,
 ): Promise<void> {
   if (JSON.stringify(before) === JSON.stringify(after)) return;
-  const spec = { clusterUid: cluster.metadata.uid, state: after };
-  // Another probe of the same cluster may win; its state is as good as ours.
-  await tryWrite(() =>
-    current
-      ? store.update({ ...current, spec })
-      : store.create({
-          apiVersion: `${CLUSTER_HEALTH.group}/v1`,
-          kind: CLUSTER_HEALTH.kind,
-          metadata: {
-            name: cluster.metadata.name!,
-            // Collected with its Cluster.
-            ownerReferences: [
-              {
-                apiVersion: cluster.apiVersion,
-                kind: 'Cluster',
-                name: cluster.metadata.name!,
-                uid: cluster.metadata.uid!,
-              },
-            ],
-          },
-          spec,
-        }),
-  );
+  await writeClusterRecord(store, { ...CLUSTER_HEALTH, version: 'v1' }, cluster, current, { state: after });
 }

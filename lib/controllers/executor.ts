@@ -63,6 +63,7 @@ import { forEachLimited } from '../util/concurrency.ts';
 import { memoize } from '../util/memo.ts';
 import type { ListedRef, ObjectStore } from '../store/port.ts';
 import { tryWrite } from '../store/write.ts';
+import { clusterRecordSpec, writeClusterRecord } from './cluster-record.ts';
 import { BINDER_CONTROLLER_NAME, EXECUTOR_CONTROLLER_NAME, FEDERATED_RESOURCE_QUOTA_CONTROLLER_NAME } from './specs.ts';
 
 /** A Work that could not be applied is tried again after 2 s, doubling up to 5 min. */
@@ -377,12 +378,8 @@ export function createExecutorController(options: ExecutorOptions): Controller &
         const opened = await onMember(batch, cluster, async (c) => c);
         if (!opened.ok) return undefined;
         client = opened.value;
-        try {
-          lookup = await listManagedKinds(client, settled.kinds);
-        } catch (err) {
-          context.logger.info('member not reachable; sync skipped', { detail: (err as Error).message });
-          return undefined;
-        }
+        lookup = await listMember(client, settled.kinds, context);
+        if (!lookup) return undefined;
         if (lookup.stamp !== undefined && lookup.stamp === settled.member) {
           stats.syncsUnchanged++;
           return undefined;
@@ -408,12 +405,8 @@ export function createExecutorController(options: ExecutorOptions): Controller &
     const kinds = manifestKinds(works);
     // The quick look's lists serve when they were of the same kinds (only versions moved).
     if (!lookup || JSON.stringify(kinds) !== JSON.stringify(settled?.kinds)) {
-      try {
-        lookup = await listManagedKinds(client, kinds);
-      } catch (err) {
-        context.logger.info('member not reachable; sync skipped', { detail: (err as Error).message });
-        return undefined;
-      }
+      lookup = await listMember(client, kinds, context);
+      if (!lookup) return undefined;
     }
     const seenLive = lookup.lookup;
     let corrected = 0;
@@ -451,33 +444,17 @@ export function createExecutorController(options: ExecutorOptions): Controller &
       const works = stampOfWorks(all.map((w) => ({ ...refOf(w), resourceVersion: w.metadata.resourceVersion })));
       if (works !== undefined && lookup.stamp !== undefined) {
         if (settled?.works !== works || settled.member !== lookup.stamp)
-          await writeSettled(record, cluster, { works, member: lookup.stamp, kinds });
+          await writeClusterRecord(store, { ...MEMBER_SYNC, version: 'v1alpha1' }, cluster, record, {
+            works,
+            member: lookup.stamp,
+            kinds,
+          } satisfies SettledSync);
         return undefined;
       }
     }
     // Not settled: the next sync reads everything.
     if (record) await tryWrite(() => store.delete(refOf(record), { preconditions: { uid: record.metadata.uid } }));
     return undefined;
-  }
-
-  /** Writes what a settled sync read; another sync's write in between wins (its record is as good). */
-  async function writeSettled(record: KubeObject | undefined, cluster: KubeObject, settled: SettledSync) {
-    const spec = {
-      clusterUid: cluster.metadata.uid,
-      works: settled.works,
-      member: settled.member,
-      kinds: settled.kinds,
-    };
-    await tryWrite(() =>
-      record
-        ? store.update({ ...record, spec })
-        : store.create({
-            apiVersion: `${MEMBER_SYNC.group}/v1alpha1`,
-            kind: MEMBER_SYNC.kind,
-            metadata: { name: cluster.metadata.name! },
-            spec,
-          }),
-    );
   }
 
   /** Says on the binding that a copy left on a member that was away is gone now. */
@@ -565,6 +542,20 @@ async function onMember<T>(
  */
 export const MEMBER_SYNC = { group: 'cluster.serverless-karmada.io', kind: 'MemberSync' } as const;
 
+/** The member's managed objects of these kinds; undefined (logged) when it cannot be listed now. */
+async function listMember(
+  client: MemberClient,
+  kinds: readonly ManifestKind[],
+  context: ReconcileContext,
+): Promise<Awaited<ReturnType<typeof listManagedKinds>> | undefined> {
+  try {
+    return await listManagedKinds(client, kinds);
+  } catch (err) {
+    context.logger.info('member not reachable; sync skipped', { detail: (err as Error).message });
+    return undefined;
+  }
+}
+
 /** What a member sync that had nothing to do read: stamps of the Works and of the member's lists. */
 interface SettledSync {
   works: string;
@@ -574,10 +565,10 @@ interface SettledSync {
 
 /** The settled sync a stored record describes, if it is this cluster's (not a former one's of that name). */
 function settledOf(record: KubeObject | undefined, cluster: KubeObject): SettledSync | undefined {
-  const spec = record?.spec as
-    { clusterUid?: string; works?: string; member?: string; kinds?: ManifestKind[] } | undefined;
-  if (!spec || spec.clusterUid !== cluster.metadata.uid || !spec.works || !spec.member || !spec.kinds) return undefined;
-  return { works: spec.works, member: spec.member, kinds: spec.kinds };
+  const spec = clusterRecordSpec<Partial<SettledSync>>(record, cluster);
+  return spec?.works && spec.member && spec.kinds
+    ? { works: spec.works, member: spec.member, kinds: spec.kinds }
+    : undefined;
 }
 
 /**

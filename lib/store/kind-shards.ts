@@ -69,7 +69,7 @@ export class KindShardLayout {
     const now = this.#clock.now();
     this.#checkedAt = now;
     const current = await this.#rows.get(KIND_SHARDS_MARKER_PK);
-    const state = current ? (((decodeBody(current.body).spec ?? {}) as MarkerState) ?? {}) : {};
+    const state = ((current ? decodeBody(current.body).spec : undefined) as MarkerState | undefined) ?? {};
     if (state.confirmedAt !== undefined) return (this.#confirmed = true);
     const stamp = new Date(now).toISOString();
     if (state.reindexedAt === undefined) {
