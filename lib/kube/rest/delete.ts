@@ -249,7 +249,9 @@ function deleteOptions(ctx: Context): DeleteOptions {
   if (grace !== undefined && grace !== null) {
     const n = typeof grace === 'string' && grace.trim() !== '' ? Number(grace) : grace;
     if (typeof n !== 'number' || !Number.isSafeInteger(n)) {
-      throw invalid(`gracePeriodSeconds must be a whole number of seconds (int64), got ${JSON.stringify(grace)}`);
+      const got =
+        typeof grace === 'number' && !Number.isFinite(grace) ? 'a number out of range' : JSON.stringify(grace);
+      throw invalid(`gracePeriodSeconds must be a whole number of seconds (int64), got ${got}`);
     }
   }
   if (

@@ -174,7 +174,7 @@ const rows: Row[] = [
     options: json('{"gracePeriodSeconds":1e400}'),
     code: 400,
     reason: 'BadRequest',
-    message: /gracePeriodSeconds must be a whole number of seconds/,
+    message: /gracePeriodSeconds must be a whole number of seconds \(int64\), got a number out of range/,
   },
   {
     name: 'DELETE with a fractional gracePeriodSeconds in the query',
