@@ -14,6 +14,7 @@ import type { Clock } from '../clock/clock.ts';
 import { CACHED_FROM_CLUSTER_ANNOTATION, cacheKeyOf, servedFromCache } from '../core/index.ts';
 import { ApiError } from '../kube/base/errors.ts';
 import { type KubeRequest, type KubeResponse, parseAccept } from '../kube/base/http.ts';
+import { watchTimeoutSeconds } from '../kube/base/request-guard.ts';
 import { apiVersionOf, type ResourceDef } from '../kube/catalog/resources.ts';
 import { type IncludeObject, toTable } from '../kube/catalog/table.ts';
 import { matchesFields, parseFieldSelector } from '../kube/rest/fieldselector.ts';
@@ -36,7 +37,7 @@ export function cacheWatch(options: {
   const requirements = parseLabelSelector(req.query.get('labelSelector') ?? '');
   const fields = parseFieldSelector(req.query.get('fieldSelector') ?? '', def.group, def.kind);
   if (options.name) fields.push({ field: 'metadata.name', op: '=', value: options.name });
-  const timeoutSeconds = Math.min(Number(req.query.get('timeoutSeconds') ?? 1800) || 1800, 3600);
+  const timeoutSeconds = watchTimeoutSeconds(req.query.get('timeoutSeconds'));
   const rv = req.query.get('resourceVersion');
   const wantsTable = parseAccept(req.headers.accept).some((a) => a.params.as === 'Table');
   const include = (req.query.get('includeObject') as IncludeObject | null) ?? 'Metadata';

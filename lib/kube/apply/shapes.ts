@@ -7,7 +7,7 @@
  */
 import { InvalidApplyConfigurationError } from './errors.ts';
 import { keyElement, valueElement, formatFieldPath, type FieldPath } from './field-set.ts';
-import { propertySchema, type Schema } from '../base/schema.ts';
+import { declaredProperty, propertySchema, type Schema } from '../base/schema.ts';
 
 /** The merge semantics of one value. */
 export type Shape =
@@ -162,7 +162,7 @@ export function fieldSchema(schema: Schema | undefined, key: string): Schema | u
 
 /** True when `key` is a declared field of `schema` (a struct field, not a map entry). */
 export function isNamedField(schema: Schema | undefined, key: string): boolean {
-  return schema?.properties?.[key] !== undefined;
+  return declaredProperty(schema, key) !== undefined;
 }
 
 /** The schema of a child reached through path element `element` (`f:` field or list item). */
@@ -219,7 +219,7 @@ function itemElement(item: unknown, shape: Shape, itemSchema: Schema | undefined
         continue;
       }
       // A key field left out takes its schema default (e.g. a port's protocol, "TCP").
-      const fallback = itemSchema?.properties?.[key]?.default;
+      const fallback = declaredProperty(itemSchema, key)?.default;
       if (fallback === undefined) {
         return {
           error: `associative list with keys has an element that omits key field ${JSON.stringify(key)} (and doesn't have default value)`,

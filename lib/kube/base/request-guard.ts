@@ -88,6 +88,18 @@ export function checkRequestPath(path: string): ApiError | undefined {
   return undefined;
 }
 
+/**
+ * A watch's `timeoutSeconds`: a whole number (400 otherwise, as kube-apiserver's query decoding
+ * answers); 30 minutes when absent or 0, and never more than an hour (kube-apiserver likewise ends
+ * every watch within its --min-request-timeout window).
+ */
+export function watchTimeoutSeconds(text: string | null): number {
+  if (text !== null && !/^\d{1,9}$/.test(text)) {
+    throw apiErrors.badRequest(`timeoutSeconds must be a whole number of seconds, got ${quote(text)}`);
+  }
+  return Math.min(Number(text ?? 1800) || 1800, 3600);
+}
+
 /** Splits a raw HTTP request target (`/path?query`) without normalising the path. */
 export function splitRequestTarget(target: string): { path: string; query: URLSearchParams } {
   const q = target.indexOf('?');

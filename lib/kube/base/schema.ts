@@ -60,10 +60,19 @@ export interface Schema {
   'x-kubernetes-group-version-kind'?: { group: string; version: string; kind: string }[];
 }
 
+/**
+ * The schema `schema` declares for field `key`, or undefined — an own-property lookup, so a field a
+ * client names `constructor`, `toString` or `__proto__` is never taken for a declared one.
+ */
+export function declaredProperty(schema: Schema | undefined, key: string): Schema | undefined {
+  const properties = schema?.properties;
+  return properties && Object.hasOwn(properties, key) ? properties[key] : undefined;
+}
+
 /** The schema of field `key` of an object described by `schema` (undefined: not declared). */
 export function propertySchema(schema: Schema | undefined, key: string): Schema | undefined {
   if (!schema) return undefined;
-  const declared = schema.properties?.[key];
+  const declared = declaredProperty(schema, key);
   if (declared) return declared;
   if (typeof schema.additionalProperties === 'object') return schema.additionalProperties;
   return undefined;

@@ -6,6 +6,7 @@ import { matchesRequirements } from '../../api/labels.ts';
 import { formatKey, type KubeObject, refOf } from '../../api/object.ts';
 import { type ChangeEvent, HistoryExpiredError, type Subscription } from '../../store/watch.ts';
 import { ApiError, apiErrors } from '../base/errors.ts';
+import { watchTimeoutSeconds } from '../base/request-guard.ts';
 import { matchesFields, parseFieldSelector } from './fieldselector.ts';
 import { type KubeResponse, parseAccept } from '../base/http.ts';
 import { type IncludeObject, toTable } from '../catalog/table.ts';
@@ -32,7 +33,7 @@ export async function watch(ctx: Context): Promise<KubeResponse> {
   const requirements = parseLabelSelector(req.query.get('labelSelector') ?? '');
   const fields = parseFieldSelector(req.query.get('fieldSelector') ?? '', def.group, def.kind);
   if (ctx.name) fields.push({ field: 'metadata.name', op: '=', value: ctx.name });
-  const timeoutSeconds = Math.min(Number(req.query.get('timeoutSeconds') ?? 1800) || 1800, 3600);
+  const timeoutSeconds = watchTimeoutSeconds(req.query.get('timeoutSeconds'));
   const rvParam = req.query.get('resourceVersion');
   const gk = { group: def.group, kind: def.kind };
   const storedAs = def.view?.storage ?? gk;

@@ -5,7 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { MAX_NESTING_DEPTH } from '../../../lib/kube/base/request-guard.ts';
+import { ApiError } from '../../../lib/kube/base/errors.ts';
+import { MAX_NESTING_DEPTH, watchTimeoutSeconds } from '../../../lib/kube/base/request-guard.ts';
 import type { CallOptions } from '../../support/api.ts';
 import { apiHarness } from '../../support/api.ts';
 import { configMap, deployment } from '../../support/factories.ts';
@@ -452,6 +453,30 @@ const rows: Row[] = [
     reason: 'BadRequest',
     message: /strict decoding error: duplicate field "data.b"/,
   },
+  {
+    name: 'fieldValidation=Strict refuses fields named like Object.prototype members (toString, constructor, __proto__)',
+    method: 'POST',
+    path: `${CMS}?fieldValidation=Strict`,
+    options: json(
+      '{"apiVersion":"v1","kind":"ConfigMap","toString":"x","metadata":{"name":"p","constructor":{},"__proto__":{"x":1}}}',
+    ),
+    code: 400,
+    reason: 'BadRequest',
+    message:
+      /strict decoding error: unknown field "toString", unknown field "metadata.constructor", unknown field "metadata.__proto__"/,
+  },
+  {
+    name: 'fieldValidation=Strict refuses a merge patch adding constructor.prototype',
+    method: 'PATCH',
+    path: `${CMS}/existing?fieldValidation=Strict`,
+    options: {
+      rawBody: '{"constructor":{"prototype":{"polluted":1}}}',
+      contentType: 'application/merge-patch+json',
+    },
+    code: 400,
+    reason: 'BadRequest',
+    message: /strict decoding error: unknown field "constructor"/,
+  },
 ];
 
 async function snapshot(h: Awaited<ReturnType<typeof apiHarness>>): Promise<string> {
@@ -498,6 +523,22 @@ describe('hostile input: 4xx with a Status, nothing stored or deleted', () => {
   }
 });
 
+describe('hostile input: a watch timeout', () => {
+  it('timeoutSeconds is a whole number (1e400 was taken as an hour, abc as 30 minutes), capped at an hour', () => {
+    for (const text of ['1e400', 'abc', '-1', '1.5', ' 5', '9999999999']) {
+      assert.throws(
+        () => watchTimeoutSeconds(text),
+        (err: unknown) => err instanceof ApiError && err.code === 400 && /whole number of seconds/.test(err.message),
+        text,
+      );
+    }
+    assert.equal(watchTimeoutSeconds(null), 1800);
+    assert.equal(watchTimeoutSeconds('0'), 1800);
+    assert.equal(watchTimeoutSeconds('5'), 5);
+    assert.equal(watchTimeoutSeconds('86400'), 3600);
+  });
+});
+
 describe('hostile input: what is accepted', () => {
   it('a body nested exactly to the limit is served (a 4xx for its content, never a 500)', async () => {
     const h = await seeded();
@@ -536,6 +577,27 @@ describe('hostile input: what is accepted', () => {
     );
     assert.equal(ignored.status, 201);
     assert.equal(ignored.headers.warning, undefined);
+  });
+
+  it('fields named like Object.prototype members are unknown fields: dropped with a warning, never stored', async () => {
+    const h = await seeded();
+    const res = await h.call(
+      'POST',
+      CMS,
+      json('{"apiVersion":"v1","kind":"ConfigMap","hasOwnProperty":{"a":1},"metadata":{"name":"p","toString":"x"}}'),
+    );
+    assert.equal(res.status, 201, res.body);
+    assert.match(res.headers.warning ?? '', /unknown field \\"hasOwnProperty\\"/);
+    const patched = await h.call('PATCH', `${CMS}/p`, {
+      rawBody: '{"constructor":{"prototype":{"polluted":1}},"data":{"constructor":"kept: a map key"}}',
+      contentType: 'application/merge-patch+json',
+    });
+    assert.equal(patched.status, 200, patched.body);
+    const stored = await h.store.get({ group: '', kind: 'ConfigMap', namespace: 'default', name: 'p' });
+    assert.deepEqual(Object.keys(stored!).sort(), ['apiVersion', 'data', 'kind', 'metadata']);
+    assert.equal(Object.hasOwn(stored!.metadata, 'toString'), false);
+    assert.deepEqual(stored!.data, { constructor: 'kept: a map key' });
+    assert.equal(({} as Record<string, unknown>).polluted, undefined);
   });
 
   it('server-side apply of a Deployment whose container port omits protocol defaults it to TCP', async () => {
