@@ -4,42 +4,32 @@
  * `/healthz`, and fault injection. It listens on its own loopback HTTPS port with a certificate from
  * the local CA, writes its own kubeconfig, and keeps its state across restarts in a snapshot file.
  */
-import { rfc3339 } from '../api/time.ts';
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { StoredCrdCatalog } from '../karmada/catalog.ts';
-import { type KubeObject, parseApiVersion } from '../api/object.ts';
-import { formatBytes, formatCpu, quantityAsNumber } from '../api/quantity.ts';
+import { parseApiVersion } from '../api/object.ts';
 import type { Clock } from '../clock/clock.ts';
 import { createNamespaceController } from '../controllers/namespace.ts';
 import { StoreEventRecorder } from '../events/recorder.ts';
 import { eventTtl } from '../store/ttl.ts';
 import { controlPlaneBuiltins, nodeDef } from '../kube/builtin/kinds.ts';
-import { establishCrd, validateCrd } from '../kube/crd.ts';
 import { fieldManager, patchEngine } from '../kube/engines.ts';
 import { ApiError, apiErrors } from '../kube/base/errors.ts';
 import { bearerToken, jsonResponse, type KubeRequest, type KubeResponse } from '../kube/base/http.ts';
 import { type RunningKubeServer, startKubeServer } from '../kube/node-server.ts';
-import type { Catalog } from '../kube/catalog/resources.ts';
-import {
-  type AdmissionInput,
-  type RestBackend,
-  RestHandler,
-  type UserInfo,
-  type WriteEvent,
-} from '../kube/rest/index.ts';
+import { RestHandler } from '../kube/rest/index.ts';
 import type { Logger } from '../observability/logger.ts';
 import { writeKubeconfig } from '../pki/index.ts';
 import { MemberClient, type MemberConnection, MemberUnreachableError } from '../members/client.ts';
-import { AlreadyExistsError } from '../store/errors.ts';
 import { MemoryRowStore } from '../store/memory-rows.ts';
 import type { ObjectStore } from '../store/port.ts';
 import { RowObjectStore } from '../store/row-object-store.ts';
 import { ChangeFeed, WatchingStore } from '../store/watch.ts';
-import { PRODUCT_VERSION } from '../version.ts';
 import { ClusterControllers, type SimTimings, UnhealthyWorkloads, type WorkloadRef } from './controllers/index.ts';
 import { DEFAULT_CRD_STATUS, type MemberConfig } from './config.ts';
 import { parseWorkloadTarget, resolveWorkloadKind } from './workload-target.ts';
+import { bootstrapMember } from './bootstrap.ts';
+import { MemberBackend } from './member-backend.ts';
 
 /** `/api/v1/namespaces/<ns>/pods/<name>/log`. */
 const POD_LOG_PATH = /^\/api\/v1\/namespaces\/([^/]+)\/pods\/([^/]+)\/log\/?$/;
@@ -90,71 +80,6 @@ const PASSIVE_KINDS = new Set(['ConfigMap', 'Secret', 'Event', 'ServiceAccount',
 
 /** Events live an hour after their last update, as with kube-apiserver's default `--event-ttl`. */
 const EVENT_TTL_SECONDS = 3600;
-
-const MEMBER_NAMESPACES = ['default', 'kube-system', 'kube-public', 'kube-node-lease'];
-
-class MemberBackend implements RestBackend {
-  /** The Kubernetes version the member plays (its `/version`). */
-  productVersion = PRODUCT_VERSION;
-  readonly namespaceLifecycle = true;
-  readonly store: ObjectStore;
-  readonly clock: Clock;
-  readonly changes: ChangeFeed;
-  readonly #catalog: StoredCrdCatalog;
-  readonly #token: Buffer;
-  #clusterIps = 0;
-
-  constructor(store: ObjectStore, clock: Clock, changes: ChangeFeed, catalog: StoredCrdCatalog, token: string) {
-    this.store = store;
-    this.clock = clock;
-    this.changes = changes;
-    this.#catalog = catalog;
-    this.#token = Buffer.from(token);
-  }
-
-  catalog(): Promise<Catalog> {
-    return this.#catalog.catalog();
-  }
-
-  async authenticate(req: KubeRequest): Promise<UserInfo | undefined> {
-    const token = bearerToken(req.headers.authorization);
-    if (token === undefined) return undefined;
-    const given = Buffer.from(token);
-    if (given.length !== this.#token.length || !timingSafeEqual(given, this.#token)) return undefined;
-    return { name: 'cluster-admin', groups: ['system:masters', 'system:authenticated'] };
-  }
-
-  async authorize(): Promise<true> {
-    return true;
-  }
-
-  async admit(input: AdmissionInput): Promise<KubeObject> {
-    const { def, object, operation } = input;
-    if (def.group === 'apiextensions.k8s.io' && operation !== 'DELETE') {
-      const errors = validateCrd(object);
-      if (errors.length) throw apiErrors.invalid(def.kind, def.group, object.metadata.name ?? '', errors);
-    }
-    // Services get a cluster IP on creation, as the API server allocates one.
-    if (def.group === '' && def.kind === 'Service' && operation === 'CREATE') {
-      const spec = (object.spec ?? {}) as Record<string, unknown>;
-      if (spec.type !== 'ExternalName' && spec.clusterIP === undefined) {
-        this.#clusterIps++;
-        spec.clusterIP = `10.96.${Math.floor(this.#clusterIps / 254) % 254}.${(this.#clusterIps % 254) + 1}`;
-        spec.clusterIPs = [spec.clusterIP];
-        return { ...object, spec };
-      }
-    }
-    return object;
-  }
-
-  async written(event: WriteEvent): Promise<void> {
-    if (event.def.group === 'apiextensions.k8s.io') {
-      this.#catalog.invalidate();
-      if (event.operation !== 'DELETE' && event.subresource !== 'status')
-        await establishCrd(this.store, event.object, this.clock.now());
-    }
-  }
-}
 
 /**
  * What local mode, its tests and `skctl sim` use of a member that serves its API: a
@@ -284,7 +209,7 @@ export class SimulatedMember implements RunningMember {
     }
     const member = new SimulatedMember(options, rows, token);
     for (const ref of unhealthy) member.#unhealthy.mark(ref);
-    await member.#bootstrap();
+    await bootstrapMember(member.store, member.config, options.clock.now());
     member.#server = await startKubeServer({
       handler: (req) => member.handle(req),
       tls: options.tls,
@@ -309,7 +234,7 @@ export class SimulatedMember implements RunningMember {
    */
   static async inProcess(options: MemberCoreOptions & { token: string }): Promise<SimulatedMember> {
     const member = new SimulatedMember(options, new MemoryRowStore(), options.token, true);
-    await member.#bootstrap();
+    await bootstrapMember(member.store, member.config, options.clock.now());
     return member;
   }
 
@@ -504,108 +429,6 @@ export class SimulatedMember implements RunningMember {
       headers: { 'content-type': 'text/plain' },
       body: `simulated log: pod ${pod.metadata.namespace}/${pod.metadata.name} container ${container} running on member ${this.name}\n`,
     };
-  }
-
-  /** Default namespaces and the nodes of the configuration (first start only). */
-  async #bootstrap(): Promise<void> {
-    const now = rfc3339(this.#options.clock.now());
-    for (const name of MEMBER_NAMESPACES) {
-      try {
-        const ns = await this.store.create({
-          apiVersion: 'v1',
-          kind: 'Namespace',
-          metadata: { name, finalizers: ['kubernetes'] },
-          spec: { finalizers: ['kubernetes'] },
-        });
-        await this.store.updateStatus({ ...ns, status: { phase: 'Active' } });
-      } catch (err) {
-        if (!(err instanceof AlreadyExistsError)) throw err;
-      }
-    }
-    const c = this.config;
-    for (let i = 0; i < c.nodes; i++) {
-      const name = `${c.name}-node-${i + 1}`;
-      const zone = c.zones[i % c.zones.length]!;
-      const capacity: Record<string, string> = {
-        cpu: formatCpu(quantityAsNumber(c.node.cpu)),
-        memory: formatBytes(quantityAsNumber(c.node.memory)),
-        pods: String(quantityAsNumber(c.node.pods)),
-        'ephemeral-storage': formatBytes(quantityAsNumber(c.node['ephemeral-storage'])),
-        ...Object.fromEntries(Object.entries(c.node.extended ?? {}).map(([k, v]) => [k, String(v)])),
-      };
-      try {
-        const node = await this.store.create({
-          apiVersion: 'v1',
-          kind: 'Node',
-          metadata: {
-            name,
-            labels: {
-              'kubernetes.io/hostname': name,
-              'kubernetes.io/os': 'linux',
-              'kubernetes.io/arch': 'amd64',
-              'topology.kubernetes.io/region': c.region,
-              'topology.kubernetes.io/zone': zone,
-              'node.kubernetes.io/instance-type': 'sim.standard',
-              'serverless-karmada.io/provider': c.provider,
-            },
-          },
-          spec: { providerID: `${c.provider}:///${zone}/${name}` },
-        });
-        await this.store.updateStatus({
-          ...node,
-          status: {
-            capacity,
-            allocatable: capacity,
-            conditions: [
-              {
-                type: 'Ready',
-                status: 'True',
-                reason: 'KubeletReady',
-                message: 'kubelet is posting ready status',
-                lastHeartbeatTime: now,
-                lastTransitionTime: now,
-              },
-              {
-                type: 'MemoryPressure',
-                status: 'False',
-                reason: 'KubeletHasSufficientMemory',
-                lastHeartbeatTime: now,
-                lastTransitionTime: now,
-              },
-              {
-                type: 'DiskPressure',
-                status: 'False',
-                reason: 'KubeletHasNoDiskPressure',
-                lastHeartbeatTime: now,
-                lastTransitionTime: now,
-              },
-              {
-                type: 'PIDPressure',
-                status: 'False',
-                reason: 'KubeletHasSufficientPID',
-                lastHeartbeatTime: now,
-                lastTransitionTime: now,
-              },
-            ],
-            addresses: [
-              { type: 'InternalIP', address: `192.168.${i}.10` },
-              { type: 'Hostname', address: name },
-            ],
-            nodeInfo: {
-              kubeletVersion: c.kubernetesVersion,
-              kubeProxyVersion: c.kubernetesVersion,
-              containerRuntimeVersion: 'containerd://1.7.22',
-              osImage: 'Simulated Linux',
-              operatingSystem: 'linux',
-              architecture: 'amd64',
-              kernelVersion: '6.1.0-sim',
-            },
-          },
-        });
-      } catch (err) {
-        if (!(err instanceof AlreadyExistsError)) throw err;
-      }
-    }
   }
 
   /** Schedules a controller pass soon (changes arrive in bursts: coalesce them). */
