@@ -6,6 +6,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { parse, stringify } from 'yaml';
 import { GLOBAL_PROXY_PREFIX } from '../search/proxy-paths.ts';
+import { isDNS1123Label } from '../util/validation.ts';
 import { parseFlags, UsageError } from './args.ts';
 import { CONTROL_PLANE_FLAGS, type Io } from './cluster-command.ts';
 import { kubeconfigPath } from './kube-client.ts';
@@ -57,7 +58,7 @@ export async function runProxyKubeconfig(args: string[], io: Io): Promise<number
     throw new UsageError(`skctl proxy-kubeconfig: ${path} has no complete context ${JSON.stringify(contextName)}`);
   }
   const member = values.cluster as string | undefined;
-  if (member !== undefined && !/^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/.test(member)) {
+  if (member !== undefined && isDNS1123Label(member).length > 0) {
     throw new UsageError(`skctl proxy-kubeconfig: --cluster ${JSON.stringify(member)} is not a cluster name`);
   }
   const suffix = member ? `/apis/cluster.karmada.io/v1alpha1/clusters/${member}/proxy` : GLOBAL_PROXY_PREFIX;

@@ -14,6 +14,7 @@ import { createServer, request, type Server } from 'node:http';
 import type { WorkloadRef } from './controllers/index.ts';
 import { FAULT_MODES, type FaultMode, type RunningMember } from './member.ts';
 import { splitRequestTarget } from '../kube/base/request-guard.ts';
+import { isDNS1123Label } from '../util/validation.ts';
 
 export interface MemberView {
   name: string;
@@ -49,8 +50,6 @@ function view(m: RunningMember): MemberView {
   };
 }
 
-const NAMESPACE = /^[a-z0-9]([-a-z0-9]*[a-z0-9])?$/;
-
 /** Marks or clears a workload as the request body names it: [status, answer]. */
 async function markWorkload(
   member: RunningMember,
@@ -63,7 +62,7 @@ async function markWorkload(
       { error: 'the request body must name the workload: {"workload": "<kind>/<name>", "namespace": "..."}' },
     ];
   const namespace = body.namespace ?? 'default';
-  if (typeof namespace !== 'string' || namespace.length > 63 || !NAMESPACE.test(namespace))
+  if (typeof namespace !== 'string' || isDNS1123Label(namespace).length > 0)
     return [400, { error: `namespace must be a DNS label, got ${JSON.stringify(body.namespace)}` }];
   const resolved = await member.resolveWorkload(body.workload, namespace);
   if (resolved.code === 'UnknownKind') return [404, { error: resolved.reason }];

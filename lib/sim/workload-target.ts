@@ -6,6 +6,7 @@
 import type { ResourceDef } from '../kube/catalog/resources.ts';
 import { resolveResourceName } from '../kube/catalog/resolve-name.ts';
 import type { WorkloadRef } from './controllers/index.ts';
+import { isDNS1123Subdomain } from '../util/validation.ts';
 
 /** The built-in kinds whose pods can be made to crash (any custom kind can be failed too). */
 const BUILT_IN_WORKLOADS: readonly { group: string; kind: string }[] = [
@@ -29,7 +30,7 @@ export function parseWorkloadTarget(text: string): Parsed<{ kind: string; name: 
     };
   if (!/^[A-Za-z0-9][A-Za-z0-9.-]*$/.test(parts[0]))
     return { ok: false, reason: `${JSON.stringify(parts[0])} is not a kind, resource or short name` };
-  if (parts[1].length > 253 || !/^[a-z0-9]([-a-z0-9.]*[a-z0-9])?$/.test(parts[1]))
+  if (isDNS1123Subdomain(parts[1]).length > 0)
     return {
       ok: false,
       reason: `${JSON.stringify(parts[1])} is not an object name (lower-case letters, digits, '-' and '.', at most 253 characters)`,
