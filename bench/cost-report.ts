@@ -34,15 +34,8 @@ import {
   TABLE_KEY_CACHE_MINUTES,
   type Usage,
 } from './cost-model.ts';
-import {
-  API_MEMORY_MB,
-  type Counts,
-  diffCounts,
-  ENV,
-  functionsOf,
-  metric,
-  RECONCILE_CONCURRENCY,
-} from './cost-world.ts';
+import { type Counts, diffCounts, functionsOf, metric } from './cost-meter.ts';
+import { API_MEMORY_MB, ENV, RECONCILE_CONCURRENCY } from './cost-world.ts';
 import { describeSetup, median } from './harness.ts';
 
 /** Targets of issue 18. */

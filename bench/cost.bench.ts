@@ -14,7 +14,8 @@ import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { measureBundles, synthesiseDeployment, type BundleMeasurement, type DeployedShape } from './cost-bundles.ts';
 import { KEEP_WARM_MS, TABLE_KEY_CACHE_MINUTES } from './cost-model.ts';
 import { type CostOptions, type CostResults, renderCostReport } from './cost-report.ts';
-import { CostWorld, type Counts, diffCounts, metric } from './cost-world.ts';
+import { type Counts, diffCounts, metric } from './cost-meter.ts';
+import { CostWorld } from './cost-world.ts';
 import { median, type Measurement } from './harness.ts';
 
 const NAMESPACE = 'cost';
