@@ -27,16 +27,14 @@ import {
   total,
   unitPrice,
   usageCost,
-  type CostLine,
-  cpuSlowdown,
-  gbSeconds,
   MEMBER_REQUEST_OVERHEAD_BYTES,
   TABLE_KEY_CACHE_MINUTES,
-  type Usage,
 } from './cost-model.ts';
 import { type Counts, diffCounts, functionsOf, metric } from './cost-meter.ts';
 import { API_MEMORY_MB, ENV, RECONCILE_CONCURRENCY } from './cost-world.ts';
 import { describeSetup, median } from './harness.ts';
+import { costTable, fmt, largest, mean, pct, table, usd } from './cost-format.ts';
+import { addCounts, idleMonthUsage, meanCounts, scaleCounts, usageOf, type Window } from './cost-usage.ts';
 
 /** Targets of issue 18. */
 const TARGET_PER_MILLION = 10;
@@ -65,10 +63,7 @@ export interface CostOptions {
 }
 
 /** A window of counts and how many minutes it covered. */
-export interface Window {
-  counts: Counts;
-  minutes: number;
-}
+export type { Window } from './cost-usage.ts';
 
 export interface CostResults {
   date: string;
@@ -117,129 +112,7 @@ function metricNames(keys: readonly string[]): string {
         .join(', ');
 }
 
-/** The usage a window of counts stands for. */
-export function usageOf(counts: Counts): Usage {
-  return {
-    apiRequests: metric(counts, 'api.requests'),
-    lambdaRequests: metric(counts, 'lambda.invocations'),
-    lambdaGbSeconds: metric(counts, 'lambda.gbSeconds'),
-    dynamoWriteUnits:
-      metric(counts, 'ddb.wru.table') +
-      metric(counts, 'ddb.wru.byKind') +
-      metric(counts, 'ddb.wru.byCluster') +
-      metric(counts, 'ddb.wru.byOwner'),
-    dynamoReadUnits: metric(counts, 'ddb.rru'),
-    sqsRequests:
-      metric(counts, 'sqs.send') +
-      metric(counts, 'sqs.receive') +
-      metric(counts, 'sqs.delete') +
-      metric(counts, 'sqs.visibility'),
-    schedulerInvocations: metric(counts, 'scheduler.invocations'),
-    kmsRequests: metric(counts, 'kms.requests'),
-    logBytes: metric(counts, 'logs.bytes'),
-    logStoredGbMonths: (metric(counts, 'logs.bytes') / 1e9) * (ENV.logRetentionDays / (HOURS_PER_MONTH / 24)),
-    dataOutBytes: metric(counts, 'member.bytesOut') + metric(counts, 'api.bytesOut'),
-  };
-}
-
-/** Counts scaled by `factor` (a window to a month, a total to one change). */
-export function scaleCounts(counts: Counts, factor: number): Counts {
-  return new Map([...counts].map(([k, v]) => [k, v * factor]));
-}
-
-/** Usage of an idle month from a window: the window scaled, Lambda's idle polling and cold starts added. */
-export function idleMonthUsage(
-  window: Window,
-  coldStarts: Map<string, number>,
-  tableKeyRequests: number,
-  bundles: readonly BundleMeasurement[],
-  eventSources: number,
-): { usage: Usage; coldStartGbSeconds: number; pollRequests: number; tableKeyRequests: number } {
-  const factor = MINUTES_PER_MONTH / window.minutes;
-  const usage = usageOf(scaleCounts(window.counts, factor));
-  let coldStartGbSeconds = 0;
-  for (const [fn, n] of coldStarts) {
-    const spec = CONTROLLER_SPECS.find((s) => s.name === fn);
-    const bundle = bundles.find((b) => b.name === `${ENV.prefix}-${fn}`);
-    if (!spec || !bundle) continue;
-    coldStartGbSeconds += n * factor * gbSeconds(bundle.initMs * cpuSlowdown(spec.memoryMB), spec.memoryMB);
-  }
-  const pollRequests = eventSources * IDLE_RECEIVES_PER_QUEUE_MINUTE * MINUTES_PER_MONTH;
-  usage.lambdaGbSeconds += coldStartGbSeconds;
-  usage.sqsRequests += pollRequests;
-  usage.kmsRequests += tableKeyRequests * factor;
-  return { usage, coldStartGbSeconds, pollRequests, tableKeyRequests: tableKeyRequests * factor };
-}
-
 const PIPELINE = ['api', 'detector', 'scheduler', 'binder', 'executor'];
-
-function fmt(n: number): string {
-  if (!Number.isFinite(n)) return n > 0 ? '∞' : '—';
-  const a = Math.abs(n);
-  if (a === 0) return '0';
-  if (a >= 100) return Math.round(n).toLocaleString('en-US');
-  if (a >= 10) return n.toFixed(1);
-  if (a >= 0.01) return n.toFixed(2);
-  return n.toPrecision(2);
-}
-
-function usd(n: number): string {
-  const a = Math.abs(n);
-  if (a >= 100) return `$${Math.round(n).toLocaleString('en-US')}`;
-  if (a >= 0.995) return `$${n.toFixed(2)}`;
-  if (a >= 0.001) return `$${n.toFixed(3)}`;
-  if (a === 0) return '$0';
-  return `$${n.toPrecision(2)}`;
-}
-
-function pct(part: number, whole: number): string {
-  return whole > 0 ? `${Math.round((100 * part) / whole)} %` : '—';
-}
-
-function mean(values: readonly number[]): number {
-  return values.length ? values.reduce((a, b) => a + b, 0) / values.length : 0;
-}
-
-/** The average of count maps, key by key. */
-function meanCounts(samples: readonly Counts[]): Counts {
-  const out: Counts = new Map();
-  for (const s of samples) for (const [k, v] of s) out.set(k, (out.get(k) ?? 0) + v);
-  return scaleCounts(out, 1 / Math.max(1, samples.length));
-}
-
-function addCounts(a: Counts, b: Counts): Counts {
-  const out: Counts = new Map(a);
-  for (const [k, v] of b) out.set(k, (out.get(k) ?? 0) + v);
-  return out;
-}
-
-function table(header: string[], align: string[], rows: string[][]): string[] {
-  return [`| ${header.join(' | ')} |`, `|${align.join('|')}|`, ...rows.map((r) => `| ${r.join(' | ')} |`)];
-}
-
-function costTable(lines: readonly CostLine[], caption: string): string[] {
-  const sum = total(lines);
-  return [
-    ...table(
-      ['item', 'quantity', 'unit', 'list price', 'dollars', 'share'],
-      ['---', '---:', '---', '---:', '---:', '---:'],
-      lines
-        .filter((l) => l.quantity !== 0 || l.usd !== 0)
-        .map((l) => [l.item, fmt(l.quantity), l.unit, describePrice(l.price), usd(l.usd), pct(l.usd, sum)]),
-    ),
-    `| **${caption}** | | | | **${usd(sum)}** | |`,
-  ];
-}
-
-/** The largest lines, as prose. */
-function largest(lines: readonly CostLine[], n = 3): string {
-  const sum = total(lines);
-  return [...lines]
-    .sort((a, b) => b.usd - a.usd)
-    .slice(0, n)
-    .map((l) => `${l.item} ${usd(l.usd)} (${pct(l.usd, sum)})`)
-    .join(', ');
-}
 
 const MEASURES: { label: string; value: (c: Counts) => number }[] = [
   { label: 'API Gateway requests', value: (c) => metric(c, 'api.requests') },
