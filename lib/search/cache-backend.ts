@@ -67,6 +67,11 @@ export class CacheReadStore implements ObjectStore {
     return servedFromCache(found[0]!.object, found[0]!.cluster, { singleGet: true });
   }
 
+  /** Every selected cluster's copy, as a list serves them (a list selecting `metadata.name`). */
+  async getAll(ref: ObjectRef): Promise<KubeObject[]> {
+    return (await this.locate(ref)).map((f) => servedFromCache(f.object, f.cluster));
+  }
+
   /** Every selected cluster's copy of an object, in cluster order. */
   async locate(ref: ObjectRef): Promise<{ cluster: string; object: KubeObject }[]> {
     const key = sortKeyOf(ref);

@@ -2,11 +2,12 @@
  * The global proxy and the cluster proxy in process, over an in-memory table and members that record
  * what reaches them: what a viewer and an administrator may send to a member through either proxy
  * (every path authorized as the member's kube-apiserver reads it, whether or not this server knows
- * the path).
+ * the path), and reads merged over several clusters.
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
 import { before, describe, it } from 'node:test';
+import type { KubeObject } from '../../../lib/api/object.ts';
 import { issueToken, VIEWER_GROUP } from '../../../lib/apiserver/auth.ts';
 import { createControlPlaneApi, ensureDefaultNamespaces, issueAdminToken } from '../../../lib/apiserver/server.ts';
 import { VirtualClock } from '../../../lib/clock/clock.ts';
@@ -19,6 +20,7 @@ import { GLOBAL_PROXY_PREFIX, SearchProxy } from '../../../lib/search/proxy.ts';
 import { MemoryRowStore, RowObjectStore } from '../../../lib/store/index.ts';
 
 const POD = { apiVersion: 'v1', kind: 'Pod' };
+const CACHED_FROM = 'resource.karmada.io/cached-from-cluster';
 
 /**
  * Two Push members with sealed credentials, a registry selecting their pods, `web` in both and `solo`
@@ -251,5 +253,35 @@ describe('global proxy: what goes to a member is authorized as the member reads 
       assert.equal(res.status, 404, `${path}: ${res.body}`);
     }
     assert.equal(h.forwarded.length, 0, JSON.stringify(h.forwarded));
+  });
+});
+
+describe('global proxy reads over several clusters', () => {
+  it('a field selector on metadata.name lists every cluster’s copy (a get of the name is ambiguous)', async () => {
+    const h = await setup();
+    const listed = await h.call(
+      'GET',
+      `${GLOBAL_PROXY_PREFIX}/api/v1/namespaces/default/pods?fieldSelector=metadata.name%3Dweb`,
+      h.viewer,
+    );
+    assert.equal(listed.status, 200, listed.body);
+    assert.equal(listed.json.kind, 'PodList');
+    assert.deepEqual(
+      (listed.json.items as KubeObject[]).map((p) => `${p.metadata.annotations?.[CACHED_FROM]} ${p.metadata.name}`),
+      ['member1 web', 'member2 web'],
+    );
+    // As in a list, items keep their member's resourceVersion (a get's is the multi-cluster form).
+    assert.deepEqual(
+      (listed.json.items as KubeObject[]).map((p) => p.metadata.resourceVersion),
+      ['7', '7'],
+    );
+    const none = await h.call(
+      'GET',
+      `${GLOBAL_PROXY_PREFIX}/api/v1/namespaces/default/pods?fieldSelector=metadata.name%3Dweb&labelSelector=app%3Dother`,
+      h.viewer,
+    );
+    assert.deepEqual(none.json.items, []);
+    const got = await h.call('GET', `${GLOBAL_PROXY_PREFIX}/api/v1/namespaces/default/pods/web`, h.viewer);
+    assert.equal(got.status, 409, got.body);
   });
 });
