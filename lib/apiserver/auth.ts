@@ -4,9 +4,11 @@
  * Tokens look like `skt_<id>_<secret>`. Only a SHA-256 of the secret is stored (as an internal
  * object, never served by the API), looked up by id, and compared in constant time; the plaintext
  * exists once, when the token is created. Authorization is by group: `system:masters` may do
- * anything, `serverless-karmada:viewers` may read.
+ * anything, `serverless-karmada:viewers` may read (as Kubernetes' `view` role: no Secrets, no exec or
+ * proxy into workloads), and every authenticated user may read discovery.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { CLUSTER_GROUP } from '../api/karmada-names.ts';
 import type { KubeObject } from '../api/object.ts';
 import type { Clock } from '../clock/clock.ts';
 import { bearerToken, type KubeRequest } from '../kube/base/http.ts';
@@ -110,12 +112,44 @@ export class TokenAuthenticator {
 
 const READ_VERBS = new Set(['get', 'list', 'watch']);
 
+/**
+ * The subresources a viewer may read, as Kubernetes' `view` role grants them: an object's `status`
+ * and `scale`, a pod's `log`. The others reach into a workload or a node rather than read an object
+ * (`pods/exec`, `pods/attach`, `pods/portforward`, `pods|services|nodes/proxy`, an aggregated API's
+ * consoles), and a GET is enough for several of them.
+ */
+const VIEWER_SUBRESOURCES = new Set(['status', 'scale', 'log']);
+
+/**
+ * Non-resource paths every authenticated user may GET: Kubernetes' `system:discovery` and
+ * `system:public-info-viewer` roles (`/api/*` and `/apis/*` reach here only as discovery: deeper paths
+ * are resource requests).
+ */
+export function isDiscoveryPath(path: string): boolean {
+  return (
+    ['/api', '/apis', '/healthz', '/livez', '/readyz', '/version', '/version/', '/openapi'].includes(path) ||
+    ['/api/', '/apis/', '/openapi/'].some((prefix) => path.startsWith(prefix))
+  );
+}
+
 /** `true`, or why the request is denied. */
 export function authorize(user: UserInfo, attrs: RequestAttributes): true | string {
   if (user.groups.includes(ADMIN_GROUP)) return true;
+  if (attrs.path !== undefined) {
+    // Only the proxies ask (for what they forward to a member): /metrics, /logs, /debug/pprof … are
+    // an administrator's.
+    if (attrs.verb === 'get' && isDiscoveryPath(attrs.path)) return true;
+    return 'only discovery, version, health and OpenAPI paths are open to users who are not administrators';
+  }
   if (user.groups.includes(VIEWER_GROUP)) {
     // As Kubernetes' `view` role: no Secrets (bootstrap tokens live there, and they register clusters).
     if (attrs.group === '' && attrs.resource === 'secrets') return 'viewers may not read secrets';
+    // The cluster proxy itself is open to viewers: the request it carries is authorized on its own.
+    const clusterProxy =
+      attrs.group === CLUSTER_GROUP && attrs.resource === 'clusters' && attrs.subresource === 'proxy';
+    if (attrs.subresource !== undefined && !VIEWER_SUBRESOURCES.has(attrs.subresource) && !clusterProxy) {
+      return `viewers may read an object's status, scale and log, not ${attrs.resource}/${attrs.subresource}`;
+    }
     if (READ_VERBS.has(attrs.verb)) return true;
     return 'viewers may only get and list';
   }

@@ -306,7 +306,12 @@ export class WebhookHandler {
       case 'cache': {
         if (!this.#o.searchCache) throw new ApiError(503, 'ServiceUnavailable', 'the search cache is not configured');
         const { through, complete, registriesToRefresh } = await acceptCachePage(
-          { store: this.#o.store, cache: this.#o.searchCache, nowMs: clock.now() },
+          {
+            store: this.#o.store,
+            cache: this.#o.searchCache,
+            nowMs: clock.now(),
+            ...(this.#o.logger ? { logger: this.#o.logger } : {}),
+          },
           cluster,
           parseCachePageReport(body),
         );

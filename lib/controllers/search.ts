@@ -32,6 +32,7 @@ import { CredentialsError } from '../members/credentials.ts';
 import type { MemberClient, MemberConnection } from '../members/client.ts';
 import { MemberApiError, MemberUnreachableError } from '../members/client.ts';
 import { cachedClient, cachedConnection } from '../members/connections.ts';
+import type { Logger } from '../observability/logger.ts';
 import type { WorkQueue } from '../queue/port.ts';
 import type { Controller, ReconcileContext, ReconcileRequest, ReconcileResult } from '../reconcile/controller.ts';
 import type { SearchCache } from '../search/cache-store.ts';
@@ -147,9 +148,10 @@ export function createSearchController(options: SearchControllerOptions): Contro
     previous: ClusterCacheRecord['kinds'][number] | undefined,
     nowMs: number,
     overBudget: () => boolean,
+    logger: Logger,
   ): Promise<MemberKind & { chunks: string[]; verifiedAt: string }> => {
     const carried = trustedChunks(previous, nowMs);
-    const chunked = new ChunkedSync((chunk) => syncPage(cache, cluster, kind, chunk), carried, overBudget);
+    const chunked = new ChunkedSync((chunk) => syncPage(cache, cluster, kind, chunk, logger), carried, overBudget);
     let listed: MemberKind;
     try {
       listed = await forEachMemberPage(client, kind, pageSize, async (page) => {
@@ -247,7 +249,7 @@ export function createSearchController(options: SearchControllerOptions): Contro
           try {
             kinds.push({
               ...kind,
-              ...(await collectKind(client, name, kind, last, context.now, overBudget)),
+              ...(await collectKind(client, name, kind, last, context.now, overBudget, context.logger)),
               syncedAt: nowText,
             });
           } catch (err) {

@@ -25,6 +25,7 @@ import {
   trustedChunks,
 } from '../core/index.ts';
 import { ApiError, apiErrors } from '../kube/base/errors.ts';
+import type { Logger } from '../observability/logger.ts';
 import { listAll } from '../store/list-all.ts';
 import type { ObjectStore } from '../store/port.ts';
 import type { SearchCache } from './cache-store.ts';
@@ -131,7 +132,7 @@ export function parseCachePageReport(body: Record<string, unknown>): CachePageRe
  * page's `after`, and the registries whose condition the record changed (for the caller to enqueue).
  */
 export async function acceptCachePage(
-  options: { store: ObjectStore; cache: SearchCache; nowMs: number },
+  options: { store: ObjectStore; cache: SearchCache; nowMs: number; logger?: Logger },
   cluster: KubeObject,
   report: CachePageReport,
 ): Promise<{ through?: string; complete?: boolean; registriesToRefresh: string[] }> {
@@ -164,12 +165,18 @@ export async function acceptCachePage(
         throw apiErrors.badRequest(`${key} does not come after ${report.after}: pages must follow the list's order`);
       }
     }
-    const synced = await syncPage(options.cache, name, collection, {
-      ...(report.prefix ? { prefix: report.prefix } : {}),
-      ...(report.after !== undefined ? { after: report.after } : {}),
-      items,
-      last: report.last ?? false,
-    });
+    const synced = await syncPage(
+      options.cache,
+      name,
+      collection,
+      {
+        ...(report.prefix ? { prefix: report.prefix } : {}),
+        ...(report.after !== undefined ? { after: report.after } : {}),
+        items,
+        last: report.last ?? false,
+      },
+      options.logger,
+    );
     through = synced.through;
     complete = synced.complete;
   }

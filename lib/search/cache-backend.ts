@@ -5,8 +5,10 @@
  *
  * A list walks the clusters in name order (karmada-search's order), each page by page from the
  * cache; its continue token is Karmada's multi-cluster token, whose per-cluster part is the last key
- * served. A list without `limit` is answered whole up to {@link UNPAGED_LIST_LIMIT} objects and
- * refused beyond, so the proxy's memory never grows with the fleet (kubectl always pages).
+ * read. A page holds at most {@link MAX_PAGE_ITEMS} objects and reads at most {@link scanBudget}
+ * rows, so neither memory nor time grows with the fleet; a list without `limit` is answered whole up
+ * to {@link UNPAGED_LIST_LIMIT} objects and {@link MAX_SCANNED_ROWS} rows read, and refused beyond
+ * (kubectl always pages).
  */
 import { matchesRequirements, parseSelector, type Requirement } from '../api/labels.ts';
 import type { KubeObject, ObjectRef } from '../api/object.ts';
@@ -29,6 +31,24 @@ import type { CachedKind, SearchCache } from './cache-store.ts';
 
 /** Objects a list without `limit` may hold before it is refused (ask for pages instead). */
 export const UNPAGED_LIST_LIMIT = 5_000;
+
+/**
+ * Most objects one page holds, whatever `limit` asks (`?limit=10000000` would otherwise gather the
+ * fleet in one process): a shorter page with a continue token is one Kubernetes clients follow.
+ */
+export const MAX_PAGE_ITEMS = UNPAGED_LIST_LIMIT;
+
+/** Cache rows one list request reads at most (about a second of reads; the API's timeout is 29 s). */
+export const MAX_SCANNED_ROWS = 20_000;
+
+/**
+ * Cache rows a page of `limit` reads at most: ten per object asked for, at least 1,000. A selective
+ * label selector answers a short page — even an empty one — with a continue token at the last row
+ * read, rather than reading millions of rows in one request.
+ */
+export function scanBudget(limit: number): number {
+  return Math.min(MAX_SCANNED_ROWS, Math.max(1_000, 10 * limit));
+}
 
 /** What a read of one kind through the proxy covers. */
 export interface CacheScope {
@@ -65,6 +85,11 @@ export class CacheReadStore implements ObjectStore {
       );
     }
     return servedFromCache(found[0]!.object, found[0]!.cluster, { singleGet: true });
+  }
+
+  /** Every selected cluster's copy, as a list serves them (a list selecting `metadata.name`). */
+  async getAll(ref: ObjectRef): Promise<KubeObject[]> {
+    return (await this.locate(ref)).map((f) => servedFromCache(f.object, f.cluster));
   }
 
   /** Every selected cluster's copy of an object, in cluster order. */
@@ -104,21 +129,31 @@ export class CacheReadStore implements ObjectStore {
       }
       after = token.continue || undefined;
     }
-    const limit = query.limit && query.limit > 0 ? query.limit : undefined;
+    const limit = query.limit && query.limit > 0 ? Math.min(query.limit, MAX_PAGE_ITEMS) : undefined;
+    const budget = limit ? scanBudget(limit) : MAX_SCANNED_ROWS;
     const items: KubeObject[] = [];
+    let scanned = 0;
     for (let i = start; i < clusters.length; i++) {
       const cluster = clusters[i]!;
       for (;;) {
+        // Without a selector every row read is served: read what the page still needs. With one,
+        // read larger pages (the rows after the page's last match are read again by the next request).
         const want = limit ? limit - items.length : 500;
+        const read = Math.min(budget - scanned, requirements.length ? Math.max(want, 500) : want);
         const page = await this.#cache.page(cluster, this.#scope.kind, {
           ...(query.namespace ? { namespace: query.namespace } : {}),
           ...(after !== undefined ? { after } : {}),
-          limit: Math.max(want, 1),
+          limit: Math.max(read, 1),
         });
+        let consumed = 0;
         for (const item of page.items) {
+          consumed++;
+          scanned++;
+          after = item.key;
           if (matchesRequirements(requirements, item.object.metadata.labels)) {
             items.push(servedFromCache(item.object, cluster));
           }
+          if ((limit && items.length >= limit) || scanned >= budget) break;
         }
         if (!limit && items.length > UNPAGED_LIST_LIMIT) {
           throw new ApiError(
@@ -127,25 +162,30 @@ export class CacheReadStore implements ObjectStore {
             `the list holds more than ${UNPAGED_LIST_LIMIT} objects across clusters; ask for pages with limit (kubectl does so with --chunk-size, 500 by default)`,
           );
         }
-        const last = page.items[page.items.length - 1]?.key;
-        if (limit && items.length >= limit) {
-          if (!page.exhausted) {
-            return {
-              items,
-              resourceVersion: rv,
-              continue: encodeMultiClusterContinue({ rv, cluster, continue: last ?? '' }),
-            };
-          }
-          // This cluster is done; the next one may hold more (or nothing: Karmada's page may come back empty too).
-          const next = clusters[i + 1];
-          return {
-            items,
-            resourceVersion: rv,
-            ...(next ? { continue: encodeMultiClusterContinue({ rv, cluster: next, continue: '' }) } : {}),
-          };
+        const clusterDone = consumed === page.items.length && (page.exhausted || page.items.length === 0);
+        const full = limit !== undefined && items.length >= limit;
+        if (!full && scanned < budget) {
+          if (clusterDone) break;
+          continue;
         }
-        if (page.exhausted || last === undefined) break;
-        after = last;
+        // A full page, or as many rows as one request reads: the page ends here, at the last row read.
+        // (A page cut by the budget may be short, even empty: Kubernetes clients follow its token.)
+        const next = clusterDone ? clusters[i + 1] : cluster;
+        if (!limit && next !== undefined) {
+          throw new ApiError(
+            413,
+            'RequestEntityTooLarge',
+            `the list reads more than ${MAX_SCANNED_ROWS} objects across clusters to find its matches; ask for pages with limit (kubectl does so with --chunk-size, 500 by default)`,
+          );
+        }
+        return {
+          items,
+          resourceVersion: rv,
+          // This cluster done, the next one may hold more (or nothing: Karmada's page may come back empty too).
+          ...(next !== undefined
+            ? { continue: encodeMultiClusterContinue({ rv, cluster: next, continue: clusterDone ? '' : after! }) }
+            : {}),
+        };
       }
       after = undefined;
     }

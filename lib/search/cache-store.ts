@@ -11,6 +11,7 @@ import type { KubeObject } from '../api/object.ts';
 import { type CacheEntry, compareCacheKeys, resourceKeyOf } from '../core/index.ts';
 import { decodeBody, encodeBody } from '../store/codec.ts';
 import { fnv1a, KIND_SHARDS, SEARCH_CACHE_PREFIX } from '../store/layout.ts';
+import type { Logger } from '../observability/logger.ts';
 import type { Row, RowStore } from '../store/rows.ts';
 
 /** One kind, as the cache is partitioned by. */
@@ -107,9 +108,17 @@ export class SearchCache {
 
   /**
    * Stores `object` under `key`: a new row when `version` is undefined, else over the row with that
-   * version. False when something else was there (another sync won; the next one settles it).
+   * version. False when something else was there (another sync won; the next one settles it), or
+   * when the object is too large for a row: it is then left out of the cache, and `logger` told so.
    */
-  async put(cluster: string, kind: CachedKind, key: string, object: KubeObject, version?: number): Promise<boolean> {
+  async put(
+    cluster: string,
+    kind: CachedKind,
+    key: string,
+    object: KubeObject,
+    options: { version?: number | undefined; logger?: Logger | undefined } = {},
+  ): Promise<boolean> {
+    const { version } = options;
     const encoded = encodeBody(object);
     // A resourceVersion that is not a number: the row counts its own versions below zero.
     const rowVersion =
@@ -122,7 +131,20 @@ export class SearchCache {
       version: rowVersion,
       body: encoded.bytes,
     };
-    if (encoded.bytes.length > this.#rows.maxRowBytes - 4096) return false;
+    if (encoded.bytes.length > this.#rows.maxRowBytes - 4096) {
+      // Said once per sync that meets it: the object is missing from every read through the proxy.
+      // Its name and sizes only — never its content (it may be a Secret).
+      options.logger?.warn('object too large for the search cache; reads through the proxy leave it out', {
+        cluster,
+        kind: resourceKeyOf(kind),
+        ...(object.metadata.namespace ? { namespace: object.metadata.namespace } : {}),
+        name: object.metadata.name,
+        bytes: encoded.jsonBytes,
+        storedBytes: encoded.bytes.length,
+        maxStoredBytes: this.#rows.maxRowBytes - 4096,
+      });
+      return false;
+    }
     const outcome = await this.#rows.put(
       row,
       version === undefined ? { kind: 'absent' } : { kind: 'version', version },
@@ -134,10 +156,17 @@ export class SearchCache {
    * Makes one entry what the member now says — the object, or gone (`undefined`) — whatever the row
    * held: the proxy's own writes show at once instead of at the next sync.
    */
-  async refresh(cluster: string, kind: CachedKind, key: string, object: KubeObject | undefined): Promise<void> {
+  async refresh(
+    cluster: string,
+    kind: CachedKind,
+    key: string,
+    object: KubeObject | undefined,
+    logger?: Logger,
+  ): Promise<void> {
     const row = await this.#rows.get(this.#pk(cluster, kind, key));
-    if (object) await this.put(cluster, kind, key, object, row?.version);
-    else if (row) await this.remove(cluster, kind, key, row.version);
+    if (object) {
+      await this.put(cluster, kind, key, object, { version: row?.version, logger });
+    } else if (row) await this.remove(cluster, kind, key, row.version);
   }
 
   async remove(cluster: string, kind: CachedKind, key: string, version: number): Promise<boolean> {

@@ -87,7 +87,7 @@ export class MemberForwarder {
       if (current.status === 404) await this.#o.cache.refresh(cluster.metadata.name!, kind, key, undefined);
       else if (current.status === 200) {
         const object = toCached(JSON.parse(current.body) as KubeObject, kind.apiVersion, kind.kind);
-        await this.#o.cache.refresh(cluster.metadata.name!, kind, key, object);
+        await this.#o.cache.refresh(cluster.metadata.name!, kind, key, object, this.#o.logger);
       }
     } catch (err) {
       // The next sync settles it.

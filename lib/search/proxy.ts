@@ -12,7 +12,8 @@
  * - `/apis/search.karmada.io/v1alpha1/search/cache/<path>`: GET of selected kinds from the cache
  *   (with a name: every cluster's copy, as Karmada answers it).
  * - `/apis/cluster.karmada.io/v1alpha1/clusters/<name>/proxy/<path>`: one member's API, for a caller
- *   allowed `clusters/proxy` with the request's verb and the inner request itself.
+ *   allowed `clusters/proxy` with the request's verb and the inner request itself, as the member's
+ *   kube-apiserver reads it ({@link requestAttributes}).
  *
  * Members are reached with the cluster's own sealed credentials, opened here; neither they nor the
  * caller's token ever cross to the other side, and answers carry only the member's status, body and
@@ -33,6 +34,7 @@ import type { CredentialCipher } from '../crypto/cipher.ts';
 import { ApiError, apiErrors } from '../kube/base/errors.ts';
 import { jsonResponse, type KubeRequest, type KubeResponse, mediaType } from '../kube/base/http.ts';
 import { parsePath, type Route } from '../kube/base/paths.ts';
+import { requestAttributes } from '../kube/base/request-info.ts';
 import { checkRequestPath, decodeJson } from '../kube/base/request-guard.ts';
 import { nodeDef } from '../kube/builtin/kinds.ts';
 import { ALL_VERBS, apiVersionOf, Catalog, type ResourceDef } from '../kube/catalog/resources.ts';
@@ -259,24 +261,18 @@ export class SearchProxy {
   ): Promise<KubeResponse> {
     const { def, scope } = selected;
     const user = await this.#authenticate(req);
-    const verb =
-      route.subresource !== undefined ? namedVerb(req.method) : verbOf(req.method, route.name !== undefined, req.query);
-    if (!verb) throw apiErrors.methodNotAllowed(req.method, req.path);
-    const attrs: RequestAttributes = {
-      verb,
-      group: def.group,
-      resource: def.plural,
-      ...(route.subresource ? { subresource: route.subresource } : {}),
-      ...(route.namespace !== undefined ? { namespace: route.namespace } : {}),
-      ...(route.name !== undefined ? { name: route.name } : {}),
-    };
+    // Authorized as the member reads the path it is sent (for every path that gets here, the same
+    // attributes as this route's; a subresource takes the method's verb, as kube-apiserver's do).
+    const inner = req.path.slice(GLOBAL_PROXY_PREFIX.length);
+    const attrs = requestAttributes(req.method, inner, req.query);
     await this.#authorize(user, attrs);
+    const { verb } = attrs;
     if (route.name === undefined) {
       throw new ApiError(
         405,
         'MethodNotAllowed',
         verb === 'create'
-          ? `create is not supported on resources of kind "${def.plural}": the proxy cannot tell which member cluster to create it in; create it through /apis/cluster.karmada.io/v1alpha1/clusters/<cluster>/proxy${req.path.slice(GLOBAL_PROXY_PREFIX.length)}, or propagate it with a PropagationPolicy`
+          ? `create is not supported on resources of kind "${def.plural}": the proxy cannot tell which member cluster to create it in; create it through /apis/cluster.karmada.io/v1alpha1/clusters/<cluster>/proxy${inner}, or propagate it with a PropagationPolicy`
           : `${verb} of a whole collection is not supported through the proxy: name the object, and the proxy sends the request to the cluster that holds it`,
       );
     }
@@ -315,7 +311,7 @@ export class SearchProxy {
         body = Buffer.from(JSON.stringify(towardMember(value as KubeObject, clusterName)), 'utf8');
       }
     }
-    const response = await this.#members.forward(cluster, req, req.path.slice(GLOBAL_PROXY_PREFIX.length), body);
+    const response = await this.#members.forward(cluster, req, inner, body);
     if (response.status < 300 && req.method !== 'GET' && req.method !== 'HEAD') {
       await this.#members.refresh(cluster, selected.def, selected.scope.kind, route.namespace, route.name);
     }
@@ -368,20 +364,10 @@ export class SearchProxy {
     if (!verb) throw apiErrors.methodNotAllowed(req.method, req.path);
     // The cluster proxy itself (Karmada: RBAC on clusters/proxy with the method's verb)...
     await this.#authorize(user, { verb, group: CLUSTER_GROUP, resource: 'clusters', subresource: 'proxy', name });
-    // ...and the request it carries, so a proxy never grants what the control plane's rules do not.
-    const route = parsePath(inner);
-    if (route.type === 'resource') {
-      const innerVerb =
-        route.subresource !== undefined ? verb : (verbOf(req.method, route.name !== undefined, req.query) ?? verb);
-      await this.#authorize(user, {
-        verb: innerVerb,
-        group: route.group,
-        resource: route.plural,
-        ...(route.subresource ? { subresource: route.subresource } : {}),
-        ...(route.namespace !== undefined ? { namespace: route.namespace } : {}),
-        ...(route.name !== undefined ? { name: route.name } : {}),
-      });
-    }
+    // ...and the request it carries, read as the member's kube-apiserver reads it (legacy watch paths,
+    // `pods/<name>/proxy/…`, non-resource paths), so a proxy never grants what the control plane's
+    // rules do not: what this server's own routing does not know is still authorized for what it is.
+    await this.#authorize(user, requestAttributes(req.method, inner, req.query));
     const cluster = (await this.#o.store.get({ ...CLUSTER, name })) as (Cluster & KubeObject) | undefined;
     if (!cluster) throw apiErrors.notFound('clusters', CLUSTER_GROUP, name);
     return this.#members.forward(cluster, req, inner, req.body);

@@ -6,6 +6,7 @@
  */
 import type { KubeObject } from '../api/object.ts';
 import { cacheSyncPlan, pageRange } from '../core/index.ts';
+import type { Logger } from '../observability/logger.ts';
 import { forEachLimited } from '../util/concurrency.ts';
 import type { CachedKind, SearchCache } from './cache-store.ts';
 
@@ -25,13 +26,15 @@ export interface PageSync {
 
 /**
  * Syncs one page; `through` is the `after` of the next page, and `complete` whether every write it
- * needed was made (a write lost to a concurrent one is left to the next sync).
+ * needed was made (a write lost to a concurrent one is left to the next sync). `logger` hears of
+ * objects too large to cache.
  */
 export async function syncPage(
   cache: SearchCache,
   cluster: string,
   kind: CachedKind,
   page: PageSync,
+  logger?: Logger,
 ): Promise<{ through?: string; written: number; removed: number; complete: boolean }> {
   // An empty page that is not the last covers no key range yet.
   if (page.items.length === 0 && !page.last) {
@@ -43,7 +46,7 @@ export async function syncPage(
   let written = 0;
   let removed = 0;
   await forEachLimited(plan.put, WRITE_CONCURRENCY, async (p) => {
-    if (await cache.put(cluster, kind, p.key, p.object, p.version)) written++;
+    if (await cache.put(cluster, kind, p.key, p.object, { version: p.version, logger })) written++;
   });
   await forEachLimited(plan.remove, WRITE_CONCURRENCY, async (r) => {
     if (await cache.remove(cluster, kind, r.key, r.version)) removed++;

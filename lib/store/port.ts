@@ -78,6 +78,12 @@ export interface ListedRef extends ObjectRef {
 export interface ObjectStore {
   create(obj: KubeObject, options?: WriteOptions): Promise<KubeObject>;
   get(ref: ObjectRef): Promise<KubeObject | undefined>;
+  /**
+   * Every object a name names, for a list selecting `metadata.name=<name>`: a store that merges
+   * several clusters (the search cache) may hold one per cluster, where `get` answers only when one
+   * does. Stores without it hold at most one.
+   */
+  getAll?(ref: ObjectRef): Promise<KubeObject[]>;
   list(query: ListQuery): Promise<ListPage>;
   /**
    * Like `list` but returns only the names (and, where the store has them, resource versions) without

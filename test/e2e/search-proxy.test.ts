@@ -5,7 +5,8 @@
  *   its cluster; `-l` selects; a ResourceRegistry narrowed to two clusters narrows the results;
  * - `kubectl delete pod` through the proxy deletes it on its member; `kubectl logs` works through the
  *   cluster proxy and the global proxy;
- * - a viewer lists through both proxies but can neither delete through them nor read Secrets;
+ * - a viewer lists through both proxies but can neither delete through them nor read Secrets — not
+ *   through legacy watch paths either — nor reach into members' pods and nodes; an admin can;
  * - an unreachable member keeps its objects, with a warning and the registry's condition saying so;
  * - bad input (unknown kinds and clusters, malformed paths, bad continue tokens, a create) is a 4xx
  *   with a message, and no member changes.
@@ -26,6 +27,7 @@ import { kubectlRunner } from '../support/kubectl.ts';
 
 const MEMBERS = ['member1', 'member2', 'member3'];
 const CACHED_FROM = 'resource.karmada.io/cached-from-cluster';
+const GLOBAL_PREFIX = '/apis/search.karmada.io/v1alpha1/proxying/karmada/proxy';
 
 const plane = e2ePlane(MEMBERS, { logLevel: 'WARN' });
 let rt: LocalRuntime;
@@ -171,6 +173,97 @@ describe('global proxy and cluster proxy through kubectl', () => {
     } finally {
       asViewer.cleanup();
       asViewerOnMember.cleanup();
+    }
+  });
+
+  it('keeps a member’s Secrets and workloads from a viewer on every path either proxy forwards; an admin still reads them', async () => {
+    await onMember
+      .get('member1')!
+      .ok(['create', 'secret', 'generic', 'proxy-secret', '--from-literal=password=s3cr3t']);
+    const secretData = Buffer.from('s3cr3t').toString('base64');
+    await kubectl.ok(
+      ['apply', '-f', '-'],
+      `
+apiVersion: search.karmada.io/v1alpha1
+kind: ResourceRegistry
+metadata: {name: proxy-secrets}
+spec:
+  targetCluster: {clusterNames: [member1]}
+  resourceSelectors:
+  - {apiVersion: v1, kind: Secret}
+`,
+    );
+    const viewer = await issueToken(rt.runtime.store, { user: 'bob', groups: [VIEWER_GROUP] });
+    const viewerKubeconfig = join(dir, 'viewer-secrets.kubeconfig');
+    writeFileSync(
+      viewerKubeconfig,
+      readFileSync(rt.kubeconfig, 'utf8').replace(/token: \S+/, `token: ${viewer.token}`),
+      {
+        mode: 0o600,
+      },
+    );
+    const asViewer = kubectlRunner(viewerKubeconfig);
+    const asViewerThroughProxy = kubectlRunner(
+      await writeProxyKubeconfig(join(dir, 'viewer-secrets-proxy.kubeconfig'), [], viewerKubeconfig),
+    );
+    const member1 = kubectlRunner(
+      await writeProxyKubeconfig(join(dir, 'admin-m1-secrets.kubeconfig'), ['--cluster', 'member1']),
+    );
+    try {
+      // An administrator reads it through the global proxy (once collected) and the cluster proxy.
+      const cached = await eventually('member1’s Secret through the global proxy', async () => {
+        const r = await proxy.run(['get', 'secret', 'proxy-secret', '-n', 'default', '-o', 'json']);
+        return r.code === 0 ? (JSON.parse(r.stdout) as KubeObject & { data?: Record<string, string> }) : undefined;
+      });
+      assert.equal(cached.metadata.annotations?.[CACHED_FROM], 'member1');
+      assert.equal(cached.data?.password, secretData);
+      assert.equal(await member1.ok(['get', 'secret', 'proxy-secret', '-o', 'jsonpath={.data.password}']), secretData);
+
+      const clusterProxy = '/apis/cluster.karmada.io/v1alpha1/clusters/member1/proxy';
+      const [pod] = await proxiedPods(['-l', 'app=web-member1']);
+      const refused: { args: string[]; message: RegExp }[] = [
+        {
+          args: ['get', '--raw', `${clusterProxy}/api/v1/watch/namespaces/default/secrets`],
+          message: /cannot watch resource "secrets".*viewers may not read secrets/,
+        },
+        {
+          args: ['get', '--raw', `${clusterProxy}/api/v1/watch/secrets`],
+          message: /cannot watch resource "secrets".*viewers may not read secrets/,
+        },
+        {
+          args: ['get', '--raw', `${clusterProxy}/api/v1/nodes/any-node/proxy/configz`],
+          message: /cannot get resource "nodes\/proxy"/,
+        },
+        {
+          args: ['get', '--raw', `${clusterProxy}/metrics`],
+          message: /cannot get path "\/metrics"/,
+        },
+        {
+          args: ['get', '--raw', `${GLOBAL_PREFIX}/api/v1/namespaces/default/pods/${pod!.metadata.name}/proxy`],
+          message: /cannot get resource "pods\/proxy"/,
+        },
+        {
+          args: ['get', '--raw', `${GLOBAL_PREFIX}/api/v1/namespaces/default/secrets/proxy-secret`],
+          message: /viewers may not read secrets/,
+        },
+      ];
+      for (const c of refused) {
+        const r = await asViewer.run(c.args);
+        assert.notEqual(r.code, 0, c.args.join(' '));
+        assert.match(r.stderr, /Forbidden/, `${c.args.join(' ')}: ${r.stderr}`);
+        assert.match(r.stderr, c.message, `${c.args.join(' ')}: ${r.stderr}`);
+        assert.ok(!`${r.stdout}${r.stderr}`.includes(secretData), `${c.args.join(' ')} showed the Secret`);
+      }
+      const listed = await asViewerThroughProxy.run(['get', 'secrets', '-A']);
+      assert.match(listed.stderr, /Forbidden.*viewers may not read secrets/);
+      assert.ok(!listed.stdout.includes('proxy-secret'));
+      // Discovery through the cluster proxy stays open to the viewer.
+      assert.match(await asViewer.ok(['get', '--raw', `${clusterProxy}/api/v1`]), /"kind":"APIResourceList"/);
+    } finally {
+      asViewer.cleanup();
+      asViewerThroughProxy.cleanup();
+      member1.cleanup();
+      await kubectl.ok(['delete', 'resourceregistry', 'proxy-secrets']);
     }
   });
 

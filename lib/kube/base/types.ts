@@ -21,6 +21,11 @@ export interface RequestAttributes {
   subresource?: string;
   namespace?: string;
   name?: string;
+  /**
+   * Set for a non-resource request (`/version`, `/metrics`, `/logs/…`): its path, which is what is
+   * authorized; `group` and `resource` are empty. Only the proxies forward such requests (to a member).
+   */
+  path?: string;
 }
 
 /** The write an admission or a write event is about (admission.Operation, without CONNECT). */

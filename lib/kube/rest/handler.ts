@@ -265,6 +265,12 @@ function parseFieldValidation(query: URLSearchParams): FieldValidation {
 
 /** kube-apiserver's 403 for a request the authorizer denied. */
 export function forbidden(user: UserInfo, attrs: RequestAttributes, reason: string): ApiError {
+  if (attrs.path !== undefined) {
+    // kube-apiserver's wording for a non-resource URL.
+    return apiErrors.forbidden(
+      `forbidden: User "${user.name}" cannot ${attrs.verb} path ${JSON.stringify(attrs.path)}${reason ? `: ${reason}` : ''}`,
+    );
+  }
   const resource = attrs.group ? `${attrs.resource}.${attrs.group}` : attrs.resource;
   const what = attrs.name ? `${resource} "${attrs.name}"` : resource;
   const scope = attrs.namespace ? ` in the namespace "${attrs.namespace}"` : attrs.name ? '' : ' at the cluster scope';

@@ -44,11 +44,16 @@ export async function listObjects(ctx: Context): Promise<KubeResponse> {
       `fieldSelector metadata.namespace is ${Buffer.byteLength(nsField.value)} bytes; no namespace name is longer than ${MAX_NAMESPACE_BYTES}`,
     );
   }
-  // metadata.name=x is a get, not a scan (when the namespace is known or the kind has none).
+  // metadata.name=x is a get, not a scan (when the namespace is known or the kind has none) — of
+  // every copy where a store holds the name once per cluster: a list is never ambiguous.
   if (byName && !token && (!def.namespaced || namespace !== undefined)) {
-    const obj = await storeOf(ctx).get(objectRef(ctx, byName.value, namespace));
-    const items =
-      obj && matchesRequirements(requirements, obj.metadata.labels) && matchesFields(obj, fields) ? [obj] : [];
+    const store = storeOf(ctx);
+    const ref = objectRef(ctx, byName.value, namespace);
+    const found = store.getAll ? await store.getAll(ref) : [await store.get(ref)];
+    const items = found.filter(
+      (obj): obj is NonNullable<typeof obj> =>
+        obj !== undefined && matchesRequirements(requirements, obj.metadata.labels) && matchesFields(obj, fields),
+    );
     return respondList(ctx, items, { resourceVersion: rv() });
   }
   const page = await storeOf(ctx).list({
