@@ -7,7 +7,8 @@
  *   `application.karmada.io/failover-jobid` from `{ .jobStatus.jobID }`): the job restarts on the other
  *   member labelled with the failed job's id;
  * - `Never`: the old copy stays until `suppressDeletion` is cleared;
- * - a WorkloadRebalancer moves replicas back after recovery and is removed after its TTL.
+ * - `Gracefully`: the old copy stays while the eviction task runs and goes when it ends; a
+ *   WorkloadRebalancer then moves replicas back after recovery and is removed after its TTL.
  */
 import assert from 'node:assert/strict';
 import { before, describe, it } from 'node:test';
@@ -34,6 +35,7 @@ type Binding = KubeObject & {
       producer?: string;
       purgeMode?: string;
       suppressDeletion?: boolean;
+      gracePeriodSeconds?: number;
       preservedLabelState?: Record<string, string>;
       clustersBeforeFailover?: string[];
     }[];
@@ -46,6 +48,11 @@ type Binding = KubeObject & {
 
 const binding = (name: string, namespace = 'default') => getJson<Binding>(kubectl, ['rb', name, '-n', namespace]);
 const condition = (b: Binding | undefined, type: string) => b?.status?.conditions?.find((c) => c.type === type);
+/** The binding as the control plane holds it now, read from its store (for watching a handoff closely). */
+const bindingNow = (name: string, namespace: string) =>
+  rt.runtime.store.get({ group: 'work.karmada.io', kind: 'ResourceBinding', namespace, name }) as Promise<
+    Binding | undefined
+  >;
 /** What a member holds, read from the simulator's own store. */
 const onSim = (member: string, ref: { group: string; kind: string; namespace?: string; name: string }) =>
   rt.members.get(member)!.store.get(ref);
@@ -57,6 +64,22 @@ async function sim(verb: 'unhealthy' | 'healthy', member: string, target: string
     lines.push(l),
   );
   assert.equal(code, 0, lines.join('\n'));
+}
+
+type EvictionTask = NonNullable<Binding['spec']['gracefulEvictionTasks']>[number];
+
+/**
+ * The eviction task from `cluster`, caught while it exists: a task ends once the new copies are
+ * healthy, so a read after the move may come too late. Start it before the fault and await it after.
+ */
+function evictionTask(name: string, cluster: string, namespace = 'default'): Promise<EvictionTask> {
+  const task = eventually<EvictionTask>(
+    `the eviction task from ${cluster}`,
+    async () => (await binding(name, namespace))?.spec.gracefulEvictionTasks?.find((t) => t.fromCluster === cluster),
+    120_000,
+  );
+  task.catch(() => undefined); // awaited by the test; a test that failed earlier does not wait for it
+  return task;
 }
 
 /** The binding once it is placed on exactly one cluster. */
@@ -126,6 +149,7 @@ describe('application failover through kubectl and skctl sim', () => {
       async () => condition(await binding('web-deployment', 'app'), 'ApplicationFailover')?.reason === 'Watching',
     );
 
+    const evicting = evictionTask('web-deployment', from, 'app');
     await sim('unhealthy', from, 'deployment/web', 'app');
     const watching = await eventually('the toleration window started', async () => {
       const c = condition(await binding('web-deployment', 'app'), 'ApplicationFailover');
@@ -152,14 +176,18 @@ describe('application failover through kubectl and skctl sim', () => {
       after?.spec.clusters?.map((c) => c.name),
       [to],
     );
-    const task = after?.spec.gracefulEvictionTasks?.find((t) => t.fromCluster === from);
-    if (task) {
-      assert.equal(task.reason, 'ApplicationFailure');
-      assert.equal(task.producer, 'resource-binding-application-failover-controller');
-    }
+    const task = await evicting;
+    assert.equal(task.reason, 'ApplicationFailure');
+    assert.equal(task.producer, 'resource-binding-application-failover-controller');
+    assert.equal(task.purgeMode, 'Directly');
     const described = await kubectl.ok(['describe', 'rb', 'web-deployment', '-n', 'app']);
     assert.match(described, /ApplicationUnhealthy/);
-    assert.match(described, new RegExp(`EvictWorkloadFromClusterSucceed.*Evict from cluster ${from} succeed`));
+    assert.match(
+      described,
+      new RegExp(
+        `EvictWorkloadFromClusterSucceed.*Evict from cluster ${from} succeed: .*\\(reason ApplicationFailure, purge mode Directly\\)`,
+      ),
+    );
     const events = await kubectl.ok(['get', 'events', '-n', 'app', '--field-selector', 'reason=ApplicationUnhealthy']);
     assert.match(events, /deployment\/web/i);
     await sim('healthy', from, 'deployment/web', 'app');
@@ -179,6 +207,7 @@ describe('application failover through kubectl and skctl sim', () => {
       return id && healthy && JSON.stringify(b?.status ?? {}).includes(id) ? id : undefined;
     });
 
+    const evicting = evictionTask('stateful-job-flinkdeployment', from);
     await sim('unhealthy', from, 'flinkdeployment/stateful-job');
     await eventually('Unhealthy on the control plane', async () => {
       const b = await binding('stateful-job-flinkdeployment');
@@ -194,12 +223,11 @@ describe('application failover through kubectl and skctl sim', () => {
     );
     assert.ok(restarted);
     assert.equal(await onSim(from, ref), undefined, 'the failed job is gone from its member (Immediately)');
-    const task = (await binding('stateful-job-flinkdeployment'))?.spec.gracefulEvictionTasks?.[0];
-    if (task) {
-      assert.equal(task.purgeMode, 'Directly', 'v1.12 Immediately is stored as Directly');
-      assert.deepEqual(task.preservedLabelState, { 'application.karmada.io/failover-jobid': jobId });
-      assert.deepEqual(task.clustersBeforeFailover, [from]);
-    }
+    const task = await evicting;
+    assert.equal(task.reason, 'ApplicationFailure');
+    assert.equal(task.purgeMode, 'Directly', 'v1.12 Immediately is stored as Directly');
+    assert.deepEqual(task.preservedLabelState, { 'application.karmada.io/failover-jobid': jobId });
+    assert.deepEqual(task.clustersBeforeFailover, [from]);
     await sim('healthy', from, 'flinkdeployment/stateful-job');
   });
 
@@ -247,7 +275,7 @@ describe('application failover through kubectl and skctl sim', () => {
     await sim('healthy', from, 'deployment/api', 'keep');
   });
 
-  it('a WorkloadRebalancer moves replicas back after recovery and is deleted after its TTL', async () => {
+  it('Gracefully keeps the old copy until the eviction task ends; a WorkloadRebalancer then moves replicas back and is deleted after its TTL', async () => {
     await kubectl.ok(['create', 'namespace', 'back']);
     await kubectl.ok(
       ['apply', '-f', '-'],
@@ -272,15 +300,26 @@ describe('application failover through kubectl and skctl sim', () => {
       const b = await binding('svc-deployment', 'back');
       return b?.status?.aggregatedStatus?.filter((s) => s.health === 'Healthy').length === 2;
     });
+    const ref = { group: 'apps', kind: 'Deployment', namespace: 'back', name: 'svc' };
     await sim('unhealthy', 'member1', 'deployment/svc', 'back');
-    await eventually(
+    // Gracefully: the first look at the binding with every replica on member2 still has the task, and
+    // the old copy on member1 is still there (it goes only once the task ends). Watched closely: the
+    // task ends as soon as member2 reports Healthy.
+    const moved = await eventually(
       'all replicas on member2',
       async () => {
-        const b = await binding('svc-deployment', 'back');
-        return b?.spec.clusters?.length === 1 && b.spec.clusters[0]!.name === 'member2';
+        const b = await bindingNow('svc-deployment', 'back');
+        if (b?.spec.clusters?.length !== 1 || b.spec.clusters[0]!.name !== 'member2') return undefined;
+        const task = b.spec.gracefulEvictionTasks?.find((t) => t.fromCluster === 'member1');
+        return { task, oldCopy: await onSim('member1', ref) };
       },
       60_000,
+      50,
     );
+    assert.equal(moved.task?.reason, 'ApplicationFailure');
+    assert.equal(moved.task?.purgeMode, 'Gracefully');
+    assert.equal(moved.task?.gracePeriodSeconds, 5);
+    assert.ok(moved.oldCopy, 'the old copy on member1 is kept while the eviction task runs (Gracefully)');
     await sim('healthy', 'member1', 'deployment/svc', 'back');
     // The task ends (grace period or the new copies healthy); the cluster is schedulable for it again.
     await eventually(
@@ -288,6 +327,7 @@ describe('application failover through kubectl and skctl sim', () => {
       async () => !(await binding('svc-deployment', 'back'))?.spec.gracefulEvictionTasks?.length,
       60_000,
     );
+    await eventually('the old copy removed from member1', async () => !(await onSim('member1', ref)), 60_000);
     // Nothing moves back by itself.
     assert.deepEqual(
       (await binding('svc-deployment', 'back'))?.spec.clusters?.map((c) => c.name),

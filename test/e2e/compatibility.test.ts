@@ -118,7 +118,7 @@ describe('Karmada compatibility through kubectl', () => {
     });
   });
 
-  it('a CustomResourceDefinition selected by a CPP gets a ClusterResourceBinding with the policy id, honours spreadConstraints, and loses the markers with the CPP', async () => {
+  it('a CustomResourceDefinition selected by a CPP gets a ClusterResourceBinding with the policy id, honours spreadConstraints, and loses the markers with the CPP; a cluster-scoped instance of it selected by a CPP gets its own', async () => {
     await apply({
       apiVersion: 'apiextensions.k8s.io/v1',
       kind: 'CustomResourceDefinition',
@@ -170,6 +170,30 @@ describe('Karmada compatibility through kubectl', () => {
       10_000,
     );
 
+    // A cluster-scoped instance of it, selected by another CPP: a ClusterResourceBinding named
+    // <name>-<kind> as Karmada names it, labelled with that CPP's permanent id, and the Widget on the member.
+    await eventually('widgets served', async () => (await kubectl.run(['get', 'widgets'])).code === 0);
+    await apply({ apiVersion: 'example.com/v1', kind: 'Widget', metadata: { name: 'gadget' }, spec: { size: 3 } });
+    await apply({
+      apiVersion: 'policy.karmada.io/v1alpha1',
+      kind: 'ClusterPropagationPolicy',
+      metadata: { name: 'gadget' },
+      spec: {
+        resourceSelectors: [{ apiVersion: 'example.com/v1', kind: 'Widget', name: 'gadget' }],
+        placement: { clusterAffinity: { clusterNames: [placed] } },
+      },
+    });
+    const gadgetCpp = await getJson(kubectl, ['cpp', 'gadget']);
+    const gadgetId = labelsOf(gadgetCpp)['clusterpropagationpolicy.karmada.io/permanent-id'];
+    assert.ok(gadgetId, 'the CPP has its permanent id');
+    const gadgetCrb = await eventually('the Widget CRB scheduled', () => placedBinding(['crb', 'gadget-widget']));
+    assert.equal(labelsOf(gadgetCrb)['clusterpropagationpolicy.karmada.io/permanent-id'], gadgetId);
+    assert.deepEqual(
+      gadgetCrb.spec.clusters!.map((c) => c.name),
+      [placed],
+    );
+    await eventually(`the Widget on ${placed}`, () => getJson(member(placed), ['widgets.example.com', 'gadget']));
+
     await kubectl.ok(['delete', 'cpp', 'widgets-crd']);
     await eventually('the claim removed from the CRD and its binding', async () => {
       const crd = await getJson(kubectl, ['crd', 'widgets.example.com']);
@@ -183,57 +207,81 @@ describe('Karmada compatibility through kubectl', () => {
     });
   });
 
-  it('a JSON patch of clusterNames moves a workload and its ConfigMap (propagateDeps), and a later ConfigMap edit follows', async () => {
-    await apply({
-      apiVersion: 'v1',
-      kind: 'ConfigMap',
-      metadata: { name: 'mover-config', namespace: 'compat' },
-      data: { k: 'v1' },
-    });
-    await apply(deployment('mover', 1, { volumes: [{ name: 'cfg', configMap: { name: 'mover-config' } }] }));
-    await apply({
-      apiVersion: 'policy.karmada.io/v1alpha1',
-      kind: 'PropagationPolicy',
-      metadata: { name: 'mover', namespace: 'compat' },
-      spec: {
-        resourceSelectors: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'mover' }],
-        placement: { clusterAffinity: { clusterNames: ['member1'] } },
-      },
-    });
-    await eventually('mover on member1', () => onMemberDeploy('member1', 'mover'));
+  it('a JSON patch of clusterNames on a PP or a CPP moves a workload and its ConfigMap (propagateDeps), and a later ConfigMap edit follows', async () => {
+    // The same move through each kind of policy, side by side: `mover` follows a PP, `cpp-mover` a CPP.
+    const policies = [
+      { workload: 'mover', resource: 'pp', namespaced: true },
+      { workload: 'cpp-mover', resource: 'cpp', namespaced: false },
+    ];
+    for (const { workload, namespaced } of policies) {
+      await apply({
+        apiVersion: 'v1',
+        kind: 'ConfigMap',
+        metadata: { name: `${workload}-config`, namespace: 'compat' },
+        data: { k: 'v1' },
+      });
+      await apply(deployment(workload, 1, { volumes: [{ name: 'cfg', configMap: { name: `${workload}-config` } }] }));
+      await apply({
+        apiVersion: 'policy.karmada.io/v1alpha1',
+        kind: namespaced ? 'PropagationPolicy' : 'ClusterPropagationPolicy',
+        metadata: { name: workload, ...(namespaced ? { namespace: 'compat' } : {}) },
+        spec: {
+          resourceSelectors: [
+            {
+              apiVersion: 'apps/v1',
+              kind: 'Deployment',
+              name: workload,
+              ...(namespaced ? {} : { namespace: 'compat' }),
+            },
+          ],
+          placement: { clusterAffinity: { clusterNames: ['member1'] } },
+        },
+      });
+    }
+    for (const { workload } of policies)
+      await eventually(`${workload} on member1`, () => onMemberDeploy('member1', workload));
     // `replace` of the unset propagateDeps is an add, as kube-apiserver applies JSON patches.
-    await kubectl.ok([
-      'patch',
-      'pp',
-      'mover',
-      '-n',
-      'compat',
-      '--type=json',
-      '-p',
-      JSON.stringify([
-        { op: 'replace', path: '/spec/propagateDeps', value: true },
-        { op: 'replace', path: '/spec/placement/clusterAffinity/clusterNames', value: ['member2'] },
-      ]),
-    ]);
-    await eventually('mover and its ConfigMap on member2, gone from member1', async () => {
-      const cm = await getJson(member('member2'), ['configmap', 'mover-config', '-n', 'compat']);
-      return Boolean((await onMemberDeploy('member2', 'mover')) && cm && !(await onMemberDeploy('member1', 'mover')));
-    });
-    await kubectl.ok([
-      'patch',
-      'configmap',
-      'mover-config',
-      '-n',
-      'compat',
-      '--type=merge',
-      '-p',
-      '{"data":{"k":"v2"}}',
-    ]);
-    await eventually('the ConfigMap edit on member2', async () => {
-      const cm = (await getJson(member('member2'), ['configmap', 'mover-config', '-n', 'compat'])) as
-        (KubeObject & { data?: Record<string, string> }) | undefined;
-      return cm?.data?.k === 'v2';
-    });
+    for (const { workload, resource, namespaced } of policies) {
+      await kubectl.ok([
+        'patch',
+        resource,
+        workload,
+        ...(namespaced ? ['-n', 'compat'] : []),
+        '--type=json',
+        '-p',
+        JSON.stringify([
+          { op: 'replace', path: '/spec/propagateDeps', value: true },
+          { op: 'replace', path: '/spec/placement/clusterAffinity/clusterNames', value: ['member2'] },
+        ]),
+      ]);
+    }
+    for (const { workload } of policies) {
+      await eventually(`${workload} and its ConfigMap on member2, gone from member1`, async () => {
+        const cm = await getJson(member('member2'), ['configmap', `${workload}-config`, '-n', 'compat']);
+        return Boolean(
+          (await onMemberDeploy('member2', workload)) && cm && !(await onMemberDeploy('member1', workload)),
+        );
+      });
+    }
+    for (const { workload } of policies) {
+      await kubectl.ok([
+        'patch',
+        'configmap',
+        `${workload}-config`,
+        '-n',
+        'compat',
+        '--type=merge',
+        '-p',
+        '{"data":{"k":"v2"}}',
+      ]);
+    }
+    for (const { workload } of policies) {
+      await eventually(`the ${workload}-config edit on member2`, async () => {
+        const cm = (await getJson(member('member2'), ['configmap', `${workload}-config`, '-n', 'compat'])) as
+          (KubeObject & { data?: Record<string, string> }) | undefined;
+        return cm?.data?.k === 'v2';
+      });
+    }
   });
 
   it('a JSON patch that cannot apply names the policy in kubectl output (The PropagationPolicy "x" is invalid: ...)', async () => {

@@ -1,7 +1,8 @@
 /**
  * Detector and scheduler end to end on the local control plane, driven by kubectl as a Karmada user
  * would: templates and policies become ResourceBindings placed on simulated members.
- * - the FlinkDeployment of examples/flink/ gets jobmanager/taskmanager components exactly as in the v1.15 notes;
+ * - the FlinkDeployment of examples/flink/ gets jobmanager/taskmanager components exactly as in the v1.15 notes,
+ *   and the cluster it is placed on records each component's replicas (v1.19 `spec.clusters[].components`);
  * - a static 2:1 weight over three members divides 3 and then 6 replicas as Karmada does;
  * - region spread picks one cluster per region;
  * - an unschedulable binding says why, and is placed once its member gains a node (Karmada #3112);
@@ -89,7 +90,7 @@ after(async () => {
 
 interface Binding extends KubeObject {
   spec: {
-    clusters?: { name: string; replicas?: number }[];
+    clusters?: { name: string; replicas?: number; components?: { name: string; replicas: number }[] }[];
     components?: unknown[];
     replicas?: number;
   };
@@ -163,7 +164,16 @@ describe('detector and scheduler through kubectl', () => {
       return scheduled(now)?.status === 'True' ? now : undefined;
     });
     assert.equal(placed.spec.clusters?.length, 1, 'maxGroups 1: one cluster');
-    assert.ok(['member1', 'member2'].includes(placed.spec.clusters![0]!.name));
+    const target = placed.spec.clusters![0]!;
+    assert.ok(['member1', 'member2'].includes(target.name));
+    // Karmada v1.19: the target records each component's replicas (one whole set), and no replicas.
+    assert.deepEqual(target, {
+      name: target.name,
+      components: [
+        { name: 'jobmanager', replicas: 1 },
+        { name: 'taskmanager', replicas: 1 },
+      ],
+    });
 
     const template = JSON.parse(
       await kubectl.ok(['get', 'flinkdeployment', 'basic-example', '-o', 'json']),

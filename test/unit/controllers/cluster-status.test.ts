@@ -9,6 +9,8 @@ import { LocalKeyCipher } from '../../../lib/crypto/local-key.ts';
 import { sealCredentialSecret } from '../../../lib/members/credentials.ts';
 import { createLogger } from '../../../lib/observability/logger.ts';
 import { MemoryRowStore, RowObjectStore } from '../../../lib/store/index.ts';
+import { crd } from '../../support/factories.ts';
+import { inProcessMember } from '../../support/sim-member.ts';
 
 const logger = createLogger({ format: 'json', level: 'SILENT', service: 't', write: () => {} });
 
@@ -232,6 +234,77 @@ describe('cluster-status controller: NoExecute taints (the Failover gate)', () =
     assert.deepEqual(
       (await t.taints()).map((x) => x.effect),
       ['NoSchedule'],
+    );
+  });
+});
+
+describe('cluster-status controller: API enablements at every status update', () => {
+  it('a CRD added on the member is in status.apiEnablements after one status reconcile, even when summaries are not due', async () => {
+    const clock = new VirtualClock(Date.UTC(2026, 10, 21, 10));
+    const store = new RowObjectStore(new MemoryRowStore(), { clock });
+    const cipher = new LocalKeyCipher(randomBytes(32));
+    const member = await inProcessMember(clock);
+    await store.create(
+      await sealCredentialSecret(
+        {
+          apiVersion: 'v1',
+          kind: 'Secret',
+          metadata: { name: 'm1', namespace: 'karmada-cluster' },
+          data: { token: Buffer.from('member-token').toString('base64') },
+        },
+        undefined,
+        cipher,
+      ),
+    );
+    await store.create({
+      apiVersion: 'cluster.karmada.io/v1alpha1',
+      kind: 'Cluster',
+      metadata: { name: 'm1' },
+      spec: {
+        syncMode: 'Push',
+        apiEndpoint: 'https://m1.invalid',
+        secretRef: { namespace: 'karmada-cluster', name: 'm1' },
+      },
+    });
+    const controller = createClusterStatusController({
+      store,
+      workQueue: { enqueue: async () => {} },
+      cipher,
+      timings: DEFAULT_CLUSTER_TIMINGS,
+      connect: (conn) => member.client(conn, () => clock.now()),
+    });
+    const statusUpdate = () =>
+      controller.reconcile(
+        { key: 'Cluster.cluster.karmada.io/m1', lane: 'standard', reasons: ['probe'] },
+        { logger, reconcileId: 'r', now: clock.now() },
+      );
+    type Status = {
+      conditions?: { type: string; status: string }[];
+      apiEnablements?: { groupVersion: string; resources: { name: string; kind: string }[] }[];
+      nodeSummary?: { totalNum?: number };
+    };
+    const status = async () =>
+      (await store.get({ group: 'cluster.karmada.io', kind: 'Cluster', name: 'm1' }))?.status as Status;
+
+    await statusUpdate();
+    const first = await status();
+    assert.equal(first.conditions?.find((c) => c.type === 'Ready')?.status, 'True');
+    assert.equal(first.nodeSummary?.totalNum, 1);
+    assert.equal(
+      first.apiEnablements?.some((e) => e.groupVersion === 'example.com/v1'),
+      false,
+    );
+
+    // On the member: a CRD, and a second node (which only the summaries, not yet due, would see).
+    await member.store.create(crd('example.com', 'Widget', 'widgets'));
+    await member.store.create({ apiVersion: 'v1', kind: 'Node', metadata: { name: 'm1-node-extra' }, spec: {} });
+    await clock.advance(DEFAULT_CLUSTER_TIMINGS.statusUpdateFrequencyMs);
+    await statusUpdate();
+    const next = await status();
+    assert.equal(next.nodeSummary?.totalNum, 1, 'summaries are not due yet');
+    assert.deepEqual(
+      next.apiEnablements?.find((e) => e.groupVersion === 'example.com/v1'),
+      { groupVersion: 'example.com/v1', resources: [{ name: 'widgets', kind: 'Widget' }] },
     );
   });
 });

@@ -60,6 +60,14 @@ describe('serverless-karmada/core', () => {
       'planWork',
       'observeWork',
       'workStatusAfter',
+      'decideEviction',
+      'decideApplicationFailover',
+      'applicationFailoverPass',
+      'directlyPurgeHandoff',
+      'decideRebalance',
+      'needTriggerReschedule',
+      'syncObservedWorkloads',
+      'rebalancerBindingRefs',
     ]) {
       assert.equal(typeof (core as Record<string, unknown>)[name], 'function', name);
     }

@@ -140,6 +140,26 @@ describe('overflow cluster affinities (Karmada v1.18)', () => {
     assert.deepEqual(on(workload(6, now)), { 'primary-1': 3, 'primary-2': 2, 'burst-1': 1 });
     assert.deepEqual(on(workload(5, now)), { 'primary-1': 3, 'primary-2': 2 });
   });
+  it('spills into the overflow groups in order: the second only once the first is full', () => {
+    // primary 5, burst 10, spare 10: 15 fills primary and burst; 18 needs the second overflow group.
+    assert.deepEqual(run(workload(15)), { 'primary-1': 3, 'primary-2': 2, 'burst-1': 10 });
+    assert.deepEqual(run(workload(18)), { 'primary-1': 3, 'primary-2': 2, 'burst-1': 10, 'spare-1': 3 });
+  });
+  it('shrinks the last overflow group first on scale-down, then the one before it', () => {
+    // As placed after spilling into both overflow groups: primary and burst are full with this
+    // workload's own replicas, spare holds 3 of its 10.
+    const full: Cluster[] = [
+      clusterFactory('primary-1', { labels: { tier: 'primary' }, resourceSummary: cpuFor(0) }),
+      clusterFactory('primary-2', { labels: { tier: 'primary' }, resourceSummary: cpuFor(0) }),
+      clusterFactory('burst-1', { labels: { tier: 'burst' }, resourceSummary: cpuFor(0) }),
+      clusterFactory('spare-1', { labels: { tier: 'spare' }, resourceSummary: cpuFor(7) }),
+    ];
+    const now = { 'primary-1': 3, 'primary-2': 2, 'burst-1': 10, 'spare-1': 3 };
+    const on = (b: ResourceBinding) => outcome(scheduleBinding(b, buildSnapshot(full), framework));
+    assert.deepEqual(on(workload(16, now)), { 'primary-1': 3, 'primary-2': 2, 'burst-1': 10, 'spare-1': 1 });
+    assert.deepEqual(on(workload(15, now)), { 'primary-1': 3, 'primary-2': 2, 'burst-1': 10 });
+    assert.deepEqual(on(workload(12, now)), { 'primary-1': 3, 'primary-2': 2, 'burst-1': 7 });
+  });
   it('a kind that takes no capacity uses the primary group only', () => {
     const cm = bindingFactory('cfg', {
       apiVersion: 'v1',
