@@ -5,7 +5,8 @@
  *
  * - A Cluster key (its taints changed, an API write, or the sweep): the bindings placed there are
  *   enqueued while it has NoExecute taints; once it is healthy and untainted, the bindings still
- *   holding an eviction task from it are, so the task ends (#5803).
+ *   holding an eviction task from it are, so the task ends (#5803) — once the replacements are healthy,
+ *   or at once when nothing was placed in its stead (the cluster takes the workload back).
  * - A binding key: the core decides which clusters it must leave (NoExecute taints not tolerated, or
  *   tolerated for a time that has passed), holds the last copy while no other cluster can take it
  *   (#7455), extracts the state to carry; the fleet's eviction rate applies; one write records the
@@ -305,10 +306,20 @@ export function createEvictionController(options: EvictionControllerOptions): Co
       stats.bindingWrites++;
       await report(binding, decision, due, conditions !== undefined, context);
       if (nextSpec) {
-        // Evicted clusters are re-placed by the scheduler (which hands the binding on to the binder);
-        // ended tasks let the binder remove the old copies.
+        // Evicted clusters are re-placed by the scheduler (which hands the binding on to the binder), and
+        // so is a binding a recovered cluster took back; ended tasks let the binder remove the old copies.
+        const restored = decision.assessment.ended.some((e) => e.why === 'recovered');
         await options.workQueue.enqueue([
-          ...(due.length ? [{ controller: SCHEDULER_CONTROLLER_NAME, lane, key, reason: 'evicted' }] : []),
+          ...(due.length || restored
+            ? [
+                {
+                  controller: SCHEDULER_CONTROLLER_NAME,
+                  lane,
+                  key,
+                  reason: due.length ? 'evicted' : 'cluster-recovered',
+                },
+              ]
+            : []),
           { controller: BINDER_CONTROLLER_NAME, lane, key, reason: due.length ? 'evicted' : 'eviction-tasks' },
         ]);
       }
@@ -369,7 +380,7 @@ export function createEvictionController(options: EvictionControllerOptions): Co
         healthy: 'every new target is healthy, so its copy there is removed',
         timeout: 'the grace period passed, so its copy there is removed',
         'suppression-lifted': 'suppressDeletion was cleared, so its copy there is removed',
-        recovered: `cluster ${e.cluster} recovered, so it can take the workload again`,
+        recovered: `cluster ${e.cluster} recovered while nothing was placed in its stead, so it takes the workload back and keeps its copy`,
       }[e.why];
       context.logger.info('eviction task ended', { cluster: e.cluster, binding: bindingKey, reason: e.why });
       await events.record(

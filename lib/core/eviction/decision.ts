@@ -6,7 +6,9 @@
  *
  * - the last copy is never evicted while no other cluster can take the workload (#7455): the
  *   eviction is held, with a condition and an event saying why, until a replacement fits;
- * - tasks of a cluster that has recovered end (#5803);
+ * - tasks of a cluster that has recovered end (#5803) — once its replacements are healthy, or at once
+ *   when nothing was placed in its stead (it takes the workload back): the last healthy copy is never
+ *   removed without a healthy replacement, and a flapping cluster does not move workloads back and forth;
  * - state travels across consecutive failovers (#6232, see state.ts).
  */
 import type { Condition, GracefulEvictionTask, ResourceBindingSpec, Taint, Toleration } from '../model/types.ts';
@@ -19,6 +21,7 @@ import {
   EVICTION_REASON_TAINT_UNTOLERATED,
   gracefulEvictCluster,
   type PurgeMode,
+  restoredClusters,
   type TaskAssessment,
 } from './tasks.ts';
 import { stateForEviction, statePreservationRules } from './state.ts';
@@ -198,8 +201,9 @@ export function holdLastCopy<D extends { cluster: string; message: string }>(
 }
 
 /**
- * The binding spec after the assessment and the evictions: tasks that ended are gone, tasks stamped,
- * and each due cluster evicted with a `TaintUntolerated` task by the `TaintManager`. Returns
+ * The binding spec after the assessment and the evictions: tasks that ended are gone (a cluster that
+ * recovered with nothing placed in its stead is back in `spec.clusters`, see `restoredClusters`), tasks
+ * stamped, and each due cluster evicted with a `TaintUntolerated` task by the `TaintManager`. Returns
  * `undefined` when nothing changes (no write needed).
  */
 export function evictedSpec(
@@ -215,6 +219,10 @@ export function evictedSpec(
   let next: ResourceBindingSpec = { ...spec };
   if (kept.length) next.gracefulEvictionTasks = kept;
   else delete next.gracefulEvictionTasks;
+  const restored = restoredClusters(before, decision.assessment).filter(
+    (r) => !(spec.clusters ?? []).some((c) => c.name === r.name),
+  );
+  if (restored.length) next.clusters = [...(spec.clusters ?? []), ...restored];
   for (const d of due) {
     next = gracefulEvictCluster(
       next,

@@ -223,7 +223,7 @@ describe('eviction controller: safer than Karmada', () => {
     );
   });
 
-  it('a recovered cluster’s task ends (#5803): it is schedulable again, and the binder removes the kept copy', async () => {
+  it('a recovered cluster’s task stays while its replacement is not Healthy (#5803): its copy is the last healthy one', async () => {
     const t = setup();
     await t.seed(member('a'));
     await t.seed(member('b'));
@@ -240,10 +240,45 @@ describe('eviction controller: safer than Karmada', () => {
         ],
       }),
     );
+    t.store.reset();
+    const result = await t.reconcile(keyOf(b));
+    assert.deepEqual(t.store.writes, [], 'the task and the copy on a stay');
+    assert.deepEqual(result, { requeueAfterMs: 570_001, requeueLane: 'priority' });
+  });
+
+  it('a recovered cluster with nothing placed in its stead takes the workload back (#5803): its copy stays, the scheduler decides from there', async () => {
+    const t = setup();
+    await t.seed(member('a'));
+    const b = await t.seed(
+      placed('web', [], {
+        replicas: 2,
+        gracefulEvictionTasks: [
+          {
+            fromCluster: 'a',
+            reason: 'TaintUntolerated',
+            producer: 'TaintManager',
+            purgeMode: 'Gracefully',
+            replicas: 2,
+            creationTimestamp: at(t, -30),
+          },
+        ],
+      }),
+    );
     await t.reconcile(keyOf(b));
-    assert.equal((await t.read(b)).spec.gracefulEvictionTasks, undefined);
-    assert.ok(t.queue.items.some((i) => i.controller === 'binder' && i.reason === 'eviction-tasks'));
-    assert.match(t.events.events.find((e) => e.reason === 'EvictionTaskEnded')!.message, /cluster a recovered/);
+    const after = await t.read(b);
+    assert.equal(after.spec.gracefulEvictionTasks, undefined);
+    assert.deepEqual(after.spec.clusters, [{ name: 'a', replicas: 2 }]);
+    assert.deepEqual(
+      t.queue.items.map((i) => [i.controller, i.reason]),
+      [
+        ['scheduler', 'cluster-recovered'],
+        ['binder', 'eviction-tasks'],
+      ],
+    );
+    assert.match(
+      t.events.events.find((e) => e.reason === 'EvictionTaskEnded')!.message,
+      /cluster a recovered while nothing was placed in its stead, so it takes the workload back and keeps its copy/,
+    );
   });
 
   it('Gracefully: the task ends once every new target is Healthy, not before', async () => {

@@ -242,22 +242,82 @@ describe('decideEviction: safer than Karmada', () => {
     );
     assert.equal(asked, false);
   });
-  it('a recovered cluster’s task ends (#5803) so it is schedulable again', () => {
-    const d = decide({
-      spec: spec(['b'], {
-        gracefulEvictionTasks: [
+});
+
+describe('decideEviction: a cluster that recovers (#5803) — hysteresis, the last healthy copy stays', () => {
+  /** A step: at `s` seconds, cluster a looks like `a`, b (when placed) reports `b`; the spec after it. */
+  interface Step {
+    s: number;
+    a: ClusterHealthView;
+    b?: string;
+    /** The scheduler placed the binding on these clusters before this step. */
+    placed?: string[];
+    tasks: string[];
+    clusters: string[];
+  }
+  const taskFromA = {
+    fromCluster: 'a',
+    reason: 'TaintUntolerated',
+    producer: 'TaintManager',
+    purgeMode: 'Gracefully',
+    replicas: 2,
+    creationTimestamp: at(0),
+  };
+  const rows: { name: string; spec: ResourceBindingSpec; steps: Step[] }[] = [
+    {
+      name: '#5803 with unhealthy targets: a recovers while b is not Healthy — the task and a’s copy stay, past the grace period too (unlike Karmada), and go once b is Healthy',
+      spec: spec(['b'], { gracefulEvictionTasks: [taskFromA] }),
+      steps: [
+        { s: 100, a: healthy, b: 'Unknown', tasks: ['a'], clusters: ['b'] },
+        { s: 700, a: healthy, b: 'Unhealthy', tasks: ['a'], clusters: ['b'] },
+        { s: 800, a: healthy, b: 'Healthy', tasks: [], clusters: ['b'] },
+      ],
+    },
+    {
+      name: 'flapping: a fails, recovers and fails again inside the grace window — its copy is kept throughout and the workload does not move back and forth',
+      spec: spec(['a']),
+      steps: [
+        { s: 0, a: failed(-300), tasks: ['a'], clusters: [] },
+        { s: 60, a: healthy, b: 'Unknown', placed: ['b'], tasks: ['a'], clusters: ['b'] },
+        { s: 200, a: failed(200), b: 'Unknown', tasks: ['a'], clusters: ['b'] },
+        { s: 400, a: healthy, b: 'Unknown', tasks: ['a'], clusters: ['b'] },
+        { s: 450, a: healthy, b: 'Healthy', tasks: [], clusters: ['b'] },
+      ],
+    },
+    {
+      name: '#5803 with nothing placed in its stead: a recovers and takes the workload back with its replicas, its copy kept (Karmada: the task stays and the binding is stuck)',
+      spec: spec([], { gracefulEvictionTasks: [taskFromA] }),
+      steps: [{ s: 100, a: healthy, tasks: [], clusters: ['a:2'] }],
+    },
+  ];
+  for (const row of rows) {
+    it(row.name, () => {
+      let current = row.spec;
+      for (const step of row.steps) {
+        if (step.placed) current = { ...current, clusters: step.placed.map((name) => ({ name, replicas: 2 })) };
+        const d = decide({
+          spec: current,
+          nowMs: T0 + step.s * 1000,
+          clusters: new Map([
+            ['a', step.a],
+            ['b', healthy],
+          ]),
+          aggregatedStatus: step.b ? [{ clusterName: 'b', health: step.b }] : [],
+        });
+        current = evictedSpec(current, d, d.due, at(step.s)) ?? current;
+        assert.deepEqual(
           {
-            fromCluster: 'a',
-            reason: 'TaintUntolerated',
-            producer: 'TaintManager',
-            purgeMode: 'Gracefully',
-            creationTimestamp: at(-10),
+            s: step.s,
+            tasks: (current.gracefulEvictionTasks ?? []).map((t) => t.fromCluster),
+            clusters: (current.clusters ?? []).map((c) =>
+              step.clusters.some((x) => x.includes(':')) ? `${c.name}:${c.replicas}` : c.name,
+            ),
           },
-        ],
-      }),
+          { s: step.s, tasks: step.tasks, clusters: step.clusters },
+        );
+      }
     });
-    assert.deepEqual(d.assessment.ended, [{ cluster: 'a', why: 'recovered' }]);
-  });
+  }
 });
 
 describe('evictedSpec: one write with the assessment and the evictions', () => {
