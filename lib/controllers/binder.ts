@@ -62,6 +62,7 @@ import type { Cluster, ResourceBinding } from '../core/model/types.ts';
 import {
   APPLICATION_FAILOVER_CONDITION,
   applicationFailoverOf,
+  carriedLabelStateOf,
   directlyPurgedClusters,
   lastCopyClusters,
   directlyPurgeHandoff,
@@ -339,13 +340,18 @@ export function createBinderController(options: BinderOptions): Controller & { s
     return retry;
   }
 
-  /** Eviction tasks end on the new copies' health; application failover watches a binding that opted in. */
+  /**
+   * Eviction tasks end on the new copies' health, and so does the state a failover's copy carries;
+   * application failover watches a binding that opted in.
+   */
   async function afterStatus(binding: ResourceBinding, statusWritten: boolean, lane: Lane): Promise<void> {
     const key = formatKey(refOf(binding));
     const watched = applicationFailoverOf(binding.spec) !== undefined;
     const observed = (binding.status?.conditions ?? []).some((c) => c.type === APPLICATION_FAILOVER_CONDITION);
+    const evictionConcerned =
+      Boolean(binding.spec.gracefulEvictionTasks?.length) || carriedLabelStateOf(binding.metadata.annotations);
     await options.workQueue.enqueue([
-      ...(statusWritten && binding.spec.gracefulEvictionTasks?.length
+      ...(statusWritten && evictionConcerned
         ? [{ controller: EVICTION_CONTROLLER_NAME, lane, key, reason: 'status' }]
         : []),
       ...((watched && (statusWritten || !observed)) || (!watched && observed)

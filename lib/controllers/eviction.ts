@@ -22,6 +22,8 @@ import { type Condition as ApiCondition, putCondition, rfc3339 } from '../api/co
 import type { FailoverSettings } from '../config/failover.ts';
 import {
   buildFramework,
+  carriedLabelState,
+  carriedLabelStateOf,
   type Cluster,
   type ClusterHealthView,
   type Condition,
@@ -38,6 +40,7 @@ import {
   type Snapshot,
   templateStubOf,
   type Toleration,
+  withCarriedLabelState,
 } from '../core/index.ts';
 import { type EventRecorder, NO_EVENTS } from '../events/recorder.ts';
 import { METRIC } from '../observability/metrics.ts';
@@ -240,6 +243,12 @@ export function createEvictionController(options: EvictionControllerOptions): Co
     const nowMs = context.now;
     const nowText = rfc3339(nowMs);
     const key = formatKey(refOf(binding));
+    const aggregatedStatus = (binding.status?.aggregatedStatus ?? []) as {
+      clusterName: string;
+      status?: unknown;
+      health?: string;
+    }[];
+    const carried = carriedLabelStateOf(binding.metadata.annotations);
     // Only a placed cluster with a NoExecute taint can be evicted from: only then are the fleet and the
     // namespace's quotas read, which the last-copy rule weighs a replacement on.
     const atStake = (binding.spec.clusters ?? []).some((c) =>
@@ -253,11 +262,7 @@ export function createEvictionController(options: EvictionControllerOptions): Co
         : [];
     const decision = decideEviction({
       spec: binding.spec,
-      aggregatedStatus: (binding.status?.aggregatedStatus ?? []) as {
-        clusterName: string;
-        status?: unknown;
-        health?: string;
-      }[],
+      aggregatedStatus,
       appliedPlacement: appliedPlacement(binding),
       hasScheduled: binding.status?.schedulerObservedGeneration === binding.metadata.generation,
       deleting: Boolean(binding.metadata.deletionTimestamp),
@@ -276,6 +281,7 @@ export function createEvictionController(options: EvictionControllerOptions): Co
       replacementFits: (excluded) =>
         snapshot !== undefined && replacementFits(binding, excluded, snapshot, framework, quotas),
       ...(snapshot ? { stillPlaced: keptByPlacement(binding, snapshot) } : {}),
+      carried,
     });
 
     let due = decision.due;
@@ -295,13 +301,28 @@ export function createEvictionController(options: EvictionControllerOptions): Co
 
     const nextSpec = evictedSpec(binding.spec, decision, due, nowText);
     const conditions = heldConditions(binding, decision.held, nowText);
-    if (nextSpec || conditions) {
+    // The state a failover gave a copy outlives its task until that copy is healthy (#6232).
+    const annotations = withCarriedLabelState(
+      binding.metadata.annotations,
+      carriedLabelState({
+        before: binding.spec,
+        after: nextSpec ?? binding.spec,
+        carried,
+        observed: aggregatedStatus,
+      }),
+    );
+    const metadataChanged = annotations !== binding.metadata.annotations;
+    if (nextSpec || conditions || metadataChanged) {
       const next: ResourceBinding = {
         ...binding,
+        metadata: { ...binding.metadata, ...(annotations ? { annotations: { ...annotations } } : {}) },
         spec: nextSpec ?? binding.spec,
         status: { ...binding.status, ...(conditions ? { conditions } : {}) },
       };
-      const written = await tryWrite(() => (nextSpec ? store.updateWithStatus(next) : store.updateStatus(next)));
+      if (!annotations) delete next.metadata.annotations;
+      const written = await tryWrite(() =>
+        nextSpec || metadataChanged ? store.updateWithStatus(next) : store.updateStatus(next),
+      );
       if (!written.ok) return written.reason === 'gone' ? undefined : { requeueAfterMs: 0 };
       stats.bindingWrites++;
       await report(binding, decision, due, conditions !== undefined, context);

@@ -9,7 +9,8 @@
  * - tasks of a cluster that has recovered end (#5803) — once its replacements are healthy, or at once
  *   when nothing was placed in its stead (it takes the workload back): the last healthy copy is never
  *   removed without a healthy replacement, and a flapping cluster does not move workloads back and forth;
- * - state travels across consecutive failovers (#6232, see state.ts).
+ * - state travels across consecutive failovers, after the first one's task has ended too (#6232, see
+ *   state.ts).
  */
 import type { Condition, GracefulEvictionTask, ResourceBindingSpec, Taint, Toleration } from '../model/types.ts';
 import { needEviction, noExecuteTaints, withDefaultTolerations } from './taints.ts';
@@ -24,7 +25,7 @@ import {
   restoredClusters,
   type TaskAssessment,
 } from './tasks.ts';
-import { stateForEviction, statePreservationRules } from './state.ts';
+import { type CarriedLabelState, stateForEviction, statePreservationRules } from './state.ts';
 
 /** The condition a binding carries while an eviction is held (absent otherwise). */
 export const FAILOVER_HELD_CONDITION = 'FailoverHeld';
@@ -106,6 +107,8 @@ export function decideEviction(args: {
    * it (default: every cluster). A kept cluster the scheduler is about to drop is no copy to rely on.
    */
   stillPlaced?: (cluster: string) => boolean;
+  /** The state the binding carries from a failover whose task has ended (see `carriedLabelState`). */
+  carried?: CarriedLabelState | undefined;
 }): EvictionDecision {
   const { spec, nowMs, settings } = args;
   const recovered = (name: string) => {
@@ -149,6 +152,7 @@ export function decideEviction(args: {
       spec,
       aggregatedStatus: args.aggregatedStatus,
       cluster: target.name,
+      carried: args.carried,
     });
     if (!state.ok) {
       held.push({ cluster: target.name, reason: 'StateNotCollected', message: `${message}; ${state.message}` });

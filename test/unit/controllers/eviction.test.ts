@@ -315,6 +315,59 @@ describe('eviction controller: safer than Karmada', () => {
     assert.equal((await t.read(b)).spec.gracefulEvictionTasks, undefined);
   });
 
+  it('state across consecutive failovers outlives the first task (#6232): kept on the binding when the task ends, carried into the next eviction of that copy', async () => {
+    const t = setup();
+    const JOB = 'application.karmada.io/cluster-failover-jobid';
+    await t.seed(member('a', { ready: false, taints: notReady(at(t, -1200)) }));
+    await t.seed(member('b'));
+    await t.seed(member('c'));
+    const seeded = placed('flink', [{ name: 'b', replicas: 1 }], {
+      failover: {
+        cluster: {
+          purgeMode: 'Directly',
+          statePreservation: { rules: [{ aliasLabelName: JOB, jsonPath: '{ .jobStatus.jobID }' }] },
+        },
+      },
+      gracefulEvictionTasks: [
+        {
+          fromCluster: 'a',
+          reason: 'TaintUntolerated',
+          producer: 'TaintManager',
+          purgeMode: 'Directly',
+          preservedLabelState: { [JOB]: 'job-from-a' },
+          creationTimestamp: at(t, -601),
+        },
+      ],
+    });
+    seeded.status = {
+      ...seeded.status,
+      aggregatedStatus: [{ clusterName: 'b', status: { jobStatus: { state: 'RECONCILING' } }, health: 'Unhealthy' }],
+    } as ResourceBinding['status'];
+    const b = await t.seed(seeded);
+    await t.reconcile(keyOf(b));
+    let after = await t.read(b);
+    assert.equal(after.spec.gracefulEvictionTasks, undefined, 'the first task ended at its grace period');
+    assert.deepEqual(
+      JSON.parse(after.metadata.annotations!['resourcebinding.serverless-karmada.io/carried-label-state']!),
+      {
+        from: 'a',
+        cluster: 'b',
+        state: { [JOB]: 'job-from-a' },
+      },
+    );
+
+    // b fails in turn, its job never having run: a's job id goes on with the eviction.
+    const cluster = (await t.store.get({ group: 'cluster.karmada.io', kind: 'Cluster', name: 'b' })) as Cluster;
+    await t.store.update({ ...cluster, spec: { ...cluster.spec, taints: notReady(at(t, -300)) } });
+    await t.reconcile(keyOf(b));
+    after = await t.read(b);
+    assert.deepEqual(
+      after.spec.gracefulEvictionTasks?.map((x) => [x.fromCluster, x.preservedLabelState]),
+      [['b', { [JOB]: 'job-from-a' }]],
+    );
+    assert.equal(after.metadata.annotations?.['resourcebinding.serverless-karmada.io/carried-label-state'], undefined);
+  });
+
   it('the fleet’s eviction rate (--resource-eviction-rate): beyond the burst, evictions wait their turn on a stored limiter', async () => {
     const t = setup({ resourceEvictionRate: 0.5, resourceEvictionBurst: 1 });
     await t.seed(member('a', { ready: false, taints: notReady(at(t, -300)) }));

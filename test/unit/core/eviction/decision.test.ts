@@ -11,6 +11,7 @@ import {
   failoverHeldCondition,
 } from '../../../../lib/core/eviction/decision.ts';
 import { DEFAULT_EVICTION_RATE, fleetEvictionRate, takeTokens } from '../../../../lib/core/eviction/rate.ts';
+import { carriedLabelState } from '../../../../lib/core/eviction/state.ts';
 import { NOT_READY_TAINT_KEY } from '../../../../lib/core/clusters/health.ts';
 import type { ResourceBindingSpec, Taint } from '../../../../lib/core/model/types.ts';
 
@@ -316,6 +317,191 @@ describe('decideEviction: a cluster that recovers (#5803) — hysteresis, the la
           { s: step.s, tasks: step.tasks, clusters: step.clusters },
         );
       }
+    });
+  }
+});
+
+describe('decideEviction: state across consecutive failovers, after the first task has ended (#6232)', () => {
+  const JOB = 'application.karmada.io/cluster-failover-jobid';
+  const flink = spec(['a'], {
+    failover: {
+      cluster: {
+        purgeMode: 'Directly',
+        statePreservation: { rules: [{ aliasLabelName: JOB, jsonPath: '{ .jobStatus.jobID }' }] },
+      },
+    },
+  });
+  /** At `s` seconds: how the clusters look, what b reports; the scheduler placed the binding on `placed` first. */
+  interface Step {
+    s: number;
+    clusters: [string, ClusterHealthView][];
+    b?: { health: string; status: unknown };
+    placed?: string[];
+  }
+  const rows: { name: string; steps: Step[]; want: { cluster: string; state?: Record<string, string> } }[] = [
+    {
+      name: 'b never became Healthy and fails 15 min after a did — the first task ended at its 10 m grace period 5 min before: a’s job id is carried on (before: held, b’s status has no job id)',
+      steps: [
+        {
+          s: 0,
+          clusters: [
+            ['a', failed(-300)],
+            ['b', healthy],
+            ['c', healthy],
+          ],
+        },
+        {
+          s: 60,
+          placed: ['b'],
+          clusters: [
+            ['a', failed(-300)],
+            ['b', healthy],
+            ['c', healthy],
+          ],
+          b: { health: 'Unhealthy', status: { jobStatus: { state: 'RECONCILING' } } },
+        },
+        {
+          s: 601,
+          clusters: [
+            ['a', failed(-300)],
+            ['b', healthy],
+            ['c', healthy],
+          ],
+          b: { health: 'Unhealthy', status: { jobStatus: { state: 'RECONCILING' } } },
+        },
+        {
+          s: 900,
+          clusters: [
+            ['a', failed(-300)],
+            ['b', failed(600)],
+            ['c', healthy],
+          ],
+          b: { health: 'Unhealthy', status: { jobStatus: { state: 'RECONCILING' } } },
+        },
+      ],
+      want: { cluster: 'b', state: { [JOB]: 'job-from-a' } },
+    },
+    {
+      name: 'b never became Healthy but reports a job id of its own (a job that never ran): a’s is carried on all the same',
+      steps: [
+        {
+          s: 0,
+          clusters: [
+            ['a', failed(-300)],
+            ['b', healthy],
+            ['c', healthy],
+          ],
+        },
+        {
+          s: 60,
+          placed: ['b'],
+          clusters: [
+            ['a', failed(-300)],
+            ['b', healthy],
+            ['c', healthy],
+          ],
+          b: { health: 'Unknown', status: { jobStatus: { jobID: 'never-ran-on-b' } } },
+        },
+        {
+          s: 601,
+          clusters: [
+            ['a', failed(-300)],
+            ['b', healthy],
+            ['c', healthy],
+          ],
+          b: { health: 'Unknown', status: { jobStatus: { jobID: 'never-ran-on-b' } } },
+        },
+        {
+          s: 1200,
+          clusters: [
+            ['a', failed(-300)],
+            ['b', failed(900)],
+            ['c', healthy],
+          ],
+          b: { health: 'Unknown', status: { jobStatus: { jobID: 'never-ran-on-b' } } },
+        },
+      ],
+      want: { cluster: 'b', state: { [JOB]: 'job-from-a' } },
+    },
+    {
+      name: 'b became Healthy after its grace period and ran: its own job id is the state when it fails later',
+      steps: [
+        {
+          s: 0,
+          clusters: [
+            ['a', failed(-300)],
+            ['b', healthy],
+            ['c', healthy],
+          ],
+        },
+        {
+          s: 60,
+          placed: ['b'],
+          clusters: [
+            ['a', failed(-300)],
+            ['b', healthy],
+            ['c', healthy],
+          ],
+          b: { health: 'Unhealthy', status: { jobStatus: { state: 'RECONCILING' } } },
+        },
+        {
+          s: 601,
+          clusters: [
+            ['a', failed(-300)],
+            ['b', healthy],
+            ['c', healthy],
+          ],
+          b: { health: 'Unhealthy', status: { jobStatus: { state: 'RECONCILING' } } },
+        },
+        {
+          s: 700,
+          clusters: [
+            ['a', failed(-300)],
+            ['b', healthy],
+            ['c', healthy],
+          ],
+          b: { health: 'Healthy', status: { jobStatus: { jobID: 'job-on-b' } } },
+        },
+        {
+          s: 3600,
+          clusters: [
+            ['a', failed(-300)],
+            ['b', failed(3300)],
+            ['c', healthy],
+          ],
+          b: { health: 'Healthy', status: { jobStatus: { jobID: 'job-on-b' } } },
+        },
+      ],
+      want: { cluster: 'b', state: { [JOB]: 'job-on-b' } },
+    },
+  ];
+  for (const row of rows) {
+    it(row.name, () => {
+      let current: ResourceBindingSpec = flink;
+      let carried: ReturnType<typeof carriedLabelState>;
+      let last: ReturnType<typeof decide> | undefined;
+      for (const step of row.steps) {
+        if (step.placed) current = { ...current, clusters: step.placed.map((name) => ({ name, replicas: 2 })) };
+        const aggregatedStatus = [
+          { clusterName: 'a', status: { jobStatus: { jobID: 'job-from-a' } }, health: 'Healthy' },
+          ...(step.b ? [{ clusterName: 'b', ...step.b }] : []),
+        ];
+        last = decide({
+          spec: current,
+          nowMs: T0 + step.s * 1000,
+          clusters: new Map(step.clusters),
+          aggregatedStatus,
+          carried,
+        });
+        const next = evictedSpec(current, last, last.due, at(step.s)) ?? current;
+        carried = carriedLabelState({ before: current, after: next, carried, observed: aggregatedStatus });
+        current = next;
+      }
+      assert.deepEqual(last!.held, []);
+      assert.deepEqual(
+        last!.due.map((d) => ({ cluster: d.cluster, state: d.preservedLabelState })),
+        [row.want],
+      );
     });
   }
 });
