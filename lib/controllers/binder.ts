@@ -247,7 +247,7 @@ export function createBinderController(options: BinderOptions): Controller & { s
     // a Work found deleting on the next pass is not handed to it again.
     if (removed.length > 0) await enqueueExecutor(removed, lane);
     // Purged Directly: the new copies wait until the old ones are gone (the seeds' consistency rule).
-    const hold = await purgeHold(binding, workName, clusters, context);
+    const hold = await purgeHold(binding, template, workName, clusters, context);
     if (hold.result) return hold.result;
     binding = hold.binding;
     // FederatedResourceQuota: a spec using more than its quotas were charged (requests or replicas
@@ -433,6 +433,7 @@ export function createBinderController(options: BinderOptions): Controller & { s
    */
   async function purgeHold(
     binding: ResourceBinding,
+    template: KubeObject,
     workName: string,
     clusters: ReadonlyMap<string, Cluster>,
     context: ReconcileContext,
@@ -453,12 +454,9 @@ export function createBinderController(options: BinderOptions): Controller & { s
       timeoutMs: gracefulEvictionTimeoutMs,
     });
     for (const name of handoff.released) {
-      await events.record(
-        binding,
-        'Warning',
-        'StaleCopyPending',
-        `Cluster ${name} is not reachable, so its evicted copy cannot be deleted yet: the workload starts on its new cluster now, and the copy on ${name} is deleted when ${name} is reachable again, before anything else is sent to it.`,
-      );
+      const message = `Cluster ${name} is not reachable, so its evicted copy cannot be deleted yet: the workload starts on its new cluster now, and the copy on ${name} is deleted when ${name} is reachable again, before anything else is sent to it.`;
+      await events.record(binding, 'Warning', 'StaleCopyPending', message);
+      await events.record(template, 'Warning', 'StaleCopyPending', message);
     }
     const nowText = rfc3339(context.now);
     const current = (binding.status?.conditions ?? []) as Condition[];

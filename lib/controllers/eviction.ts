@@ -15,7 +15,7 @@
  *   and the sweep (every minute) re-enqueues every tainted cluster, so no eviction lives only in a
  *   process's memory.
  */
-import { formatKey, parseKey, refOf } from '../api/object.ts';
+import { formatKey, type KubeObject, parseKey, refOf } from '../api/object.ts';
 import { bindingKeyOf, CLUSTER, CLUSTER_RESOURCE_BINDING, RESOURCE_BINDING, WORK } from '../api/karmada-names.ts';
 import { APPLIED_PLACEMENT_ANNOTATION } from '../api/well-known.ts';
 import { type Condition as ApiCondition, putCondition, rfc3339 } from '../api/conditions.ts';
@@ -54,7 +54,7 @@ import type {
 } from '../reconcile/controller.ts';
 import { listAll } from '../store/list-all.ts';
 import type { ObjectStore } from '../store/port.ts';
-import { tryWrite } from '../store/write.ts';
+import { tryWrite, type WriteAttempt } from '../store/write.ts';
 import { once } from '../util/memo.ts';
 import { BatchEvictionTokens } from './eviction-limiter.ts';
 import { BatchQuotas } from './quota.ts';
@@ -320,9 +320,16 @@ export function createEvictionController(options: EvictionControllerOptions): Co
         status: { ...binding.status, ...(conditions ? { conditions } : {}) },
       };
       if (!annotations) delete next.metadata.annotations;
-      const written = await tryWrite(() =>
-        nextSpec || metadataChanged ? store.updateWithStatus(next) : store.updateStatus(next),
-      );
+      let written: WriteAttempt<KubeObject>;
+      try {
+        written = await tryWrite(() =>
+          nextSpec || metadataChanged ? store.updateWithStatus(next) : store.updateStatus(next),
+        );
+      } catch (err) {
+        // Not a lost race (that is retried at once, as the next pass may decide otherwise): say so.
+        await reportFailed(binding, due, err as Error, context);
+        throw err;
+      }
       if (!written.ok) return written.reason === 'gone' ? undefined : { requeueAfterMs: 0 };
       stats.bindingWrites++;
       await report(binding, decision, due, conditions !== undefined, context);
@@ -349,6 +356,27 @@ export function createEvictionController(options: EvictionControllerOptions): Co
     return retryAtMs === undefined
       ? undefined
       : { requeueAfterMs: Math.max(0, retryAtMs - nowMs), requeueLane: 'priority' };
+  }
+
+  /** An eviction write that failed for a reason other than a lost race (Karmada records the same). */
+  async function reportFailed(
+    binding: ResourceBinding,
+    due: ReturnType<typeof decideEviction>['due'],
+    err: Error,
+    context: ReconcileContext,
+  ): Promise<void> {
+    const template = templateStubOf(binding);
+    for (const d of due) {
+      const message = `Evict from cluster ${d.cluster} failed: ${err.message}`;
+      context.logger.warn('eviction not written', {
+        cluster: d.cluster,
+        binding: formatKey(refOf(binding)),
+        reason: 'TaintUntolerated',
+        error: err.message,
+      });
+      await events.record(binding, 'Warning', 'EvictWorkloadFromClusterFailed', message);
+      if (template) await events.record(template, 'Warning', 'EvictWorkloadFromClusterFailed', message);
+    }
   }
 
   async function report(
@@ -404,12 +432,9 @@ export function createEvictionController(options: EvictionControllerOptions): Co
         recovered: `cluster ${e.cluster} recovered while nothing was placed in its stead, so it takes the workload back and keeps its copy`,
       }[e.why];
       context.logger.info('eviction task ended', { cluster: e.cluster, binding: bindingKey, reason: e.why });
-      await events.record(
-        binding,
-        'Normal',
-        'EvictionTaskEnded',
-        `Graceful eviction from cluster ${e.cluster} ended: ${why}.`,
-      );
+      const message = `Graceful eviction from cluster ${e.cluster} ended: ${why}.`;
+      await events.record(binding, 'Normal', 'EvictionTaskEnded', message);
+      if (template) await events.record(template, 'Normal', 'EvictionTaskEnded', message);
     }
   }
 }

@@ -389,7 +389,11 @@ describe('binder: Works from a binding', () => {
       await t.w.clock.advance(10 * 60_000 + 1_000);
       await t.reconcile();
       assert.ok(await t.work('m3'), 'after --graceful-eviction-timeout the workload runs again');
-      assert.ok(t.w.events.events.some((e) => e.reason === 'StaleCopyPending'));
+      assert.deepEqual(
+        t.w.events.events.filter((e) => e.reason === 'StaleCopyPending').map((e) => e.involved.kind),
+        ['ResourceBinding', 'Deployment'],
+        'on the binding and on its template',
+      );
       assert.equal(await t.handoff(), undefined);
     });
 

@@ -12,6 +12,7 @@ import { EVICTION_CONTROLLER_NAME, SWEEP_KEY } from '../../../lib/controllers/sp
 import { NOT_READY_TAINT_KEY, UNREACHABLE_TAINT_KEY } from '../../../lib/core/clusters/health.ts';
 import type { Cluster, ResourceBinding, Taint } from '../../../lib/core/model/types.ts';
 import { METRIC } from '../../../lib/observability/metrics.ts';
+import { ConflictError } from '../../../lib/store/errors.ts';
 import { bindingFactory, clusterFactory, summary } from '../core/scheduler/fixtures.ts';
 import { keyOf, refOf, world } from './placement-harness.ts';
 
@@ -177,6 +178,59 @@ describe('eviction controller: taint-based eviction (NoExecuteTaintManager)', ()
     assert.deepEqual(task.preservedLabelState, { 'application.karmada.io/cluster-failover-jobid': 'job-42' });
   });
 
+  it('an eviction write that fails for another reason than a lost race: EvictWorkloadFromClusterFailed on the binding and the template, and the error goes up (retried)', async () => {
+    const t = setup();
+    await t.seed(member('a', { ready: false, taints: notReady(at(t, -300)) }));
+    await t.seed(member('b'));
+    const b = await t.seed(placed('web', [{ name: 'a', replicas: 2 }]));
+    const failing = createEvictionController({
+      store: {
+        ...t.store,
+        updateWithStatus: () => Promise.reject(new Error('item size has exceeded the maximum allowed size')),
+      },
+      workQueue: t.queue,
+      events: t.events,
+      settings: DEFAULT_FAILOVER_SETTINGS,
+      now: () => t.clock.now(),
+    });
+    const batch = await failing.openBatch!({ logger: t.context().logger, now: t.clock.now(), keys: [keyOf(b)] });
+    await assert.rejects(
+      failing.reconcile({ key: keyOf(b), lane: 'priority', reasons: [] }, t.context(batch)),
+      /maximum allowed size/,
+    );
+    await batch.close?.();
+    assert.deepEqual(
+      t.events.events.map((e) => [e.involved.kind, e.type, e.reason]),
+      [
+        ['ResourceBinding', 'Warning', 'EvictWorkloadFromClusterFailed'],
+        ['Deployment', 'Warning', 'EvictWorkloadFromClusterFailed'],
+      ],
+    );
+    assert.match(t.events.events[0]!.message, /^Evict from cluster a failed: item size has exceeded/);
+  });
+
+  it('a lost race is no failure: no event, decided again at once', async () => {
+    const t = setup();
+    await t.seed(member('a', { ready: false, taints: notReady(at(t, -300)) }));
+    await t.seed(member('b'));
+    const b = await t.seed(placed('web', [{ name: 'a', replicas: 2 }]));
+    const racing = createEvictionController({
+      store: {
+        ...t.store,
+        updateWithStatus: () => Promise.reject(new ConflictError(refOf(b), undefined, 'the object has been modified')),
+      },
+      workQueue: t.queue,
+      events: t.events,
+      settings: DEFAULT_FAILOVER_SETTINGS,
+      now: () => t.clock.now(),
+    });
+    const batch = await racing.openBatch!({ logger: t.context().logger, now: t.clock.now(), keys: [keyOf(b)] });
+    const result = await racing.reconcile({ key: keyOf(b), lane: 'priority', reasons: [] }, t.context(batch));
+    await batch.close?.();
+    assert.deepEqual(result, { requeueAfterMs: 0 });
+    assert.deepEqual(t.events.events, []);
+  });
+
   it('--enable-no-execute-taint-eviction=false, or the Failover gate off: taints never evict', async () => {
     for (const settings of [
       { enableNoExecuteTaintEviction: false },
@@ -278,6 +332,11 @@ describe('eviction controller: safer than Karmada', () => {
     assert.match(
       t.events.events.find((e) => e.reason === 'EvictionTaskEnded')!.message,
       /cluster a recovered while nothing was placed in its stead, so it takes the workload back and keeps its copy/,
+    );
+    assert.deepEqual(
+      t.events.events.filter((e) => e.reason === 'EvictionTaskEnded').map((e) => e.involved.kind),
+      ['ResourceBinding', 'Deployment'],
+      'on the binding and on its template',
     );
   });
 
