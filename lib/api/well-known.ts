@@ -39,6 +39,12 @@ export const FEDERATED_RESOURCE_QUOTA_NAME_LABEL = 'federatedresourcequota.karma
 export const QUOTA_CHARGED_ANNOTATION = 'resourcebinding.serverless-karmada.io/quota-charged';
 /** On a binding (ours): the per-replica limits of its workload, for `limits.*` quota keys. */
 export const REPLICA_LIMITS_ANNOTATION = 'resourcebinding.serverless-karmada.io/replica-limits';
+/**
+ * On a binding (ours): the state preservation labels a failover gave the copy on one cluster, kept after
+ * that failover's task ended while the copy has not reported Healthy, so a later failover of that copy
+ * carries them on (#6232). JSON `{"from":…,"cluster":…,"state":{…}}`.
+ */
+export const CARRIED_LABEL_STATE_ANNOTATION = 'resourcebinding.serverless-karmada.io/carried-label-state';
 
 /** Prefix of the label an attached binding carries per independent binding (`dependedByLabelKeyPrefix`). */
 export const DEPENDED_BY_LABEL_PREFIX = 'resourcebinding.karmada.io/depended-by-';

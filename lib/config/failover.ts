@@ -13,7 +13,7 @@ import { formatDuration, parseDuration } from '../util/duration.ts';
 export const FEATURE_GATE_DEFAULTS = {
   /** Taint manager, NoExecute taints and ClusterTaintPolicy (Karmada: Beta, off). */
   Failover: true,
-  /** Graceful eviction tasks (Karmada: Beta, on). */
+  /** Graceful eviction tasks (Karmada: Beta, on). Locked on here: see {@link LOCKED_FEATURE_GATES}. */
   GracefulEviction: true,
   /** statePreservation extraction and label injection (Karmada: Alpha, off). */
   StatefulFailoverInjection: true,
@@ -41,8 +41,21 @@ export class FeatureGateError extends Error {
 }
 
 /**
- * Parses `--feature-gates=Failover=true,GracefulEviction=false` as Kubernetes' component-base does:
- * comma-separated `Name=bool`; an unknown gate or a value that is not a boolean is an error.
+ * Gates that cannot be turned off here (Kubernetes' `LockToDefault`), with why. Karmada with
+ * `GracefulEviction=false` evicts by dropping the cluster from the binding (`RemoveCluster`): the old
+ * copy is deleted at once, without the task that keeps the last copy until a replacement is placed,
+ * carries the preserved state and holds the new copy until a `Directly`-purged one is gone, and
+ * application failover refuses `Gracefully` and `Never`. Every eviction here goes through a task.
+ */
+export const LOCKED_FEATURE_GATES: Readonly<Partial<Record<FeatureGate, string>>> = {
+  GracefulEviction:
+    'every eviction goes through a graceful eviction task, which keeps the last copy until a replacement is placed, carries the preserved state and holds a new copy until a Directly-purged one is gone; to remove evicted copies at once, use --no-execute-taint-eviction-purge-mode=Directly',
+};
+
+/**
+ * Parses `--feature-gates=Failover=true,StatefulFailoverInjection=false` as Kubernetes' component-base
+ * does: comma-separated `Name=bool`; an unknown gate, a value that is not a boolean, or a locked gate
+ * ({@link LOCKED_FEATURE_GATES}) set away from its default is an error.
  */
 export function parseFeatureGates(text: string | undefined): Partial<FeatureGates> {
   const out: Partial<FeatureGates> = {};
@@ -64,7 +77,14 @@ export function parseFeatureGates(text: string | undefined): Partial<FeatureGate
     }
     if (value !== 'true' && value !== 'false')
       throw new FeatureGateError(`invalid value of ${name}=${value}: must be true or false`);
-    out[name as FeatureGate] = value === 'true';
+    const gate = name as FeatureGate;
+    const locked = LOCKED_FEATURE_GATES[gate];
+    if (locked !== undefined && (value === 'true') !== FEATURE_GATE_DEFAULTS[gate]) {
+      throw new FeatureGateError(
+        `cannot set feature gate ${name} to ${value}, feature is locked to ${FEATURE_GATE_DEFAULTS[gate]}: ${locked}`,
+      );
+    }
+    out[gate] = value === 'true';
   }
   return out;
 }

@@ -24,6 +24,7 @@ import {
   type ApplicationFailoverPass,
   applicationFailoverPass,
   buildFramework,
+  carriedLabelStateOf,
   type Cluster,
   type Condition,
   type EstimatorOptions,
@@ -194,6 +195,7 @@ export function createApplicationFailoverController(
       replacementFits: (excluded) =>
         snapshot !== undefined && replacementFits(binding, excluded, snapshot, framework, quotas),
       ...(snapshot ? { stillPlaced: keptByPlacement(binding, snapshot) } : {}),
+      carried: carriedLabelStateOf(binding.metadata.annotations),
     })!;
 
     // The timers first: a window must be stored before anything relies on it. The window of a cluster

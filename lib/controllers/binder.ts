@@ -62,6 +62,7 @@ import type { Cluster, ResourceBinding } from '../core/model/types.ts';
 import {
   APPLICATION_FAILOVER_CONDITION,
   applicationFailoverOf,
+  carriedLabelStateOf,
   directlyPurgedClusters,
   lastCopyClusters,
   directlyPurgeHandoff,
@@ -246,7 +247,7 @@ export function createBinderController(options: BinderOptions): Controller & { s
     // a Work found deleting on the next pass is not handed to it again.
     if (removed.length > 0) await enqueueExecutor(removed, lane);
     // Purged Directly: the new copies wait until the old ones are gone (the seeds' consistency rule).
-    const hold = await purgeHold(binding, workName, clusters, context);
+    const hold = await purgeHold(binding, template, workName, clusters, context);
     if (hold.result) return hold.result;
     binding = hold.binding;
     // FederatedResourceQuota: a spec using more than its quotas were charged (requests or replicas
@@ -339,13 +340,18 @@ export function createBinderController(options: BinderOptions): Controller & { s
     return retry;
   }
 
-  /** Eviction tasks end on the new copies' health; application failover watches a binding that opted in. */
+  /**
+   * Eviction tasks end on the new copies' health, and so does the state a failover's copy carries;
+   * application failover watches a binding that opted in.
+   */
   async function afterStatus(binding: ResourceBinding, statusWritten: boolean, lane: Lane): Promise<void> {
     const key = formatKey(refOf(binding));
     const watched = applicationFailoverOf(binding.spec) !== undefined;
     const observed = (binding.status?.conditions ?? []).some((c) => c.type === APPLICATION_FAILOVER_CONDITION);
+    const evictionConcerned =
+      Boolean(binding.spec.gracefulEvictionTasks?.length) || carriedLabelStateOf(binding.metadata.annotations);
     await options.workQueue.enqueue([
-      ...(statusWritten && binding.spec.gracefulEvictionTasks?.length
+      ...(statusWritten && evictionConcerned
         ? [{ controller: EVICTION_CONTROLLER_NAME, lane, key, reason: 'status' }]
         : []),
       ...((watched && (statusWritten || !observed)) || (!watched && observed)
@@ -427,6 +433,7 @@ export function createBinderController(options: BinderOptions): Controller & { s
    */
   async function purgeHold(
     binding: ResourceBinding,
+    template: KubeObject,
     workName: string,
     clusters: ReadonlyMap<string, Cluster>,
     context: ReconcileContext,
@@ -447,12 +454,9 @@ export function createBinderController(options: BinderOptions): Controller & { s
       timeoutMs: gracefulEvictionTimeoutMs,
     });
     for (const name of handoff.released) {
-      await events.record(
-        binding,
-        'Warning',
-        'StaleCopyPending',
-        `Cluster ${name} is not reachable, so its evicted copy cannot be deleted yet: the workload starts on its new cluster now, and the copy on ${name} is deleted when ${name} is reachable again, before anything else is sent to it.`,
-      );
+      const message = `Cluster ${name} is not reachable, so its evicted copy cannot be deleted yet: the workload starts on its new cluster now, and the copy on ${name} is deleted when ${name} is reachable again, before anything else is sent to it.`;
+      await events.record(binding, 'Warning', 'StaleCopyPending', message);
+      await events.record(template, 'Warning', 'StaleCopyPending', message);
     }
     const nowText = rfc3339(context.now);
     const current = (binding.status?.conditions ?? []) as Condition[];

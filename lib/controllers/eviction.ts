@@ -5,7 +5,8 @@
  *
  * - A Cluster key (its taints changed, an API write, or the sweep): the bindings placed there are
  *   enqueued while it has NoExecute taints; once it is healthy and untainted, the bindings still
- *   holding an eviction task from it are, so the task ends (#5803).
+ *   holding an eviction task from it are, so the task ends (#5803) — once the replacements are healthy,
+ *   or at once when nothing was placed in its stead (the cluster takes the workload back).
  * - A binding key: the core decides which clusters it must leave (NoExecute taints not tolerated, or
  *   tolerated for a time that has passed), holds the last copy while no other cluster can take it
  *   (#7455), extracts the state to carry; the fleet's eviction rate applies; one write records the
@@ -14,13 +15,15 @@
  *   and the sweep (every minute) re-enqueues every tainted cluster, so no eviction lives only in a
  *   process's memory.
  */
-import { formatKey, parseKey, refOf } from '../api/object.ts';
+import { formatKey, type KubeObject, parseKey, refOf } from '../api/object.ts';
 import { bindingKeyOf, CLUSTER, CLUSTER_RESOURCE_BINDING, RESOURCE_BINDING, WORK } from '../api/karmada-names.ts';
 import { APPLIED_PLACEMENT_ANNOTATION } from '../api/well-known.ts';
 import { type Condition as ApiCondition, putCondition, rfc3339 } from '../api/conditions.ts';
 import type { FailoverSettings } from '../config/failover.ts';
 import {
   buildFramework,
+  carriedLabelState,
+  carriedLabelStateOf,
   type Cluster,
   type ClusterHealthView,
   type Condition,
@@ -37,6 +40,7 @@ import {
   type Snapshot,
   templateStubOf,
   type Toleration,
+  withCarriedLabelState,
 } from '../core/index.ts';
 import { type EventRecorder, NO_EVENTS } from '../events/recorder.ts';
 import { METRIC } from '../observability/metrics.ts';
@@ -50,7 +54,7 @@ import type {
 } from '../reconcile/controller.ts';
 import { listAll } from '../store/list-all.ts';
 import type { ObjectStore } from '../store/port.ts';
-import { tryWrite } from '../store/write.ts';
+import { tryWrite, type WriteAttempt } from '../store/write.ts';
 import { once } from '../util/memo.ts';
 import { BatchEvictionTokens } from './eviction-limiter.ts';
 import { BatchQuotas } from './quota.ts';
@@ -239,6 +243,12 @@ export function createEvictionController(options: EvictionControllerOptions): Co
     const nowMs = context.now;
     const nowText = rfc3339(nowMs);
     const key = formatKey(refOf(binding));
+    const aggregatedStatus = (binding.status?.aggregatedStatus ?? []) as {
+      clusterName: string;
+      status?: unknown;
+      health?: string;
+    }[];
+    const carried = carriedLabelStateOf(binding.metadata.annotations);
     // Only a placed cluster with a NoExecute taint can be evicted from: only then are the fleet and the
     // namespace's quotas read, which the last-copy rule weighs a replacement on.
     const atStake = (binding.spec.clusters ?? []).some((c) =>
@@ -252,11 +262,7 @@ export function createEvictionController(options: EvictionControllerOptions): Co
         : [];
     const decision = decideEviction({
       spec: binding.spec,
-      aggregatedStatus: (binding.status?.aggregatedStatus ?? []) as {
-        clusterName: string;
-        status?: unknown;
-        health?: string;
-      }[],
+      aggregatedStatus,
       appliedPlacement: appliedPlacement(binding),
       hasScheduled: binding.status?.schedulerObservedGeneration === binding.metadata.generation,
       deleting: Boolean(binding.metadata.deletionTimestamp),
@@ -275,6 +281,7 @@ export function createEvictionController(options: EvictionControllerOptions): Co
       replacementFits: (excluded) =>
         snapshot !== undefined && replacementFits(binding, excluded, snapshot, framework, quotas),
       ...(snapshot ? { stillPlaced: keptByPlacement(binding, snapshot) } : {}),
+      carried,
     });
 
     let due = decision.due;
@@ -294,21 +301,53 @@ export function createEvictionController(options: EvictionControllerOptions): Co
 
     const nextSpec = evictedSpec(binding.spec, decision, due, nowText);
     const conditions = heldConditions(binding, decision.held, nowText);
-    if (nextSpec || conditions) {
+    // The state a failover gave a copy outlives its task until that copy is healthy (#6232).
+    const annotations = withCarriedLabelState(
+      binding.metadata.annotations,
+      carriedLabelState({
+        before: binding.spec,
+        after: nextSpec ?? binding.spec,
+        carried,
+        observed: aggregatedStatus,
+      }),
+    );
+    const metadataChanged = annotations !== binding.metadata.annotations;
+    if (nextSpec || conditions || metadataChanged) {
       const next: ResourceBinding = {
         ...binding,
+        metadata: { ...binding.metadata, ...(annotations ? { annotations: { ...annotations } } : {}) },
         spec: nextSpec ?? binding.spec,
         status: { ...binding.status, ...(conditions ? { conditions } : {}) },
       };
-      const written = await tryWrite(() => (nextSpec ? store.updateWithStatus(next) : store.updateStatus(next)));
+      if (!annotations) delete next.metadata.annotations;
+      let written: WriteAttempt<KubeObject>;
+      try {
+        written = await tryWrite(() =>
+          nextSpec || metadataChanged ? store.updateWithStatus(next) : store.updateStatus(next),
+        );
+      } catch (err) {
+        // Not a lost race (that is retried at once, as the next pass may decide otherwise): say so.
+        await reportFailed(binding, due, err as Error, context);
+        throw err;
+      }
       if (!written.ok) return written.reason === 'gone' ? undefined : { requeueAfterMs: 0 };
       stats.bindingWrites++;
       await report(binding, decision, due, conditions !== undefined, context);
       if (nextSpec) {
-        // Evicted clusters are re-placed by the scheduler (which hands the binding on to the binder);
-        // ended tasks let the binder remove the old copies.
+        // Evicted clusters are re-placed by the scheduler (which hands the binding on to the binder), and
+        // so is a binding a recovered cluster took back; ended tasks let the binder remove the old copies.
+        const restored = decision.assessment.ended.some((e) => e.why === 'recovered');
         await options.workQueue.enqueue([
-          ...(due.length ? [{ controller: SCHEDULER_CONTROLLER_NAME, lane, key, reason: 'evicted' }] : []),
+          ...(due.length || restored
+            ? [
+                {
+                  controller: SCHEDULER_CONTROLLER_NAME,
+                  lane,
+                  key,
+                  reason: due.length ? 'evicted' : 'cluster-recovered',
+                },
+              ]
+            : []),
           { controller: BINDER_CONTROLLER_NAME, lane, key, reason: due.length ? 'evicted' : 'eviction-tasks' },
         ]);
       }
@@ -317,6 +356,27 @@ export function createEvictionController(options: EvictionControllerOptions): Co
     return retryAtMs === undefined
       ? undefined
       : { requeueAfterMs: Math.max(0, retryAtMs - nowMs), requeueLane: 'priority' };
+  }
+
+  /** An eviction write that failed for a reason other than a lost race (Karmada records the same). */
+  async function reportFailed(
+    binding: ResourceBinding,
+    due: ReturnType<typeof decideEviction>['due'],
+    err: Error,
+    context: ReconcileContext,
+  ): Promise<void> {
+    const template = templateStubOf(binding);
+    for (const d of due) {
+      const message = `Evict from cluster ${d.cluster} failed: ${err.message}`;
+      context.logger.warn('eviction not written', {
+        cluster: d.cluster,
+        binding: formatKey(refOf(binding)),
+        reason: 'TaintUntolerated',
+        error: err.message,
+      });
+      await events.record(binding, 'Warning', 'EvictWorkloadFromClusterFailed', message);
+      if (template) await events.record(template, 'Warning', 'EvictWorkloadFromClusterFailed', message);
+    }
   }
 
   async function report(
@@ -369,15 +429,12 @@ export function createEvictionController(options: EvictionControllerOptions): Co
         healthy: 'every new target is healthy, so its copy there is removed',
         timeout: 'the grace period passed, so its copy there is removed',
         'suppression-lifted': 'suppressDeletion was cleared, so its copy there is removed',
-        recovered: `cluster ${e.cluster} recovered, so it can take the workload again`,
+        recovered: `cluster ${e.cluster} recovered while nothing was placed in its stead, so it takes the workload back and keeps its copy`,
       }[e.why];
       context.logger.info('eviction task ended', { cluster: e.cluster, binding: bindingKey, reason: e.why });
-      await events.record(
-        binding,
-        'Normal',
-        'EvictionTaskEnded',
-        `Graceful eviction from cluster ${e.cluster} ended: ${why}.`,
-      );
+      const message = `Graceful eviction from cluster ${e.cluster} ended: ${why}.`;
+      await events.record(binding, 'Normal', 'EvictionTaskEnded', message);
+      if (template) await events.record(template, 'Normal', 'EvictionTaskEnded', message);
     }
   }
 }

@@ -34,7 +34,7 @@ import { formatKey, parseKey, refOf } from '../api/object.ts';
 import { READY_CONDITION } from '../core/clusters/health.ts';
 import { SealError } from '../crypto/cipher.ts';
 import type { CredentialCipher } from '../crypto/cipher.ts';
-import { type EventRecorder, NO_EVENTS } from '../events/recorder.ts';
+import { type EventRecorder, type InvolvedObject, NO_EVENTS } from '../events/recorder.ts';
 import {
   appliedCurrent,
   DISPATCHING_CONDITION,
@@ -462,12 +462,11 @@ export function createExecutorController(options: ExecutorOptions): Controller &
     const key = bindingKeyOf(work);
     const binding = key ? await store.get(parseKey(key)) : undefined;
     if (!binding) return;
-    await events.record(
-      binding,
-      'Normal',
-      'StaleCopyRemoved',
-      `Cluster ${clusterName} is reachable again: the copy of ${work.metadata.name} deleted while it was away is removed from it before anything new is applied there.`,
-    );
+    const message = `Cluster ${clusterName} is reachable again: the copy of ${work.metadata.name} deleted while it was away is removed from it before anything new is applied there.`;
+    await events.record(binding, 'Normal', 'StaleCopyRemoved', message);
+    // …and on its resource template (the binding's `spec.resource` is the template's reference).
+    const template = (binding.spec as { resource?: InvolvedObject } | undefined)?.resource;
+    if (template) await events.record(template, 'Normal', 'StaleCopyRemoved', message);
   }
 
   async function writeStatus(work: KubeObject, next: WorkStatus, lane: Lane | undefined): Promise<void> {

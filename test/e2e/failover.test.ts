@@ -217,16 +217,20 @@ spec:
     });
 
     await fail(from);
-    const moved = await eventually(`the job on ${to} with the preserved job id`, async () => {
+    // The eviction task lives only until the new job is healthy: it is caught while it exists.
+    let task: NonNullable<Binding['spec']['gracefulEvictionTasks']>[number] | undefined;
+    const moved = await eventually(`the eviction task and the job on ${to} with the preserved job id`, async () => {
+      task ??= (await binding('basic-example-flinkdeployment'))?.spec.gracefulEvictionTasks?.find(
+        (t) => t.fromCluster === from,
+      );
       const flink = await getJson<KubeObject>(onMember.get(to)!, ['flinkdeployment', 'basic-example']);
-      return flink?.metadata.labels?.['application.karmada.io/cluster-failover-jobid'] === jobId ? flink : undefined;
+      const labelled = flink?.metadata.labels?.['application.karmada.io/cluster-failover-jobid'] === jobId;
+      return task && labelled ? flink : undefined;
     });
     assert.equal(moved.metadata.labels?.['karmada.io/managed'], 'true');
-    const task = (await binding('basic-example-flinkdeployment'))?.spec.gracefulEvictionTasks?.[0];
-    if (task) {
-      assert.equal(task.purgeMode, 'Directly');
-      assert.deepEqual(task.preservedLabelState, { 'application.karmada.io/cluster-failover-jobid': jobId });
-    }
+    assert.equal(task!.reason, 'TaintUntolerated');
+    assert.equal(task!.purgeMode, 'Directly');
+    assert.deepEqual(task!.preservedLabelState, { 'application.karmada.io/cluster-failover-jobid': jobId });
     const events = await kubectl.ok(['describe', 'rb', 'basic-example-flinkdeployment']);
     assert.match(events, new RegExp(`StaleCopyPending.*Cluster ${from} is not reachable`));
 

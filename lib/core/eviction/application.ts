@@ -18,7 +18,12 @@
  */
 import type { ResourceBindingSpec, TargetCluster } from '../model/types.ts';
 import { rfc3339 } from '../../api/time.ts';
-import { type StatePreservationRule, stateForEviction, statePreservationRules } from './state.ts';
+import {
+  type CarriedLabelState,
+  type StatePreservationRule,
+  stateForEviction,
+  statePreservationRules,
+} from './state.ts';
 import {
   canonicalPurgeMode,
   EVICTION_PRODUCER_CRB_APPLICATION_FAILOVER,
@@ -145,6 +150,8 @@ export interface ApplicationFailoverInput {
   replacementFits: (excluded: readonly string[]) => boolean;
   /** Whether a cluster the binding keeps stays placed (see `holdLastCopy`); default: every cluster. */
   stillPlaced?: (cluster: string) => boolean;
+  /** The state the binding carries from a failover whose task has ended (see `carriedLabelState`). */
+  carried?: CarriedLabelState | undefined;
 }
 
 /**
@@ -189,7 +196,13 @@ export function decideApplicationFailover(args: ApplicationFailoverInput): Appli
       continue;
     }
     const message = `the workload on cluster ${cluster} has been Unhealthy since ${rfc3339(first)}, longer than the ${behavior.tolerationSeconds}s the policy tolerates`;
-    const state = stateForEviction({ rules, spec: args.spec, aggregatedStatus: args.aggregatedStatus, cluster });
+    const state = stateForEviction({
+      rules,
+      spec: args.spec,
+      aggregatedStatus: args.aggregatedStatus,
+      cluster,
+      carried: args.carried,
+    });
     if (!state.ok) {
       held.push({ cluster, reason: 'StateNotCollected', message: `${message}; ${state.message}` });
       continue;

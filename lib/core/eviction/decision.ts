@@ -6,8 +6,11 @@
  *
  * - the last copy is never evicted while no other cluster can take the workload (#7455): the
  *   eviction is held, with a condition and an event saying why, until a replacement fits;
- * - tasks of a cluster that has recovered end (#5803);
- * - state travels across consecutive failovers (#6232, see state.ts).
+ * - tasks of a cluster that has recovered end (#5803) — once its replacements are healthy, or at once
+ *   when nothing was placed in its stead (it takes the workload back): the last healthy copy is never
+ *   removed without a healthy replacement, and a flapping cluster does not move workloads back and forth;
+ * - state travels across consecutive failovers, after the first one's task has ended too (#6232, see
+ *   state.ts).
  */
 import type { Condition, GracefulEvictionTask, ResourceBindingSpec, Taint, Toleration } from '../model/types.ts';
 import { needEviction, noExecuteTaints, withDefaultTolerations } from './taints.ts';
@@ -19,9 +22,10 @@ import {
   EVICTION_REASON_TAINT_UNTOLERATED,
   gracefulEvictCluster,
   type PurgeMode,
+  restoredClusters,
   type TaskAssessment,
 } from './tasks.ts';
-import { stateForEviction, statePreservationRules } from './state.ts';
+import { type CarriedLabelState, stateForEviction, statePreservationRules } from './state.ts';
 
 /** The condition a binding carries while an eviction is held (absent otherwise). */
 export const FAILOVER_HELD_CONDITION = 'FailoverHeld';
@@ -103,6 +107,8 @@ export function decideEviction(args: {
    * it (default: every cluster). A kept cluster the scheduler is about to drop is no copy to rely on.
    */
   stillPlaced?: (cluster: string) => boolean;
+  /** The state the binding carries from a failover whose task has ended (see `carriedLabelState`). */
+  carried?: CarriedLabelState | undefined;
 }): EvictionDecision {
   const { spec, nowMs, settings } = args;
   const recovered = (name: string) => {
@@ -146,6 +152,7 @@ export function decideEviction(args: {
       spec,
       aggregatedStatus: args.aggregatedStatus,
       cluster: target.name,
+      carried: args.carried,
     });
     if (!state.ok) {
       held.push({ cluster: target.name, reason: 'StateNotCollected', message: `${message}; ${state.message}` });
@@ -198,8 +205,9 @@ export function holdLastCopy<D extends { cluster: string; message: string }>(
 }
 
 /**
- * The binding spec after the assessment and the evictions: tasks that ended are gone, tasks stamped,
- * and each due cluster evicted with a `TaintUntolerated` task by the `TaintManager`. Returns
+ * The binding spec after the assessment and the evictions: tasks that ended are gone (a cluster that
+ * recovered with nothing placed in its stead is back in `spec.clusters`, see `restoredClusters`), tasks
+ * stamped, and each due cluster evicted with a `TaintUntolerated` task by the `TaintManager`. Returns
  * `undefined` when nothing changes (no write needed).
  */
 export function evictedSpec(
@@ -215,6 +223,10 @@ export function evictedSpec(
   let next: ResourceBindingSpec = { ...spec };
   if (kept.length) next.gracefulEvictionTasks = kept;
   else delete next.gracefulEvictionTasks;
+  const restored = restoredClusters(before, decision.assessment).filter(
+    (r) => !(spec.clusters ?? []).some((c) => c.name === r.name),
+  );
+  if (restored.length) next.clusters = [...(spec.clusters ?? []), ...restored];
   for (const d of due) {
     next = gracefulEvictCluster(
       next,

@@ -38,12 +38,16 @@ export {
 } from './tasks.ts';
 export {
   buildPreservedLabelState,
+  type CarriedLabelState,
+  carriedLabelState,
+  carriedLabelStateOf,
   labelsToInject,
   preservedLabelsFor,
   type StateExtraction,
   stateForEviction,
   type StatePreservationRule,
   statePreservationRules,
+  withCarriedLabelState,
 } from './state.ts';
 export { executeJsonPath, JsonPathError, parseJsonPathTemplate } from './jsonpath.ts';
 export {

@@ -4,6 +4,7 @@
  * from that cluster, and the values travel in the eviction task's `preservedLabelState`; the binder
  * then injects them as labels into the manifest for the new cluster (`injectReservedLabelState`).
  */
+import { CARRIED_LABEL_STATE_ANNOTATION } from '../../api/well-known.ts';
 import type { GracefulEvictionTask, ResourceBindingSpec } from '../model/types.ts';
 import { executeJsonPath, JsonPathError } from './jsonpath.ts';
 import { canonicalPurgeMode } from './tasks.ts';
@@ -52,24 +53,40 @@ export type StateExtraction =
   { ok: true; state?: Record<string, string>; carriedFrom?: string } | { ok: false; message: string };
 
 /**
+ * The state a failover gave the copy on `cluster` (evicted `from`), kept on the binding after that
+ * failover's task ended while the copy has not reported Healthy ({@link carriedLabelState}).
+ */
+export interface CarriedLabelState {
+  from: string;
+  cluster: string;
+  state: Record<string, string>;
+}
+
+/**
  * The state an eviction from `cluster` carries (`extractStateForEviction`), with one rule Karmada
- * lacks (#6232): when an earlier failover's task still carries preserved state — the workload has
- * not become healthy since it moved, or that task would have ended — that state is carried forward
- * instead of reading the (never-healthy) copy that is failing now. Otherwise the rules run over the
- * status last collected from `cluster`; a status never collected is an error (retry later), as in
- * Karmada. No rules ⇒ no state.
+ * lacks (#6232): when the copy failing now was started with the state of an earlier failover and has
+ * not become healthy since, that state is carried forward instead of reading the (never-healthy)
+ * copy's status. The earlier failover's state is found in its task while the task exists, and after
+ * the task has ended (its grace period, 10 m by default, is usually over before a second cluster fails
+ * and waits out its toleration) in `carried`, which the binding keeps for that copy until it reports
+ * Healthy. Otherwise the rules run over the status last collected from `cluster`; a status never
+ * collected is an error (retry later), as in Karmada. No rules ⇒ no state.
  */
 export function stateForEviction(args: {
   rules: readonly StatePreservationRule[];
   spec: Pick<ResourceBindingSpec, 'gracefulEvictionTasks'>;
   aggregatedStatus: readonly { clusterName: string; status?: unknown }[] | undefined;
   cluster: string;
+  carried?: CarriedLabelState | undefined;
 }): StateExtraction {
   if (args.rules.length === 0) return { ok: true };
   const earlier = [...(args.spec.gracefulEvictionTasks ?? [])]
     .reverse()
     .find((t) => t.fromCluster !== args.cluster && t.preservedLabelState && Object.keys(t.preservedLabelState).length);
   if (earlier) return { ok: true, state: { ...earlier.preservedLabelState }, carriedFrom: earlier.fromCluster };
+  if (args.carried?.cluster === args.cluster && Object.keys(args.carried.state).length) {
+    return { ok: true, state: { ...args.carried.state }, carriedFrom: args.carried.from };
+  }
   const item = args.aggregatedStatus?.find((s) => s.clusterName === args.cluster);
   if (!item || item.status === undefined || item.status === null) {
     return { ok: false, message: `the application status has not yet been collected from Cluster(${args.cluster})` };
@@ -80,6 +97,74 @@ export function stateForEviction(args: {
     if (err instanceof JsonPathError) return { ok: false, message: err.message };
     throw err;
   }
+}
+
+/**
+ * The state a binding carries for a later failover after this pass (#6232): the labels injected into
+ * its one target by a failover whose task ended in this pass (`before` → `after`), or the state it
+ * carried already; none once that copy reports `Healthy` (it ran: its own status is the state from
+ * then on) or leaves the placement (evicted — its task holds the state now — or moved).
+ */
+export function carriedLabelState(args: {
+  before: Pick<ResourceBindingSpec, 'clusters' | 'gracefulEvictionTasks'>;
+  after: Pick<ResourceBindingSpec, 'clusters' | 'gracefulEvictionTasks'>;
+  carried: CarriedLabelState | undefined;
+  observed: readonly { clusterName: string; health?: string }[] | undefined;
+}): CarriedLabelState | undefined {
+  let next = args.carried;
+  const targets = args.before.clusters ?? [];
+  const last = args.before.gracefulEvictionTasks?.at(-1);
+  if (targets.length === 1 && last) {
+    const cluster = targets[0]!.name;
+    const injected = labelsToInject(args.before, cluster, 1);
+    const ended = !(args.after.gracefulEvictionTasks ?? []).some((t) => t.fromCluster === last.fromCluster);
+    if (ended && Object.keys(injected).length) next = { from: last.fromCluster, cluster, state: injected };
+  }
+  if (!next) return undefined;
+  const placed = (args.after.clusters ?? []).some((c) => c.name === next.cluster);
+  const healthy = args.observed?.some((o) => o.clusterName === next.cluster && o.health === 'Healthy');
+  return placed && !healthy ? next : undefined;
+}
+
+/** The carried state a binding's annotations hold; undefined when none (or unreadable). */
+export function carriedLabelStateOf(
+  annotations: Readonly<Record<string, string>> | undefined,
+): CarriedLabelState | undefined {
+  const text = annotations?.[CARRIED_LABEL_STATE_ANNOTATION];
+  if (!text) return undefined;
+  try {
+    const value = JSON.parse(text) as Partial<CarriedLabelState> | null;
+    const state = value?.state;
+    if (
+      typeof value?.from !== 'string' ||
+      typeof value.cluster !== 'string' ||
+      !state ||
+      typeof state !== 'object' ||
+      Object.values(state).some((v) => typeof v !== 'string')
+    )
+      return undefined;
+    return { from: value.from, cluster: value.cluster, state };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The binding's annotations holding `carried` (removed when undefined); the same object when that is
+ * what they hold already (no write needed).
+ */
+export function withCarriedLabelState(
+  annotations: Readonly<Record<string, string>> | undefined,
+  carried: CarriedLabelState | undefined,
+): Readonly<Record<string, string>> | undefined {
+  const text = carried
+    ? JSON.stringify({ from: carried.from, cluster: carried.cluster, state: carried.state })
+    : undefined;
+  if (annotations?.[CARRIED_LABEL_STATE_ANNOTATION] === text) return annotations;
+  const next = { ...annotations };
+  if (text === undefined) delete next[CARRIED_LABEL_STATE_ANNOTATION];
+  else next[CARRIED_LABEL_STATE_ANNOTATION] = text;
+  return next;
 }
 
 /**

@@ -117,16 +117,29 @@ export interface ObservedHealth {
 /** What {@link assessEvictionTasks} decided. */
 export interface TaskAssessment {
   kept: GracefulEvictionTask[];
-  /** Clusters whose task ended (their old Works may now be removed), with why. */
+  /**
+   * Clusters whose task ended, with why. `timeout`, `healthy` and `suppression-lifted`: the old Works
+   * may now be removed. `recovered`: the cluster recovered while nothing was placed in its stead, so it
+   * goes back into `spec.clusters` with the replicas it had ({@link restoredClusters}) and its copy stays.
+   */
   ended: { cluster: string; why: 'timeout' | 'healthy' | 'suppression-lifted' | 'recovered' }[];
   /** When the next task times out (ms since epoch); undefined: no timer needed. */
   nextMs?: number;
 }
 
 /**
- * `assessEvictionTasks`, plus one rule Karmada lacks (#5803):
+ * `assessEvictionTasks`, plus rules Karmada lacks:
  * - a task without `creationTimestamp` is stamped `now` and kept;
  * - `suppressDeletion: true` keeps it forever, `false` ends it now;
+ * - **here** (#5803, hysteresis): a task produced by the taint manager whose cluster has recovered
+ *   (`recovered(cluster)`: Ready and without NoExecute taints) keeps its copy — the last healthy one —
+ *   until a placed replacement is healthy: it ends when the binding has been scheduled and every
+ *   target reports `Healthy` (the copy then goes), or at once when nothing is placed at all
+ *   (`recovered`: the cluster takes the workload back and its copy stays). Otherwise it is kept, past
+ *   its grace period too, and the cluster stays out of the placement, so a cluster that fails, recovers
+ *   and fails again within the window neither loses its copy early nor pulls the workload back and
+ *   forth. Karmada never ends such a task on recovery (#5782, #5803): it times out, deleting the copy
+ *   whether or not the replacement is healthy;
  * - past `creationTimestamp + (gracePeriodSeconds ?? timeout)` it ends;
  * - when the binding has been scheduled for its current generation and every target cluster reports
  *   `Healthy`, it ends — but not when there is no target at all (Karmada ends it then, vacuously,
@@ -134,9 +147,7 @@ export interface TaskAssessment {
  * - **here**: with no target at all it does not end at its timeout either: the copy it holds is the
  *   only one, and removing it with nothing placed elsewhere (the scheduler refused the replacement —
  *   quota, capacity, a cluster state that changed since the eviction was decided) would leave the
- *   workload running nowhere. It is looked at again every minute and ends once a replacement is placed;
- * - **here**: a task produced by the taint manager whose cluster has recovered (`recovered(cluster)`:
- *   Ready and without NoExecute taints) ends, so the cluster is schedulable for the binding again.
+ *   workload running nowhere. It is looked at again every minute and ends once a replacement is placed.
  * `nextMs` is the earliest timeout among tasks without `suppressDeletion`.
  */
 export function assessEvictionTasks(args: {
@@ -162,17 +173,18 @@ export function assessEvictionTasks(args: {
       nextMs = min(nextMs, args.nowMs + timeoutOf(task, args.timeoutMs));
       continue;
     }
-    if (task.reason === EVICTION_REASON_TAINT_UNTOLERATED && args.recovered?.(task.fromCluster)) {
-      ended.push({ cluster: task.fromCluster, why: 'recovered' });
-      continue;
-    }
     if (task.suppressDeletion !== undefined && task.suppressDeletion !== null) {
       if (task.suppressDeletion) kept.push(task);
       else ended.push({ cluster: task.fromCluster, why: 'suppression-lifted' });
       continue;
     }
     const deadline = Date.parse(task.creationTimestamp) + timeoutOf(task, args.timeoutMs);
-    if (args.nowMs > deadline && targets.length > 0) {
+    const recovered = task.reason === EVICTION_REASON_TAINT_UNTOLERATED && args.recovered?.(task.fromCluster) === true;
+    if (recovered && targets.length === 0) {
+      ended.push({ cluster: task.fromCluster, why: 'recovered' });
+      continue;
+    }
+    if (!recovered && args.nowMs > deadline && targets.length > 0) {
       ended.push({ cluster: task.fromCluster, why: 'timeout' });
       continue;
     }
@@ -181,11 +193,26 @@ export function assessEvictionTasks(args: {
       continue;
     }
     kept.push(task);
-    // Overdue and waiting for a replacement: looked at again in a minute (and whenever the binding
-    // changes), not in a loop.
+    // Overdue and waiting for a replacement (or for a replacement to be healthy, its own cluster back):
+    // looked at again in a minute (and whenever the binding changes), not in a loop.
     nextMs = min(nextMs, args.nowMs > deadline ? args.nowMs + NO_REPLACEMENT_RECHECK_MS : deadline + 1);
   }
   return { kept, ended, ...(nextMs !== undefined ? { nextMs } : {}) };
+}
+
+/**
+ * The clusters that go back into `spec.clusters` after an assessment: each task that ended as
+ * `recovered`, with the replicas its task recorded (none recorded: none set). Its copy was never
+ * removed, so the binder keeps it and the scheduler decides from there.
+ */
+export function restoredClusters(
+  tasks: readonly GracefulEvictionTask[] | undefined,
+  assessment: Pick<TaskAssessment, 'ended'>,
+): TargetCluster[] {
+  const back = new Set(assessment.ended.filter((e) => e.why === 'recovered').map((e) => e.cluster));
+  return (tasks ?? [])
+    .filter((t) => back.has(t.fromCluster))
+    .map((t) => ({ name: t.fromCluster, ...(t.replicas !== undefined ? { replicas: t.replicas } : {}) }));
 }
 
 /** How often an overdue task that waits for a replacement is looked at again. */

@@ -119,10 +119,8 @@ const sortedKeys = (keys: Iterable<string>): string => [...new Set(keys)].sort(c
  * binding's id label and annotations, the template generation, `karmada.io/managed`, template uid,
  * Work name/namespace and conflict resolution on the manifest; then pruning
  * ({@link pruneIrrelevantFields}, so overrides of pruned fields do not survive) and the managed
- * labels/annotations key lists (which include Karmada's own keys).
- *
- * Not done (Karmada: behind the alpha `StatefulFailoverInjection` gate, off by default): injecting a
- * graceful-eviction task's preserved label state.
+ * labels/annotations key lists (which include Karmada's own keys). A failover's preserved label state
+ * (`injectReservedLabelState`) comes in as `preservedLabels` and is merged after the overrides.
  *
  * @example
  * const r = renderWork({ template: deploy, binding: rb, cluster: member1, replicas: 2 });

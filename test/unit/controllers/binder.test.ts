@@ -9,7 +9,7 @@ import { describe, it } from 'node:test';
 import type { KubeObject } from '../../../lib/api/object.ts';
 import { createBinderController } from '../../../lib/controllers/binder.ts';
 import type { ResourceBinding } from '../../../lib/core/model/types.ts';
-import { keyOf, world } from './placement-harness.ts';
+import { keyOf, refOf, world } from './placement-harness.ts';
 
 const WORK_NAME = 'nginx-687f7fb96f';
 const workRef = (cluster: string, name = WORK_NAME) => ({
@@ -332,7 +332,7 @@ describe('binder: Works from a binding', () => {
         });
       }
       const ref = { group: 'work.karmada.io', kind: 'ResourceBinding', namespace: 'default', name: 'nginx-deployment' };
-      const current = (await t.w.store.get(ref))!;
+      const current = (await t.w.store.get(refOf(t.binding)))!;
       await t.w.store.update({
         ...current,
         spec: {
@@ -389,7 +389,11 @@ describe('binder: Works from a binding', () => {
       await t.w.clock.advance(10 * 60_000 + 1_000);
       await t.reconcile();
       assert.ok(await t.work('m3'), 'after --graceful-eviction-timeout the workload runs again');
-      assert.ok(t.w.events.events.some((e) => e.reason === 'StaleCopyPending'));
+      assert.deepEqual(
+        t.w.events.events.filter((e) => e.reason === 'StaleCopyPending').map((e) => e.involved.kind),
+        ['ResourceBinding', 'Deployment'],
+        'on the binding and on its template',
+      );
       assert.equal(await t.handoff(), undefined);
     });
 
@@ -399,5 +403,36 @@ describe('binder: Works from a binding', () => {
       assert.ok(await t.work('m3'));
       assert.equal(await t.handoff(), undefined);
     });
+  });
+
+  it('status of a binding that carries a failover’s state is handed to the eviction controller, which drops it once the copy is Healthy (#6232)', async () => {
+    for (const carried of [true, false]) {
+      const t = await setup([{ name: 'm1', replicas: 3 }]);
+      if (carried) {
+        const current = (await t.w.store.get({
+          ...t.binding,
+          group: 'work.karmada.io',
+          kind: 'ResourceBinding',
+          namespace: 'default',
+          name: 'nginx-deployment',
+        }))!;
+        await t.w.store.update({
+          ...current,
+          metadata: {
+            ...current.metadata,
+            annotations: {
+              'resourcebinding.serverless-karmada.io/carried-label-state':
+                '{"from":"m2","cluster":"m1","state":{"k":"v"}}',
+            },
+          },
+        });
+      }
+      await t.reconcile();
+      assert.equal(
+        t.w.queue.items.some((i) => i.controller === 'eviction' && i.reason === 'status'),
+        carried,
+        carried ? 'carried state: the eviction controller looks' : 'nothing to look at',
+      );
+    }
   });
 });

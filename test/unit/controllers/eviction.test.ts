@@ -12,6 +12,7 @@ import { EVICTION_CONTROLLER_NAME, SWEEP_KEY } from '../../../lib/controllers/sp
 import { NOT_READY_TAINT_KEY, UNREACHABLE_TAINT_KEY } from '../../../lib/core/clusters/health.ts';
 import type { Cluster, ResourceBinding, Taint } from '../../../lib/core/model/types.ts';
 import { METRIC } from '../../../lib/observability/metrics.ts';
+import { ConflictError } from '../../../lib/store/errors.ts';
 import { bindingFactory, clusterFactory, summary } from '../core/scheduler/fixtures.ts';
 import { keyOf, refOf, world } from './placement-harness.ts';
 
@@ -177,6 +178,59 @@ describe('eviction controller: taint-based eviction (NoExecuteTaintManager)', ()
     assert.deepEqual(task.preservedLabelState, { 'application.karmada.io/cluster-failover-jobid': 'job-42' });
   });
 
+  it('an eviction write that fails for another reason than a lost race: EvictWorkloadFromClusterFailed on the binding and the template, and the error goes up (retried)', async () => {
+    const t = setup();
+    await t.seed(member('a', { ready: false, taints: notReady(at(t, -300)) }));
+    await t.seed(member('b'));
+    const b = await t.seed(placed('web', [{ name: 'a', replicas: 2 }]));
+    const failing = createEvictionController({
+      store: {
+        ...t.store,
+        updateWithStatus: () => Promise.reject(new Error('item size has exceeded the maximum allowed size')),
+      },
+      workQueue: t.queue,
+      events: t.events,
+      settings: DEFAULT_FAILOVER_SETTINGS,
+      now: () => t.clock.now(),
+    });
+    const batch = await failing.openBatch!({ logger: t.context().logger, now: t.clock.now(), keys: [keyOf(b)] });
+    await assert.rejects(
+      failing.reconcile({ key: keyOf(b), lane: 'priority', reasons: [] }, t.context(batch)),
+      /maximum allowed size/,
+    );
+    await batch.close?.();
+    assert.deepEqual(
+      t.events.events.map((e) => [e.involved.kind, e.type, e.reason]),
+      [
+        ['ResourceBinding', 'Warning', 'EvictWorkloadFromClusterFailed'],
+        ['Deployment', 'Warning', 'EvictWorkloadFromClusterFailed'],
+      ],
+    );
+    assert.match(t.events.events[0]!.message, /^Evict from cluster a failed: item size has exceeded/);
+  });
+
+  it('a lost race is no failure: no event, decided again at once', async () => {
+    const t = setup();
+    await t.seed(member('a', { ready: false, taints: notReady(at(t, -300)) }));
+    await t.seed(member('b'));
+    const b = await t.seed(placed('web', [{ name: 'a', replicas: 2 }]));
+    const racing = createEvictionController({
+      store: {
+        ...t.store,
+        updateWithStatus: () => Promise.reject(new ConflictError(refOf(b), undefined, 'the object has been modified')),
+      },
+      workQueue: t.queue,
+      events: t.events,
+      settings: DEFAULT_FAILOVER_SETTINGS,
+      now: () => t.clock.now(),
+    });
+    const batch = await racing.openBatch!({ logger: t.context().logger, now: t.clock.now(), keys: [keyOf(b)] });
+    const result = await racing.reconcile({ key: keyOf(b), lane: 'priority', reasons: [] }, t.context(batch));
+    await batch.close?.();
+    assert.deepEqual(result, { requeueAfterMs: 0 });
+    assert.deepEqual(t.events.events, []);
+  });
+
   it('--enable-no-execute-taint-eviction=false, or the Failover gate off: taints never evict', async () => {
     for (const settings of [
       { enableNoExecuteTaintEviction: false },
@@ -223,7 +277,7 @@ describe('eviction controller: safer than Karmada', () => {
     );
   });
 
-  it('a recovered cluster’s task ends (#5803): it is schedulable again, and the binder removes the kept copy', async () => {
+  it('a recovered cluster’s task stays while its replacement is not Healthy (#5803): its copy is the last healthy one', async () => {
     const t = setup();
     await t.seed(member('a'));
     await t.seed(member('b'));
@@ -240,10 +294,50 @@ describe('eviction controller: safer than Karmada', () => {
         ],
       }),
     );
+    t.store.reset();
+    const result = await t.reconcile(keyOf(b));
+    assert.deepEqual(t.store.writes, [], 'the task and the copy on a stay');
+    assert.deepEqual(result, { requeueAfterMs: 570_001, requeueLane: 'priority' });
+  });
+
+  it('a recovered cluster with nothing placed in its stead takes the workload back (#5803): its copy stays, the scheduler decides from there', async () => {
+    const t = setup();
+    await t.seed(member('a'));
+    const b = await t.seed(
+      placed('web', [], {
+        replicas: 2,
+        gracefulEvictionTasks: [
+          {
+            fromCluster: 'a',
+            reason: 'TaintUntolerated',
+            producer: 'TaintManager',
+            purgeMode: 'Gracefully',
+            replicas: 2,
+            creationTimestamp: at(t, -30),
+          },
+        ],
+      }),
+    );
     await t.reconcile(keyOf(b));
-    assert.equal((await t.read(b)).spec.gracefulEvictionTasks, undefined);
-    assert.ok(t.queue.items.some((i) => i.controller === 'binder' && i.reason === 'eviction-tasks'));
-    assert.match(t.events.events.find((e) => e.reason === 'EvictionTaskEnded')!.message, /cluster a recovered/);
+    const after = await t.read(b);
+    assert.equal(after.spec.gracefulEvictionTasks, undefined);
+    assert.deepEqual(after.spec.clusters, [{ name: 'a', replicas: 2 }]);
+    assert.deepEqual(
+      t.queue.items.map((i) => [i.controller, i.reason]),
+      [
+        ['scheduler', 'cluster-recovered'],
+        ['binder', 'eviction-tasks'],
+      ],
+    );
+    assert.match(
+      t.events.events.find((e) => e.reason === 'EvictionTaskEnded')!.message,
+      /cluster a recovered while nothing was placed in its stead, so it takes the workload back and keeps its copy/,
+    );
+    assert.deepEqual(
+      t.events.events.filter((e) => e.reason === 'EvictionTaskEnded').map((e) => e.involved.kind),
+      ['ResourceBinding', 'Deployment'],
+      'on the binding and on its template',
+    );
   });
 
   it('Gracefully: the task ends once every new target is Healthy, not before', async () => {
@@ -278,6 +372,59 @@ describe('eviction controller: safer than Karmada', () => {
     } as ResourceBinding);
     await t.reconcile(keyOf(b));
     assert.equal((await t.read(b)).spec.gracefulEvictionTasks, undefined);
+  });
+
+  it('state across consecutive failovers outlives the first task (#6232): kept on the binding when the task ends, carried into the next eviction of that copy', async () => {
+    const t = setup();
+    const JOB = 'application.karmada.io/cluster-failover-jobid';
+    await t.seed(member('a', { ready: false, taints: notReady(at(t, -1200)) }));
+    await t.seed(member('b'));
+    await t.seed(member('c'));
+    const seeded = placed('flink', [{ name: 'b', replicas: 1 }], {
+      failover: {
+        cluster: {
+          purgeMode: 'Directly',
+          statePreservation: { rules: [{ aliasLabelName: JOB, jsonPath: '{ .jobStatus.jobID }' }] },
+        },
+      },
+      gracefulEvictionTasks: [
+        {
+          fromCluster: 'a',
+          reason: 'TaintUntolerated',
+          producer: 'TaintManager',
+          purgeMode: 'Directly',
+          preservedLabelState: { [JOB]: 'job-from-a' },
+          creationTimestamp: at(t, -601),
+        },
+      ],
+    });
+    seeded.status = {
+      ...seeded.status,
+      aggregatedStatus: [{ clusterName: 'b', status: { jobStatus: { state: 'RECONCILING' } }, health: 'Unhealthy' }],
+    } as ResourceBinding['status'];
+    const b = await t.seed(seeded);
+    await t.reconcile(keyOf(b));
+    let after = await t.read(b);
+    assert.equal(after.spec.gracefulEvictionTasks, undefined, 'the first task ended at its grace period');
+    assert.deepEqual(
+      JSON.parse(after.metadata.annotations!['resourcebinding.serverless-karmada.io/carried-label-state']!),
+      {
+        from: 'a',
+        cluster: 'b',
+        state: { [JOB]: 'job-from-a' },
+      },
+    );
+
+    // b fails in turn, its job never having run: a's job id goes on with the eviction.
+    const cluster = (await t.store.get({ group: 'cluster.karmada.io', kind: 'Cluster', name: 'b' })) as Cluster;
+    await t.store.update({ ...cluster, spec: { ...cluster.spec, taints: notReady(at(t, -300)) } });
+    await t.reconcile(keyOf(b));
+    after = await t.read(b);
+    assert.deepEqual(
+      after.spec.gracefulEvictionTasks?.map((x) => [x.fromCluster, x.preservedLabelState]),
+      [['b', { [JOB]: 'job-from-a' }]],
+    );
+    assert.equal(after.metadata.annotations?.['resourcebinding.serverless-karmada.io/carried-label-state'], undefined);
   });
 
   it('the fleet’s eviction rate (--resource-eviction-rate): beyond the burst, evictions wait their turn on a stored limiter', async () => {

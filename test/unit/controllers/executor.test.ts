@@ -263,6 +263,48 @@ describe('executor', () => {
     assert.equal(await read(), undefined);
   });
 
+  it('a copy deleted while its member was away is removed when it is back, and says so on the binding and the template (StaleCopyRemoved)', async () => {
+    const stale = work();
+    stale.metadata.annotations = {
+      'resourcebinding.karmada.io/namespace': 'default',
+      'resourcebinding.karmada.io/name': 'settings-configmap',
+    };
+    const { w, run, read } = await setup('Push', stale);
+    await w.seed({
+      apiVersion: 'work.karmada.io/v1alpha2',
+      kind: 'ResourceBinding',
+      metadata: { name: 'settings-configmap', namespace: 'default' },
+      spec: { resource: { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name: 'settings', uid: 'u-1' } },
+    });
+    await run();
+    await w.store.delete({ group: 'work.karmada.io', kind: 'Work', namespace: 'karmada-es-m1', name: 'settings-x' });
+    // The member was away when its copy was deleted, and is Ready again since.
+    await w.clock.advance(60_000);
+    const m1 = (await w.store.get({ group: 'cluster.karmada.io', kind: 'Cluster', name: 'm1' }))!;
+    await w.store.updateStatus({
+      ...m1,
+      status: {
+        conditions: [
+          {
+            type: 'Ready',
+            status: 'True',
+            reason: 'ClusterReady',
+            lastTransitionTime: new Date(w.clock.now()).toISOString(),
+          },
+        ],
+      },
+    });
+    await run();
+    assert.equal(await read(), undefined);
+    assert.deepEqual(
+      w.events.events.filter((e) => e.reason === 'StaleCopyRemoved').map((e) => [e.involved.kind, e.involved.name]),
+      [
+        ['ResourceBinding', 'settings-configmap'],
+        ['ConfigMap', 'settings'],
+      ],
+    );
+  });
+
   it('with preserveResourcesOnDeletion keeps the member object without Karmada’s labels', async () => {
     const { w, member, run, read } = await setup('Push', work({ preserve: true }));
     await run();

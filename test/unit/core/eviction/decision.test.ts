@@ -11,6 +11,7 @@ import {
   failoverHeldCondition,
 } from '../../../../lib/core/eviction/decision.ts';
 import { DEFAULT_EVICTION_RATE, fleetEvictionRate, takeTokens } from '../../../../lib/core/eviction/rate.ts';
+import { carriedLabelState } from '../../../../lib/core/eviction/state.ts';
 import { NOT_READY_TAINT_KEY } from '../../../../lib/core/clusters/health.ts';
 import type { ResourceBindingSpec, Taint } from '../../../../lib/core/model/types.ts';
 
@@ -242,22 +243,267 @@ describe('decideEviction: safer than Karmada', () => {
     );
     assert.equal(asked, false);
   });
-  it('a recovered cluster’s task ends (#5803) so it is schedulable again', () => {
-    const d = decide({
-      spec: spec(['b'], {
-        gracefulEvictionTasks: [
+});
+
+describe('decideEviction: a cluster that recovers (#5803) — hysteresis, the last healthy copy stays', () => {
+  /** A step: at `s` seconds, cluster a looks like `a`, b (when placed) reports `b`; the spec after it. */
+  interface Step {
+    s: number;
+    a: ClusterHealthView;
+    b?: string;
+    /** The scheduler placed the binding on these clusters before this step. */
+    placed?: string[];
+    tasks: string[];
+    clusters: string[];
+  }
+  const taskFromA = {
+    fromCluster: 'a',
+    reason: 'TaintUntolerated',
+    producer: 'TaintManager',
+    purgeMode: 'Gracefully',
+    replicas: 2,
+    creationTimestamp: at(0),
+  };
+  const rows: { name: string; spec: ResourceBindingSpec; steps: Step[] }[] = [
+    {
+      name: '#5803 with unhealthy targets: a recovers while b is not Healthy — the task and a’s copy stay, past the grace period too (unlike Karmada), and go once b is Healthy',
+      spec: spec(['b'], { gracefulEvictionTasks: [taskFromA] }),
+      steps: [
+        { s: 100, a: healthy, b: 'Unknown', tasks: ['a'], clusters: ['b'] },
+        { s: 700, a: healthy, b: 'Unhealthy', tasks: ['a'], clusters: ['b'] },
+        { s: 800, a: healthy, b: 'Healthy', tasks: [], clusters: ['b'] },
+      ],
+    },
+    {
+      name: 'flapping: a fails, recovers and fails again inside the grace window — its copy is kept throughout and the workload does not move back and forth',
+      spec: spec(['a']),
+      steps: [
+        { s: 0, a: failed(-300), tasks: ['a'], clusters: [] },
+        { s: 60, a: healthy, b: 'Unknown', placed: ['b'], tasks: ['a'], clusters: ['b'] },
+        { s: 200, a: failed(200), b: 'Unknown', tasks: ['a'], clusters: ['b'] },
+        { s: 400, a: healthy, b: 'Unknown', tasks: ['a'], clusters: ['b'] },
+        { s: 450, a: healthy, b: 'Healthy', tasks: [], clusters: ['b'] },
+      ],
+    },
+    {
+      name: '#5803 with nothing placed in its stead: a recovers and takes the workload back with its replicas, its copy kept (Karmada: the task stays and the binding is stuck)',
+      spec: spec([], { gracefulEvictionTasks: [taskFromA] }),
+      steps: [{ s: 100, a: healthy, tasks: [], clusters: ['a:2'] }],
+    },
+  ];
+  for (const row of rows) {
+    it(row.name, () => {
+      let current = row.spec;
+      for (const step of row.steps) {
+        if (step.placed) current = { ...current, clusters: step.placed.map((name) => ({ name, replicas: 2 })) };
+        const d = decide({
+          spec: current,
+          nowMs: T0 + step.s * 1000,
+          clusters: new Map([
+            ['a', step.a],
+            ['b', healthy],
+          ]),
+          aggregatedStatus: step.b ? [{ clusterName: 'b', health: step.b }] : [],
+        });
+        current = evictedSpec(current, d, d.due, at(step.s)) ?? current;
+        assert.deepEqual(
           {
-            fromCluster: 'a',
-            reason: 'TaintUntolerated',
-            producer: 'TaintManager',
-            purgeMode: 'Gracefully',
-            creationTimestamp: at(-10),
+            s: step.s,
+            tasks: (current.gracefulEvictionTasks ?? []).map((t) => t.fromCluster),
+            clusters: (current.clusters ?? []).map((c) =>
+              step.clusters.some((x) => x.includes(':')) ? `${c.name}:${c.replicas}` : c.name,
+            ),
           },
-        ],
-      }),
+          { s: step.s, tasks: step.tasks, clusters: step.clusters },
+        );
+      }
     });
-    assert.deepEqual(d.assessment.ended, [{ cluster: 'a', why: 'recovered' }]);
+  }
+});
+
+describe('decideEviction: state across consecutive failovers, after the first task has ended (#6232)', () => {
+  const JOB = 'application.karmada.io/cluster-failover-jobid';
+  const flink = spec(['a'], {
+    failover: {
+      cluster: {
+        purgeMode: 'Directly',
+        statePreservation: { rules: [{ aliasLabelName: JOB, jsonPath: '{ .jobStatus.jobID }' }] },
+      },
+    },
   });
+  /** At `s` seconds: how the clusters look, what b reports; the scheduler placed the binding on `placed` first. */
+  interface Step {
+    s: number;
+    clusters: [string, ClusterHealthView][];
+    b?: { health: string; status: unknown };
+    placed?: string[];
+  }
+  const rows: { name: string; steps: Step[]; want: { cluster: string; state?: Record<string, string> } }[] = [
+    {
+      name: 'b never became Healthy and fails 15 min after a did — the first task ended at its 10 m grace period 5 min before: a’s job id is carried on (before: held, b’s status has no job id)',
+      steps: [
+        {
+          s: 0,
+          clusters: [
+            ['a', failed(-300)],
+            ['b', healthy],
+            ['c', healthy],
+          ],
+        },
+        {
+          s: 60,
+          placed: ['b'],
+          clusters: [
+            ['a', failed(-300)],
+            ['b', healthy],
+            ['c', healthy],
+          ],
+          b: { health: 'Unhealthy', status: { jobStatus: { state: 'RECONCILING' } } },
+        },
+        {
+          s: 601,
+          clusters: [
+            ['a', failed(-300)],
+            ['b', healthy],
+            ['c', healthy],
+          ],
+          b: { health: 'Unhealthy', status: { jobStatus: { state: 'RECONCILING' } } },
+        },
+        {
+          s: 900,
+          clusters: [
+            ['a', failed(-300)],
+            ['b', failed(600)],
+            ['c', healthy],
+          ],
+          b: { health: 'Unhealthy', status: { jobStatus: { state: 'RECONCILING' } } },
+        },
+      ],
+      want: { cluster: 'b', state: { [JOB]: 'job-from-a' } },
+    },
+    {
+      name: 'b never became Healthy but reports a job id of its own (a job that never ran): a’s is carried on all the same',
+      steps: [
+        {
+          s: 0,
+          clusters: [
+            ['a', failed(-300)],
+            ['b', healthy],
+            ['c', healthy],
+          ],
+        },
+        {
+          s: 60,
+          placed: ['b'],
+          clusters: [
+            ['a', failed(-300)],
+            ['b', healthy],
+            ['c', healthy],
+          ],
+          b: { health: 'Unknown', status: { jobStatus: { jobID: 'never-ran-on-b' } } },
+        },
+        {
+          s: 601,
+          clusters: [
+            ['a', failed(-300)],
+            ['b', healthy],
+            ['c', healthy],
+          ],
+          b: { health: 'Unknown', status: { jobStatus: { jobID: 'never-ran-on-b' } } },
+        },
+        {
+          s: 1200,
+          clusters: [
+            ['a', failed(-300)],
+            ['b', failed(900)],
+            ['c', healthy],
+          ],
+          b: { health: 'Unknown', status: { jobStatus: { jobID: 'never-ran-on-b' } } },
+        },
+      ],
+      want: { cluster: 'b', state: { [JOB]: 'job-from-a' } },
+    },
+    {
+      name: 'b became Healthy after its grace period and ran: its own job id is the state when it fails later',
+      steps: [
+        {
+          s: 0,
+          clusters: [
+            ['a', failed(-300)],
+            ['b', healthy],
+            ['c', healthy],
+          ],
+        },
+        {
+          s: 60,
+          placed: ['b'],
+          clusters: [
+            ['a', failed(-300)],
+            ['b', healthy],
+            ['c', healthy],
+          ],
+          b: { health: 'Unhealthy', status: { jobStatus: { state: 'RECONCILING' } } },
+        },
+        {
+          s: 601,
+          clusters: [
+            ['a', failed(-300)],
+            ['b', healthy],
+            ['c', healthy],
+          ],
+          b: { health: 'Unhealthy', status: { jobStatus: { state: 'RECONCILING' } } },
+        },
+        {
+          s: 700,
+          clusters: [
+            ['a', failed(-300)],
+            ['b', healthy],
+            ['c', healthy],
+          ],
+          b: { health: 'Healthy', status: { jobStatus: { jobID: 'job-on-b' } } },
+        },
+        {
+          s: 3600,
+          clusters: [
+            ['a', failed(-300)],
+            ['b', failed(3300)],
+            ['c', healthy],
+          ],
+          b: { health: 'Healthy', status: { jobStatus: { jobID: 'job-on-b' } } },
+        },
+      ],
+      want: { cluster: 'b', state: { [JOB]: 'job-on-b' } },
+    },
+  ];
+  for (const row of rows) {
+    it(row.name, () => {
+      let current: ResourceBindingSpec = flink;
+      let carried: ReturnType<typeof carriedLabelState>;
+      let last: ReturnType<typeof decide> | undefined;
+      for (const step of row.steps) {
+        if (step.placed) current = { ...current, clusters: step.placed.map((name) => ({ name, replicas: 2 })) };
+        const aggregatedStatus = [
+          { clusterName: 'a', status: { jobStatus: { jobID: 'job-from-a' } }, health: 'Healthy' },
+          ...(step.b ? [{ clusterName: 'b', ...step.b }] : []),
+        ];
+        last = decide({
+          spec: current,
+          nowMs: T0 + step.s * 1000,
+          clusters: new Map(step.clusters),
+          aggregatedStatus,
+          carried,
+        });
+        const next = evictedSpec(current, last, last.due, at(step.s)) ?? current;
+        carried = carriedLabelState({ before: current, after: next, carried, observed: aggregatedStatus });
+        current = next;
+      }
+      assert.deepEqual(last!.held, []);
+      assert.deepEqual(
+        last!.due.map((d) => ({ cluster: d.cluster, state: d.preservedLabelState })),
+        [row.want],
+      );
+    });
+  }
 });
 
 describe('evictedSpec: one write with the assessment and the evictions', () => {

@@ -7,10 +7,14 @@ import { describe, it } from 'node:test';
 import { executeJsonPath, JsonPathError } from '../../../../lib/core/eviction/jsonpath.ts';
 import {
   buildPreservedLabelState,
+  type CarriedLabelState,
+  carriedLabelState,
+  carriedLabelStateOf,
   labelsToInject,
   preservedLabelsFor,
   stateForEviction,
   statePreservationRules,
+  withCarriedLabelState,
 } from '../../../../lib/core/eviction/state.ts';
 import type { GracefulEvictionTask } from '../../../../lib/core/model/types.ts';
 
@@ -197,5 +201,127 @@ describe('preservedLabelsFor (the preserved state stays with the copy it was inj
   });
   it('labels a rule does not name are not the preserved state', () => {
     assert.deepEqual(preservedLabelsFor({}, 'b', 1, { jobid: 'j-1' }), {});
+  });
+});
+
+describe('carriedLabelState (the state a failover gave a copy outlives its task until that copy is healthy, #6232)', () => {
+  const JOB = 'application.karmada.io/cluster-failover-jobid';
+  const fromA = (extra: Partial<GracefulEvictionTask> = {}): GracefulEvictionTask => ({
+    fromCluster: 'a',
+    reason: 'TaintUntolerated',
+    producer: 'TaintManager',
+    purgeMode: 'Directly',
+    preservedLabelState: { [JOB]: 'job-from-a' },
+    ...extra,
+  });
+  const onB: CarriedLabelState = { from: 'a', cluster: 'b', state: { [JOB]: 'job-from-a' } };
+  const rows: {
+    name: string;
+    before: { clusters: string[]; tasks?: GracefulEvictionTask[] };
+    after: { clusters: string[]; tasks?: GracefulEvictionTask[] };
+    carried?: CarriedLabelState;
+    b?: string;
+    want: CarriedLabelState | undefined;
+  }[] = [
+    {
+      name: 'the first task ends at its grace period with b never Healthy: the state injected into b is kept',
+      before: { clusters: ['b'], tasks: [fromA()] },
+      after: { clusters: ['b'] },
+      b: 'Unhealthy',
+      want: onB,
+    },
+    {
+      name: 'the first task ends because b is Healthy: nothing kept (b’s own status is the state from now on)',
+      before: { clusters: ['b'], tasks: [fromA()] },
+      after: { clusters: ['b'] },
+      b: 'Healthy',
+      want: undefined,
+    },
+    {
+      name: 'the task still runs: nothing to keep yet (the task holds the state)',
+      before: { clusters: ['b'], tasks: [fromA()] },
+      after: { clusters: ['b'], tasks: [fromA()] },
+      want: undefined,
+    },
+    {
+      name: 'purged Gracefully: nothing was injected (Karmada’s rule), nothing kept',
+      before: { clusters: ['b'], tasks: [fromA({ purgeMode: 'Gracefully' })] },
+      after: { clusters: ['b'] },
+      want: undefined,
+    },
+    {
+      name: 'two targets: nothing was injected, nothing kept',
+      before: { clusters: ['b', 'c'], tasks: [fromA()] },
+      after: { clusters: ['b', 'c'] },
+      want: undefined,
+    },
+    {
+      name: 'kept while b has not reported Healthy',
+      before: { clusters: ['b'] },
+      after: { clusters: ['b'] },
+      carried: onB,
+      b: 'Unknown',
+      want: onB,
+    },
+    {
+      name: 'dropped once b reports Healthy',
+      before: { clusters: ['b'] },
+      after: { clusters: ['b'] },
+      carried: onB,
+      b: 'Healthy',
+      want: undefined,
+    },
+    {
+      name: 'dropped once b leaves the placement (evicted: its new task holds the state now)',
+      before: { clusters: ['b'] },
+      after: { clusters: [], tasks: [fromA({ fromCluster: 'b' })] },
+      carried: onB,
+      want: undefined,
+    },
+  ];
+  const specOf = (x: { clusters: string[]; tasks?: GracefulEvictionTask[] }) => ({
+    clusters: x.clusters.map((name) => ({ name })),
+    ...(x.tasks ? { gracefulEvictionTasks: x.tasks } : {}),
+  });
+  for (const row of rows) {
+    it(row.name, () =>
+      assert.deepEqual(
+        carriedLabelState({
+          before: specOf(row.before),
+          after: specOf(row.after),
+          carried: row.carried,
+          observed: row.b ? [{ clusterName: 'b', health: row.b }] : [],
+        }),
+        row.want,
+      ),
+    );
+  }
+
+  it('stateForEviction takes it for the copy it was given to, and only for that one', () => {
+    const rules = [{ aliasLabelName: JOB, jsonPath: '{ .jobStatus.jobID }' }];
+    const neverRan = [{ clusterName: 'b', status: { jobStatus: { state: 'RECONCILING' } } }];
+    assert.deepEqual(stateForEviction({ rules, spec: {}, aggregatedStatus: neverRan, cluster: 'b', carried: onB }), {
+      ok: true,
+      state: { [JOB]: 'job-from-a' },
+      carriedFrom: 'a',
+    });
+    assert.equal(
+      stateForEviction({ rules, spec: {}, aggregatedStatus: neverRan, cluster: 'b', carried: { ...onB, cluster: 'c' } })
+        .ok,
+      false,
+      'another copy’s state is not this one’s',
+    );
+  });
+
+  it('is stored in one annotation and read back; junk reads as none; unchanged is the same object', () => {
+    const annotations = withCarriedLabelState({ other: 'x' }, onB);
+    assert.deepEqual(carriedLabelStateOf(annotations), onB);
+    assert.equal(withCarriedLabelState(annotations, onB), annotations);
+    assert.deepEqual(withCarriedLabelState(annotations, undefined), { other: 'x' });
+    assert.equal(
+      carriedLabelStateOf({ 'resourcebinding.serverless-karmada.io/carried-label-state': '{"from":1}' }),
+      undefined,
+    );
+    assert.equal(carriedLabelStateOf({ 'resourcebinding.serverless-karmada.io/carried-label-state': '{' }), undefined);
   });
 });

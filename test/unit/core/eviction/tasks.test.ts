@@ -10,6 +10,8 @@ import {
   clusterEvictionPurgeMode,
   directlyPurgedClusters,
   gracefulEvictCluster,
+  restoredClusters,
+  type TaskAssessment,
 } from '../../../../lib/core/eviction/tasks.ts';
 import type { GracefulEvictionTask, ResourceBindingSpec } from '../../../../lib/core/model/types.ts';
 
@@ -179,18 +181,108 @@ describe('assessEvictionTasks (graceful-eviction controller)', () => {
     });
     assert.deepEqual([got.kept.length, got.ended, got.nextMs], [1, [], T0 + 60_000]);
   });
-  it('a recovered cluster’s taint-manager task ends (#5803), whatever the other rules say', () => {
-    const got = assessEvictionTasks({
-      ...base,
-      observed: [],
-      tasks: [task('a'), task('c', { reason: 'ApplicationFailure' })],
-      recovered: (c) => c === 'a' || c === 'c',
+});
+
+describe('assessEvictionTasks: a cluster that recovered (#5803; Karmada never ends a task on recovery, #5782)', () => {
+  const base = {
+    nowMs: T0,
+    timeoutMs: 600_000,
+    clusters: [{ name: 'b', replicas: 2 }],
+    hasScheduled: true,
+    recovered: (c: string) => c === 'a' || c === 'c',
+  };
+  const rows: {
+    name: string;
+    args: Partial<Parameters<typeof assessEvictionTasks>[0]>;
+    kept: string[];
+    ended: TaskAssessment['ended'];
+    nextMs?: number;
+  }[] = [
+    {
+      name: '#5803 recovered, its replacement not reporting yet: kept — its copy is the last healthy one (before: ended at once and the copy deleted)',
+      args: { observed: [], tasks: [task('a')] },
+      kept: ['a'],
+      ended: [],
+      nextMs: T0 + 540_000 + 1,
+    },
+    {
+      name: '#5803 recovered, its replacement Unhealthy: kept',
+      args: { observed: [{ clusterName: 'b', health: 'Unhealthy' }], tasks: [task('a')] },
+      kept: ['a'],
+      ended: [],
+      nextMs: T0 + 540_000 + 1,
+    },
+    {
+      name: '#5803 recovered, every replacement Healthy: ends by Karmada’s own rule, and the copy goes',
+      args: { observed: [{ clusterName: 'b', health: 'Healthy' }], tasks: [task('a')] },
+      kept: [],
+      ended: [{ cluster: 'a', why: 'healthy' }],
+    },
+    {
+      name: '#5803 recovered, nothing placed in its stead: ends as recovered, the cluster takes the workload back (Karmada: the task stays, the cluster unschedulable, the binding stuck)',
+      args: { clusters: [], observed: [], tasks: [task('a', { creationTimestamp: at(-601) })] },
+      kept: [],
+      ended: [{ cluster: 'a', why: 'recovered' }],
+    },
+    {
+      name: 'recovered, past the grace period, the replacement not Healthy: kept, looked at every minute (deliberately unlike Karmada, which ends it at the timeout and deletes the last healthy copy)',
+      args: {
+        observed: [{ clusterName: 'b', health: 'Unknown' }],
+        tasks: [task('a', { creationTimestamp: at(-601) })],
+      },
+      kept: ['a'],
+      ended: [],
+      nextMs: T0 + 60_000,
+    },
+    {
+      name: 'recovered, not yet scheduled for this generation: kept even if the targets look healthy',
+      args: { hasScheduled: false, observed: [{ clusterName: 'b', health: 'Healthy' }], tasks: [task('a')] },
+      kept: ['a'],
+      ended: [],
+      nextMs: T0 + 540_000 + 1,
+    },
+    {
+      name: 'still failing (not recovered), past the grace period: ends at the timeout, as in Karmada',
+      args: {
+        observed: [{ clusterName: 'b', health: 'Unknown' }],
+        tasks: [task('d', { creationTimestamp: at(-601) })],
+      },
+      kept: [],
+      ended: [{ cluster: 'd', why: 'timeout' }],
+    },
+    {
+      name: 'an application-failure task on a recovered cluster follows the ordinary rules (its cluster never failed)',
+      args: {
+        clusters: [],
+        observed: [],
+        tasks: [task('c', { reason: 'ApplicationFailure', creationTimestamp: at(-30) })],
+      },
+      kept: ['c'],
+      ended: [],
+      nextMs: T0 + 570_000 + 1,
+    },
+  ];
+  for (const row of rows) {
+    it(row.name, () => {
+      const got = assessEvictionTasks({ ...base, observed: undefined, tasks: [], ...row.args });
+      assert.deepEqual(
+        got.kept.map((t) => t.fromCluster),
+        row.kept,
+      );
+      assert.deepEqual(got.ended, row.ended);
+      assert.equal(got.nextMs, row.nextMs);
     });
-    assert.deepEqual(got.ended, [{ cluster: 'a', why: 'recovered' }]);
+  }
+  it('restoredClusters: a cluster that took the workload back returns with the replicas its task recorded', () => {
+    const tasks = [task('a', { replicas: 3 }), task('c')];
     assert.deepEqual(
-      got.kept.map((t) => t.fromCluster),
-      ['c'],
-      'application failures are not cluster recoveries',
+      restoredClusters(tasks, {
+        ended: [
+          { cluster: 'a', why: 'recovered' },
+          { cluster: 'c', why: 'timeout' },
+        ],
+      }),
+      [{ name: 'a', replicas: 3 }],
     );
   });
 });
