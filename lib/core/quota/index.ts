@@ -8,6 +8,7 @@
 /** A resource list: resource name → canonical quantity text (the model's type, re-exported here). */
 export type { ResourceList } from '../model/types.ts';
 export {
+  calculateComponentsUsage,
   calculateResourceUsage,
   isUsageAddition,
   LIMITS_PREFIX,
