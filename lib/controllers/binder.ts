@@ -23,7 +23,7 @@ import {
   RESOURCE_BINDING_PERMANENT_ID_LABEL as RB_ID_LABEL,
   WORK_PERMANENT_ID_LABEL,
 } from '../api/well-known.ts';
-import { chargeCovers, chargedUsageOf, chargeQuota, releaseWaiters, removeWaiter } from './quota.ts';
+import { chargeQuota, releaseWaiters, removeWaiter } from './quota.ts';
 import {
   bindingIdOf,
   bindingKeyOf,
@@ -50,6 +50,7 @@ import {
   withoutRequirement,
 } from '../core/dependencies/index.ts';
 import type { OverridePolicy } from '../core/overrides/index.ts';
+import { chargeCovers, chargedUsageOf } from '../core/quota/index.ts';
 import {
   type AggregatedStatusItem,
   aggregatedStatusItems,

@@ -15,6 +15,7 @@ import { clusterOfExecutionNamespace } from '../api/karmada-names.ts';
 import { formatKey, type KubeObject, type ObjectRef, parseKey, refOf } from '../api/object.ts';
 import {
   addResourceLists,
+  chargedUsageOf,
   overallUsedFromUsages,
   quotaAggregatedStatus,
   type ResourceBinding,
@@ -29,7 +30,7 @@ import { listAll, listAllDependents } from '../store/list-all.ts';
 import type { ObjectStore } from '../store/port.ts';
 import { tryWrite } from '../store/write.ts';
 import { deepEqual } from '../util/json.ts';
-import { chargedUsageOf, releaseWaiters } from './quota.ts';
+import { releaseWaiters } from './quota.ts';
 import { EXECUTOR_CONTROLLER_NAME, FEDERATED_RESOURCE_QUOTA_CONTROLLER_NAME, SWEEP_KEY } from './specs.ts';
 
 export interface FederatedResourceQuotaControllerOptions {

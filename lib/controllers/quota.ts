@@ -14,14 +14,7 @@
 import { refOf } from '../api/object.ts';
 import { compareQuantities, isQuantityError, parseQuantity } from '../api/quantity.ts';
 import type { KubeObject, ObjectRef } from '../api/object.ts';
-import {
-  admitUsageChange,
-  calculateResourceUsage,
-  type QuotaUsageView,
-  type ResourceBinding,
-  type ResourceList,
-} from '../core/index.ts';
-import { QUOTA_CHARGED_ANNOTATION, REPLICA_LIMITS_ANNOTATION } from '../api/well-known.ts';
+import { admitUsageChange, quotaUsageView, type ResourceList } from '../core/index.ts';
 import type { WorkQueue } from '../queue/port.ts';
 import { FEDERATED_RESOURCE_QUOTA } from '../api/karmada-names.ts';
 import { listAll } from '../store/list-all.ts';
@@ -36,16 +29,6 @@ export const QUOTA_WAITLIST = { group: 'work.serverless-karmada.io', kind: 'Quot
 const ATTEMPTS = 8;
 /** Rounds of 10 attempts a revert makes before it leaves the difference to the periodic recompute. */
 const REVERT_ROUNDS = 20;
-
-/** A quota as the admission reads it. */
-export function quotaView(frq: KubeObject): QuotaUsageView {
-  return {
-    namespace: frq.metadata.namespace ?? '',
-    name: frq.metadata.name ?? '',
-    overall: (frq.spec as { overall?: ResourceList } | undefined)?.overall ?? {},
-    overallUsed: (frq.status as { overallUsed?: ResourceList } | undefined)?.overallUsed ?? {},
-  };
-}
 
 /** What a charge came to. */
 export type QuotaCharge =
@@ -88,7 +71,7 @@ export async function chargeQuota(
           quota: ref,
         };
       }
-      const decision = admitUsageChange({ quotas: [quotaView(current)], from, to });
+      const decision = admitUsageChange({ quotas: [quotaUsageView(current)], from, to });
       if (!decision.allowed) {
         await revertQuota(store, charged, from, to);
         return { ok: false, message: decision.message, quota: ref };
@@ -98,7 +81,7 @@ export async function chargeQuota(
         latest.push(current);
         break;
       }
-      const before = quotaView(current).overallUsed;
+      const before = quotaUsageView(current).overallUsed;
       const written = await tryWrite(() =>
         store.updateStatus({
           ...current!,
@@ -132,7 +115,7 @@ export async function revertQuota(
         store,
         ref,
         (current) => {
-          const decision = admitUsageChange({ quotas: [quotaView(current)], from: to, to: from });
+          const decision = admitUsageChange({ quotas: [quotaUsageView(current)], from: to, to: from });
           const update = decision.allowed ? decision.updates[0] : undefined;
           return update
             ? { ...current, status: { ...(current.status as object), overallUsed: update.overallUsed } }
@@ -153,71 +136,6 @@ function lowered(before: string | undefined, after: string): boolean {
   const b = parseQuantity(after);
   if (isQuantityError(a) || isQuantityError(b)) return false;
   return compareQuantities(b, a) < 0;
-}
-
-/**
- * What the quotas have been charged for a binding: the usage written with its placement, or — for a
- * binding placed before its namespace had a quota — its usage as Karmada computes it.
- */
-export function chargedUsageOf(binding: ResourceBinding): ResourceList {
-  return readList(binding.metadata.annotations?.[QUOTA_CHARGED_ANNOTATION]) ?? usageOf(binding, binding.spec);
-}
-
-/**
- * Whether the namespace's quotas (as `quotas` shows them) would admit `binding` placed on `clusters`
- * instead of what it is charged for now: the scheduler's own check, asked dry by the failovers before
- * they take a last copy away (an eviction whose replacement the quota refuses leaves nothing running).
- */
-export function placementAdmitted(
-  binding: ResourceBinding,
-  clusters: ResourceBinding['spec']['clusters'],
-  quotas: readonly KubeObject[],
-): boolean {
-  if (quotas.length === 0) return true;
-  return admitUsageChange({
-    quotas: quotas.map(quotaView),
-    from: chargedUsageOf(binding),
-    to: usageOf(binding, { ...binding.spec, clusters }),
-  }).allowed;
-}
-
-/**
- * Whether what `binding`'s spec uses now (its placement × its per-replica requests) is covered by what
- * its quotas were charged. Not when requests or replicas went up and the scheduler has not charged the
- * difference yet — or refused it: such a spec is not rolled out (the members would otherwise run more
- * than the quota admitted, with the binding still on its old placement). A binding never charged
- * (its namespace had no quota) is covered.
- */
-export function chargeCovers(binding: ResourceBinding): boolean {
-  const charged = readList(binding.metadata.annotations?.[QUOTA_CHARGED_ANNOTATION]);
-  if (!charged) return true;
-  for (const [key, value] of Object.entries(usageOf(binding, binding.spec))) {
-    const now = parseQuantity(value);
-    const before = parseQuantity(charged[key] ?? '0');
-    if (isQuantityError(now) || isQuantityError(before)) continue;
-    if (compareQuantities(now, before) > 0) return false;
-  }
-  return true;
-}
-
-/** Karmada's usage of `spec`, with the binding's per-replica limits for `limits.*` keys. */
-export function usageOf(binding: ResourceBinding, spec: ResourceBinding['spec']): ResourceList {
-  const limits = readList(binding.metadata.annotations?.[REPLICA_LIMITS_ANNOTATION]);
-  return calculateResourceUsage(spec, limits ? { replicaLimits: limits } : {});
-}
-
-/** A resource list stored as JSON in an annotation; undefined when absent or mangled. */
-function readList(text: string | undefined): ResourceList | undefined {
-  if (!text) return undefined;
-  try {
-    const parsed = JSON.parse(text) as unknown;
-    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return undefined;
-    return Object.fromEntries(
-      Object.entries(parsed as Record<string, unknown>).filter((e): e is [string, string] => typeof e[1] === 'string'),
-    );
-  } catch {
-    return undefined;
-  }
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -14,13 +14,20 @@
  *   resource template, as Karmada does.
  */
 import { CLUSTER, CLUSTER_RESOURCE_BINDING, RESOURCE_BINDING } from '../api/karmada-names.ts';
-import { QUOTA_CHARGED_ANNOTATION } from '../api/well-known.ts';
-import { QUOTA_EXCEEDED_REASON, type ResourceList } from '../core/quota/index.ts';
+import {
+  chargeCovers,
+  chargedUsageOf,
+  QUOTA_EXCEEDED_REASON,
+  type ResourceList,
+  usageOf,
+  wasHeldForQuota,
+  withChargedUsage,
+} from '../core/quota/index.ts';
 import type { ObjectRef } from '../api/object.ts';
 import { formatKey, parseKey, refOf } from '../api/object.ts';
 import type { EstimatorOptions } from '../core/scheduler/estimate.ts';
 import { buildFramework } from '../core/scheduler/plugins/registry.ts';
-import { canonical, DEFAULT_SCHEDULER_NAME, isSchedulable, scheduleTrigger } from '../core/scheduler/reschedule.ts';
+import { DEFAULT_SCHEDULER_NAME, isSchedulable, scheduleTrigger } from '../core/scheduler/reschedule.ts';
 import {
   affectedByCluster,
   reservationBeyond,
@@ -50,16 +57,7 @@ import { PriorityGate } from '../util/priority-gate.ts';
 import type { ObjectStore } from '../store/port.ts';
 import { tryWrite } from '../store/write.ts';
 import { BatchLedger, DEFAULT_RESERVATION_TTL_MS, fleetSnapshot, loadLedger } from './reservations.ts';
-import {
-  addWaiter,
-  BatchQuotas,
-  chargeCovers,
-  chargedUsageOf,
-  releaseWaiters,
-  removeWaiter,
-  revertQuota,
-  usageOf,
-} from './quota.ts';
+import { addWaiter, BatchQuotas, releaseWaiters, removeWaiter, revertQuota } from './quota.ts';
 import {
   BINDER_CONTROLLER_NAME,
   EVICTION_CONTROLLER_NAME,
@@ -464,21 +462,4 @@ function isBindingKey(key: string): boolean {
   } catch {
     return false;
   }
-}
-
-function wasHeldForQuota(binding: ResourceBinding): boolean {
-  return (binding.status?.conditions ?? []).some(
-    (c) => c.type === 'Scheduled' && c.status === 'False' && c.reason === QUOTA_EXCEEDED_REASON,
-  );
-}
-
-/** The binding with the usage its quotas were charged, recorded with its placement. */
-function withChargedUsage(binding: ResourceBinding, usage: ResourceList): ResourceBinding {
-  return {
-    ...binding,
-    metadata: {
-      ...binding.metadata,
-      annotations: { ...binding.metadata.annotations, [QUOTA_CHARGED_ANNOTATION]: canonical(usage) },
-    },
-  };
 }

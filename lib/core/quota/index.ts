@@ -35,3 +35,12 @@ export {
 } from './admission.ts';
 export { overallUsedFromUsages, type QuotaOverallSpec, quotaStatusOverall } from './status.ts';
 export { type ClusterQuotaStatus, quotaAggregatedStatus, staticAssignmentWorks, staticWorkChanged } from './static.ts';
+export {
+  chargeCovers,
+  chargedUsageOf,
+  placementAdmitted,
+  quotaUsageView,
+  usageOf,
+  wasHeldForQuota,
+  withChargedUsage,
+} from './binding.ts';

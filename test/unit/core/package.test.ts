@@ -60,6 +60,16 @@ describe('serverless-karmada/core', () => {
       'planWork',
       'observeWork',
       'workStatusAfter',
+      'calculateResourceUsage',
+      'calculateComponentsUsage',
+      'admitUsageChange',
+      'usageOf',
+      'chargedUsageOf',
+      'chargeCovers',
+      'placementAdmitted',
+      'withChargedUsage',
+      'wasHeldForQuota',
+      'quotaUsageView',
     ]) {
       assert.equal(typeof (core as Record<string, unknown>)[name], 'function', name);
     }
