@@ -9,7 +9,11 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { KubeObject } from '../../../lib/api/object.ts';
 import { createBinderController } from '../../../lib/controllers/binder.ts';
-import { createFederatedResourceQuotaController } from '../../../lib/controllers/federated-resource-quota.ts';
+import {
+  createFederatedResourceQuotaController,
+  MEMBER_QUOTA_REPORT_REASON,
+} from '../../../lib/controllers/federated-resource-quota.ts';
+import type { ObjectStore } from '../../../lib/store/port.ts';
 import { QUOTA_WAITLIST } from '../../../lib/controllers/quota.ts';
 import { chargeCovers, placementAdmitted } from '../../../lib/core/quota/index.ts';
 import { QUOTA_CHARGED_ANNOTATION } from '../../../lib/api/well-known.ts';
@@ -296,6 +300,42 @@ describe('the FederatedResourceQuota controller', () => {
     assert.ok(t.queue.items.some((i) => i.controller === 'scheduler' && i.key === keyOf(b)));
     await t.schedule(keyOf(b));
     assert.equal((await t.used())?.cpu, '5');
+  });
+
+  it("a member's ResourceQuota report refreshes aggregatedStatus only: no binding listed, overallUsed kept (Karmada #6836)", async () => {
+    const t = setup();
+    await t.withQuota({ cpu: '4' }, { staticAssignments: [{ clusterName: 'm1', hard: { cpu: '4' } }] });
+    await t.place('a', 3);
+    const lists: string[] = [];
+    const counting: ObjectStore = { ...t.store, list: (q) => (lists.push(q.kind), t.store.list(q)) };
+    const controller = createFederatedResourceQuotaController({ store: counting, workQueue: t.queue });
+    const reconcile = (reasons: string[]) =>
+      controller.reconcile({ key: keyOf(quota({})), lane: 'standard', reasons }, t.context());
+    // What the charges left in overallUsed is what a report keeps (a recount would say 3).
+    const frq = (await t.store.get(FRQ_REF))!;
+    await t.store.updateStatus({ ...frq, status: { ...(frq.status as object), overallUsed: { cpu: '2' } } });
+    const [work] = (await t.store.list({ group: 'work.karmada.io', kind: 'Work', namespace: 'karmada-es-m1' })).items;
+    await t.store.updateStatus({
+      ...work!,
+      status: {
+        conditions: [{ type: 'Applied', status: 'True' }],
+        manifestStatuses: [{ status: { hard: { cpu: '4' }, used: { cpu: '1' } } }],
+      },
+    });
+    for (let i = 0; i < 5; i++) await reconcile([MEMBER_QUOTA_REPORT_REASON]);
+    let status = (await t.store.get(FRQ_REF))?.status as { overallUsed: unknown; aggregatedStatus: unknown };
+    assert.deepEqual(status.aggregatedStatus, [{ clusterName: 'm1', hard: { cpu: '4' }, used: { cpu: '1' } }]);
+    assert.deepEqual(status.overallUsed, { cpu: '2' }, 'kept as stored');
+    assert.deepEqual(
+      lists.filter((k) => k === 'ResourceBinding'),
+      [],
+      'five reports, no binding listed',
+    );
+    // The sweep (or a quota change) recounts: one listing.
+    await reconcile(['sync-period']);
+    status = (await t.store.get(FRQ_REF))?.status as { overallUsed: unknown; aggregatedStatus: unknown };
+    assert.deepEqual(status.overallUsed, { cpu: '3' });
+    assert.equal(lists.filter((k) => k === 'ResourceBinding').length, 1);
   });
 
   it('static assignments become ResourceQuota Works in the named members; usage comes back per cluster', async () => {
