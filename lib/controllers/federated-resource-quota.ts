@@ -17,13 +17,15 @@ import { formatKey, type KubeObject, type ObjectRef, parseKey, refOf } from '../
 import {
   addResourceLists,
   chargedUsageOf,
+  chargesInFlightOf,
   type ClusterQuotaStatus,
-  overallUsedFromUsages,
   quotaAggregatedStatus,
+  recountOverallUsed,
   type ResourceBinding,
   type ResourceList,
   staticAssignmentWorks,
   staticWorkChanged,
+  withChargesInFlight,
 } from '../core/index.ts';
 import { type EventRecorder, NO_EVENTS } from '../events/recorder.ts';
 import type { WorkQueue } from '../queue/port.ts';
@@ -112,18 +114,27 @@ export function createFederatedResourceQuotaController(options: FederatedResourc
     }
     const overall = ((frq.spec as { overall?: ResourceList } | undefined)?.overall ?? {}) as ResourceList;
     let overallUsed: ResourceList;
+    let inFlight = chargesInFlightOf(frq);
     if (enforcement) {
-      // Every binding still holds its charge until the binder gives it back, deleting or not.
+      // Every binding still holds its charge until the binder gives it back, deleting or not; a charge
+      // in flight (read with the quota, before the listing) counts until its binding shows it.
       const bindings = (await listAll(store, { ...RESOURCE_BINDING, namespace })) as ResourceBinding[];
-      overallUsed = overallUsedFromUsages(bindings.map(chargedUsageOf), overall);
+      ({ overallUsed, inFlight } = recountOverallUsed({
+        overall,
+        bindings: bindings.map((b) => ({ name: b.metadata.name ?? '', charged: chargedUsageOf(b) })),
+        inFlight,
+        now: context.now,
+      }));
     } else {
       overallUsed = aggregatedStatus.reduce<ResourceList>((sum, s) => addResourceLists(sum, s.used ?? {}), {});
     }
     const previous = (frq.status ?? {}) as QuotaStatus;
     const { aggregatedStatus: _stale, ...kept } = previous;
     const status = { ...kept, overall, overallUsed, ...(aggregatedStatus.length ? { aggregatedStatus } : {}) };
-    if (!deepEqual(status, previous)) {
-      const written = await tryWrite(() => store.updateStatus({ ...frq, status }));
+    const settled = !deepEqual(inFlight, chargesInFlightOf(frq));
+    if (!deepEqual(status, previous) || settled) {
+      // One conditional write of the quota as read: a charge made since conflicts, and is recounted.
+      const written = await tryWrite(() => store.updateWithStatus(withChargesInFlight({ ...frq, status }, inFlight)));
       if (!written.ok) return written.reason === 'gone' ? undefined : { requeueAfterMs: 0 };
       context.logger.info('quota status updated', {
         quota: formatKey(ref),

@@ -44,3 +44,15 @@ export {
   wasHeldForQuota,
   withChargedUsage,
 } from './binding.ts';
+export {
+  CHARGE_IN_FLIGHT_BOUND_MS,
+  type ChargeInFlight,
+  chargeInFlight,
+  type ChargesInFlight,
+  chargesInFlightOf,
+  heldUsage,
+  type QuotaRecount,
+  recountOverallUsed,
+  settledChargesInFlight,
+  withChargesInFlight,
+} from './in-flight.ts';

@@ -70,6 +70,9 @@ describe('serverless-karmada/core', () => {
       'withChargedUsage',
       'wasHeldForQuota',
       'quotaUsageView',
+      'recountOverallUsed',
+      'heldUsage',
+      'settledChargesInFlight',
     ]) {
       assert.equal(typeof (core as Record<string, unknown>)[name], 'function', name);
     }
