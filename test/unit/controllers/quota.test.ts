@@ -154,6 +154,21 @@ describe('quota enforcement in the scheduler (FederatedQuotaEnforcement)', () =>
     );
   });
 
+  it("held for quota: a ScheduleBindingFailed warning with Karmada's message on the binding and on its template", async () => {
+    const t = setup();
+    await t.withQuota({ cpu: '1' });
+    const b = await t.place('web', 2);
+    const message = 'FederatedResourceQuota(default/team) exceeded for resource cpu: requested sum 2, limit 1.';
+    const failed = t.events.events.filter((e) => e.reason === 'ScheduleBindingFailed');
+    assert.deepEqual(
+      failed.map((e) => [e.involved.kind, e.involved.namespace, e.involved.name, e.type, e.message]),
+      [
+        ['ResourceBinding', 'default', b.metadata.name, 'Warning', message],
+        ['Deployment', 'default', 'web', 'Warning', message],
+      ],
+    );
+  });
+
   it('requests.cpu and limits.cpu keys are enforced too (Karmada #7864 dropped them)', async () => {
     for (const key of ['requests.cpu', 'limits.cpu']) {
       const t = setup();
@@ -516,6 +531,48 @@ describe('the FederatedResourceQuota controller', () => {
     status = (await t.store.get(FRQ_REF))?.status as { overallUsed: unknown; aggregatedStatus: unknown };
     assert.deepEqual(status.overallUsed, { cpu: '3' });
     assert.equal(lists.filter((k) => k === 'ResourceBinding').length, 1);
+  });
+
+  it('FederatedQuotaEnforcement=false: nothing is held or charged, and overallUsed is the members’ ResourceQuota usage', async () => {
+    const t = setup();
+    const off = createSchedulerController({
+      store: t.store,
+      workQueue: t.queue,
+      events: t.events,
+      now: () => t.clock.now(),
+      quotaEnforcement: false,
+    });
+    const controller = createFederatedResourceQuotaController({
+      store: t.store,
+      workQueue: t.queue,
+      enforcement: false,
+    });
+    const sync = (reasons: string[]) =>
+      controller.reconcile({ key: keyOf(quota({})), lane: 'standard', reasons }, t.context());
+    await t.seed(member('m1'));
+    await t.seed(quota({ cpu: '1' }, { staticAssignments: [{ clusterName: 'm1', hard: { cpu: '1' } }] }));
+    await sync([]);
+    const b = await t.seed(rb('web', 3));
+    await t.schedule(keyOf(b), off);
+    assert.equal((await t.scheduledCondition(b))?.status, 'True', 'placed over the limit: nothing held');
+    assert.equal((await t.read(b)).metadata.annotations?.[QUOTA_CHARGED_ANNOTATION], undefined, 'nothing charged');
+    assert.equal(
+      t.events.events.some((e) => e.reason === 'QuotaExceeded' || e.reason === 'ScheduleBindingFailed'),
+      false,
+    );
+    // The member's ResourceQuota reports its usage: overallUsed follows it, also on a report alone.
+    const [work] = (await t.store.list({ group: 'work.karmada.io', kind: 'Work', namespace: 'karmada-es-m1' })).items;
+    await t.store.updateStatus({
+      ...work!,
+      status: {
+        conditions: [{ type: 'Applied', status: 'True' }],
+        manifestStatuses: [{ status: { hard: { cpu: '1' }, used: { cpu: '3' } } }],
+      },
+    });
+    await sync([MEMBER_QUOTA_REPORT_REASON]);
+    assert.deepEqual(((await t.store.get(FRQ_REF))?.status as { overallUsed: unknown }).overallUsed, { cpu: '3' });
+    await sync(['sync-period']);
+    assert.deepEqual(((await t.store.get(FRQ_REF))?.status as { overallUsed: unknown }).overallUsed, { cpu: '3' });
   });
 
   it('static assignments become ResourceQuota Works in the named members; usage comes back per cluster', async () => {
