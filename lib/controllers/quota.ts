@@ -6,6 +6,8 @@
  * written. Two schedulers placing at the same moment cannot both take the last of a quota: the second
  * write conflicts, re-reads the quota and is decided again against the first one's usage. A charge the
  * binding write then does not follow is reverted; the periodic recompute heals anything left over.
+ * Each charge is also recorded on the quota as in flight, in the same write, so that a recompute
+ * running before the binding write counts it (the core's `recountOverallUsed`).
  *
  * Bindings held for quota are remembered per namespace (an internal `QuotaWaitlist`), so that when a
  * quota frees up — usage drops, a limit rises — they are sent to the scheduler at once (Karmada #6486)
