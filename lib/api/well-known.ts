@@ -37,6 +37,13 @@ export const FEDERATED_RESOURCE_QUOTA_NAME_LABEL = 'federatedresourcequota.karma
  * have been charged for it, written with its placement.
  */
 export const QUOTA_CHARGED_ANNOTATION = 'resourcebinding.serverless-karmada.io/quota-charged';
+/**
+ * On a FederatedResourceQuota (ours, not Karmada's): the charges written to its `status.overallUsed`
+ * whose binding may not show them yet — binding name → the usage the quota now holds for it, and when
+ * (JSON). Written in the same conditional write as the charge, so that a recount running before the
+ * binding is written counts what the quota holds, not what the binding still shows.
+ */
+export const QUOTA_CHARGES_IN_FLIGHT_ANNOTATION = 'federatedresourcequota.serverless-karmada.io/charges-in-flight';
 /** On a binding (ours): the per-replica limits of its workload, for `limits.*` quota keys. */
 export const REPLICA_LIMITS_ANNOTATION = 'resourcebinding.serverless-karmada.io/replica-limits';
 /**

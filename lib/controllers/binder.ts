@@ -23,7 +23,7 @@ import {
   RESOURCE_BINDING_PERMANENT_ID_LABEL as RB_ID_LABEL,
   WORK_PERMANENT_ID_LABEL,
 } from '../api/well-known.ts';
-import { chargeCovers, chargedUsageOf, chargeQuota, releaseWaiters, removeWaiter } from './quota.ts';
+import { chargeQuota, releaseWaiters, removeWaiter } from './quota.ts';
 import {
   bindingIdOf,
   bindingKeyOf,
@@ -50,6 +50,7 @@ import {
   withoutRequirement,
 } from '../core/dependencies/index.ts';
 import type { OverridePolicy } from '../core/overrides/index.ts';
+import { chargeCovers, chargedUsageOf } from '../core/quota/index.ts';
 import {
   type AggregatedStatusItem,
   aggregatedStatusItems,
@@ -534,7 +535,7 @@ export function createBinderController(options: BinderOptions): Controller & { s
     }
     if (binding.spec.propagateDeps && !(await releaseDependencies(binding, new Set(), lane)))
       return { requeueAfterMs: 1_000 };
-    const released = await releaseQuota(binding);
+    const released = await releaseQuota(binding, context.now);
     if (!released) return { requeueAfterMs: 0 };
     const removedFinalizer = await tryWrite(() => removeFinalizer(store, released, finalizer));
     if (!removedFinalizer.ok && removedFinalizer.reason === 'conflict') return { requeueAfterMs: 0 };
@@ -549,17 +550,22 @@ export function createBinderController(options: BinderOptions): Controller & { s
 
   /**
    * A deleted ResourceBinding gives its usage back to the namespace's quotas, and leaves the quota
-   * waitlist. What it was charged is zeroed on the binding first, so a retried pass cannot give it back
-   * twice (a crash in between over-counts until the quota's next recompute — the safe direction).
-   * Returns the binding as now stored, or undefined when it changed meanwhile (decide again).
+   * waitlist. The quotas are written first, each recording the give-back as a charge in flight (the
+   * binding holding nothing), then the binding's record is zeroed: a recount in between counts what
+   * the quota holds, and a retried pass finds the quota already holding nothing for it and gives
+   * nothing back twice. Returns the binding as now stored, or undefined when it changed meanwhile or
+   * the quotas were busy (decide again).
    */
-  async function releaseQuota(binding: ResourceBinding): Promise<ResourceBinding | undefined> {
+  async function releaseQuota(binding: ResourceBinding, now: number): Promise<ResourceBinding | undefined> {
     const namespace = binding.metadata.namespace;
     if (binding.kind !== RESOURCE_BINDING.kind || !namespace || !quotaEnforcement) return binding;
     const charged = chargedUsageOf(binding);
     if (Object.keys(charged).length === 0) return binding;
     const quotas = await listAll(store, { ...FEDERATED_RESOURCE_QUOTA, namespace });
     if (quotas.length === 0) return binding;
+    const charge = await chargeQuota(store, quotas, charged, {}, { binding: binding.metadata.name ?? '', now });
+    if (!charge.ok) return undefined;
+    if (charge.freed) await releaseWaiters(store, options.workQueue, namespace);
     const zeroed = await tryWrite(() =>
       store.update({
         ...binding,
@@ -570,9 +576,7 @@ export function createBinderController(options: BinderOptions): Controller & { s
       }),
     );
     if (!zeroed.ok) return zeroed.reason === 'gone' ? binding : undefined;
-    const charge = await chargeQuota(store, quotas, charged, {});
     await removeWaiter(store, namespace, formatKey(refOf(binding)));
-    if (charge.ok && charge.freed) await releaseWaiters(store, options.workQueue, namespace);
     return zeroed.object as ResourceBinding;
   }
 

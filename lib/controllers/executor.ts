@@ -64,6 +64,7 @@ import { memoize } from '../util/memo.ts';
 import type { ListedRef, ObjectStore } from '../store/port.ts';
 import { tryWrite } from '../store/write.ts';
 import { clusterRecordSpec, writeClusterRecord } from './cluster-record.ts';
+import { MEMBER_QUOTA_REPORT_REASON } from './federated-resource-quota.ts';
 import { BINDER_CONTROLLER_NAME, EXECUTOR_CONTROLLER_NAME, FEDERATED_RESOURCE_QUOTA_CONTROLLER_NAME } from './specs.ts';
 
 /** A Work that could not be applied is tried again after 2 s, doubling up to 5 min. */
@@ -498,7 +499,7 @@ export function createExecutorController(options: ExecutorOptions): Controller &
           controller: FEDERATED_RESOURCE_QUOTA_CONTROLLER_NAME,
           lane,
           key: formatKey({ ...FEDERATED_RESOURCE_QUOTA, namespace: quotaNamespace, name: quotaName }),
-          reason: 'work-status',
+          reason: MEMBER_QUOTA_REPORT_REASON,
         },
       ]);
       return;

@@ -6,6 +6,8 @@
  * written. Two schedulers placing at the same moment cannot both take the last of a quota: the second
  * write conflicts, re-reads the quota and is decided again against the first one's usage. A charge the
  * binding write then does not follow is reverted; the periodic recompute heals anything left over.
+ * Each charge is also recorded on the quota as in flight, in the same write, so that a recompute
+ * running before the binding write counts it (the core's `recountOverallUsed`).
  *
  * Bindings held for quota are remembered per namespace (an internal `QuotaWaitlist`), so that when a
  * quota frees up — usage drops, a limit rises — they are sent to the scheduler at once (Karmada #6486)
@@ -16,17 +18,24 @@ import { compareQuantities, isQuantityError, parseQuantity } from '../api/quanti
 import type { KubeObject, ObjectRef } from '../api/object.ts';
 import {
   admitUsageChange,
-  calculateResourceUsage,
-  type QuotaUsageView,
+  type ChargeInFlight,
+  chargeInFlight,
+  type ChargesInFlight,
+  chargesInFlightOf,
+  chargedUsageOf,
+  heldUsage,
+  quotaUsageView,
   type ResourceBinding,
   type ResourceList,
+  settledChargesInFlight,
+  withChargesInFlight,
 } from '../core/index.ts';
-import { QUOTA_CHARGED_ANNOTATION, REPLICA_LIMITS_ANNOTATION } from '../api/well-known.ts';
 import type { WorkQueue } from '../queue/port.ts';
-import { FEDERATED_RESOURCE_QUOTA } from '../api/karmada-names.ts';
+import { FEDERATED_RESOURCE_QUOTA, RESOURCE_BINDING } from '../api/karmada-names.ts';
 import { listAll } from '../store/list-all.ts';
 import type { ObjectStore } from '../store/port.ts';
 import { tryWrite, updateLatest } from '../store/write.ts';
+import { deepEqual } from '../util/json.ts';
 import { SCHEDULER_CONTROLLER_NAME } from './specs.ts';
 
 /** Internal bookkeeping (not served by the API): per namespace, the bindings held for quota. */
@@ -37,21 +46,28 @@ const ATTEMPTS = 8;
 /** Rounds of 10 attempts a revert makes before it leaves the difference to the periodic recompute. */
 const REVERT_ROUNDS = 20;
 
-/** A quota as the admission reads it. */
-export function quotaView(frq: KubeObject): QuotaUsageView {
-  return {
-    namespace: frq.metadata.namespace ?? '',
-    name: frq.metadata.name ?? '',
-    overall: (frq.spec as { overall?: ResourceList } | undefined)?.overall ?? {},
-    overallUsed: (frq.status as { overallUsed?: ResourceList } | undefined)?.overallUsed ?? {},
-  };
+/** Quotas holding this many charges in flight have those their bindings now show settled by the next charge. */
+const SETTLE_AT = 64;
+
+/** One quota a charge was written to: what to give back, and the charge-in-flight record to undo. */
+export interface ChargedQuota {
+  ref: ObjectRef;
+  /** The binding's name. */
+  binding: string;
+  /** What the quota held for the binding before the charge. */
+  held: ResourceList;
+  /** What it holds now. */
+  to: ResourceList;
+  /** The binding's charge in flight before, and the one written. */
+  previous: ChargeInFlight | undefined;
+  written: ChargeInFlight;
 }
 
 /** What a charge came to. */
 export type QuotaCharge =
   | {
       ok: true;
-      charged: ObjectRef[];
+      charged: ChargedQuota[];
       /** Some quota's usage went down. */
       freed: boolean;
       /** The quotas as they are stored now (for the next charge of the same caller). */
@@ -61,26 +77,31 @@ export type QuotaCharge =
   | { ok: false; message: string; quota: ObjectRef; busy?: boolean };
 
 /**
- * Charges the change of one binding's usage from `from` to `to` to `quotas` (the quotas of its
- * namespace, as the caller last read them), one conditional status write per affected quota; a stale
- * quota is re-read on its conflict. A denial reverts what was already charged.
+ * Charges the change of binding `binding`'s usage to `to` — from what each quota holds for it: its
+ * charge in flight, else `from` (what the binding shows it was charged) — to `quotas` (the quotas of
+ * its namespace, as the caller last read them), one conditional write per affected quota that moves
+ * `status.overallUsed` and records the charge in flight together; a stale quota is re-read on its
+ * conflict. A denial reverts what was already charged. `now`: ms since the epoch.
  */
 export async function chargeQuota(
   store: ObjectStore,
   quotas: readonly KubeObject[],
   from: ResourceList,
   to: ResourceList,
+  charge: { binding: string; now: number },
 ): Promise<QuotaCharge> {
   const sorted = [...quotas].sort((a, b) => ((a.metadata.name ?? '') < (b.metadata.name ?? '') ? -1 : 1));
-  const charged: ObjectRef[] = [];
+  const charged: ChargedQuota[] = [];
   const latest: KubeObject[] = [];
+  const written = chargeInFlight(to, charge.now);
   let freed = false;
   for (const listed of sorted) {
     const ref = refOf(listed);
     let current: KubeObject | undefined = listed;
+    let shown: Map<string, ResourceList | undefined> | undefined;
     for (let attempt = 1; current; attempt++) {
       if (attempt > ATTEMPTS) {
-        await revertQuota(store, charged, from, to);
+        await revertQuota(store, charged);
         return {
           ok: false,
           busy: true,
@@ -88,9 +109,11 @@ export async function chargeQuota(
           quota: ref,
         };
       }
-      const decision = admitUsageChange({ quotas: [quotaView(current)], from, to });
+      const inFlight = chargesInFlightOf(current);
+      const held = heldUsage(inFlight, charge.binding, from);
+      const decision = admitUsageChange({ quotas: [quotaUsageView(current)], from: held, to });
       if (!decision.allowed) {
-        await revertQuota(store, charged, from, to);
+        await revertQuota(store, charged);
         return { ok: false, message: decision.message, quota: ref };
       }
       const update = decision.updates[0];
@@ -98,47 +121,69 @@ export async function chargeQuota(
         latest.push(current);
         break;
       }
-      const before = quotaView(current).overallUsed;
-      const written = await tryWrite(() =>
-        store.updateStatus({
-          ...current!,
-          status: { ...(current!.status as object), overallUsed: update.overallUsed },
-        }),
+      let charges: ChargesInFlight = { ...inFlight, [charge.binding]: written };
+      if (Object.keys(charges).length >= SETTLE_AT) {
+        shown ??= await shownCharges(store, ref.namespace ?? '', Object.keys(inFlight));
+        charges = { ...settledChargesInFlight(inFlight, shown), [charge.binding]: written };
+      }
+      const before = quotaUsageView(current).overallUsed;
+      const next = withChargesInFlight(
+        { ...current, status: { ...(current.status as object), overallUsed: update.overallUsed } },
+        charges,
       );
-      if (written.ok) {
-        charged.push(ref);
-        latest.push(written.object);
+      const result = await tryWrite(() => store.updateWithStatus(next));
+      if (result.ok) {
+        charged.push({ ref, binding: charge.binding, held, to, previous: inFlight[charge.binding], written });
+        latest.push(result.object);
         freed ||= Object.entries(update.overallUsed).some(([k, v]) => lowered(before[k], v));
         break;
       }
-      current = written.reason === 'conflict' ? written.current : undefined;
+      current = result.reason === 'conflict' ? result.current : undefined;
     }
   }
   return { ok: true, charged, freed, latest };
 }
 
-/** Gives back a charge (`to` → `from`, a decrease, always admitted) to the quotas it was made to. */
-export async function revertQuota(
+/** What the bindings named show they were charged now (undefined: gone), read one by one (consistent reads). */
+async function shownCharges(
   store: ObjectStore,
-  quotas: readonly ObjectRef[],
-  from: ResourceList,
-  to: ResourceList,
-): Promise<void> {
-  for (const ref of quotas) {
+  namespace: string,
+  names: readonly string[],
+): Promise<Map<string, ResourceList | undefined>> {
+  const read = await Promise.all(
+    names.map(async (name) => {
+      const binding = (await store.get({ ...RESOURCE_BINDING, namespace, name })) as ResourceBinding | undefined;
+      return [name, binding && chargedUsageOf(binding)] as const;
+    }),
+  );
+  return new Map(read);
+}
+
+/**
+ * Gives back charges (each quota back to what it held for the binding — a decrease or no change,
+ * always admitted) and undoes their charge-in-flight records, unless a later charge of the same
+ * binding replaced them.
+ */
+export async function revertQuota(store: ObjectStore, charged: readonly ChargedQuota[]): Promise<void> {
+  for (const c of charged) {
     // A revert must land: one given up is usage charged for nothing until the next recompute. Under
     // contention (many placements of one namespace at once) it keeps trying, pausing between rounds.
     for (let round = 0; round < REVERT_ROUNDS; round++) {
       const result = await updateLatest(
         store,
-        ref,
+        c.ref,
         (current) => {
-          const decision = admitUsageChange({ quotas: [quotaView(current)], from: to, to: from });
+          const decision = admitUsageChange({ quotas: [quotaUsageView(current)], from: c.to, to: c.held });
           const update = decision.allowed ? decision.updates[0] : undefined;
-          return update
-            ? { ...current, status: { ...(current.status as object), overallUsed: update.overallUsed } }
-            : undefined;
+          const inFlight = chargesInFlightOf(current);
+          const ours = deepEqual(inFlight[c.binding], c.written);
+          if (!update && !ours) return undefined;
+          const { [c.binding]: _ours, ...others } = inFlight;
+          const charges = ours ? (c.previous ? { ...others, [c.binding]: c.previous } : others) : inFlight;
+          const status = update ? { ...(current.status as object), overallUsed: update.overallUsed } : current.status;
+          return withChargesInFlight({ ...current, status }, charges);
         },
-        { write: 'updateStatus', attempts: 10 },
+        { write: 'updateWithStatus', attempts: 10 },
       );
       if (result.status !== 'conflict') break;
       await new Promise((r) => setTimeout(r, 5 + Math.floor(Math.random() * 20 * (round + 1))));
@@ -153,71 +198,6 @@ function lowered(before: string | undefined, after: string): boolean {
   const b = parseQuantity(after);
   if (isQuantityError(a) || isQuantityError(b)) return false;
   return compareQuantities(b, a) < 0;
-}
-
-/**
- * What the quotas have been charged for a binding: the usage written with its placement, or — for a
- * binding placed before its namespace had a quota — its usage as Karmada computes it.
- */
-export function chargedUsageOf(binding: ResourceBinding): ResourceList {
-  return readList(binding.metadata.annotations?.[QUOTA_CHARGED_ANNOTATION]) ?? usageOf(binding, binding.spec);
-}
-
-/**
- * Whether the namespace's quotas (as `quotas` shows them) would admit `binding` placed on `clusters`
- * instead of what it is charged for now: the scheduler's own check, asked dry by the failovers before
- * they take a last copy away (an eviction whose replacement the quota refuses leaves nothing running).
- */
-export function placementAdmitted(
-  binding: ResourceBinding,
-  clusters: ResourceBinding['spec']['clusters'],
-  quotas: readonly KubeObject[],
-): boolean {
-  if (quotas.length === 0) return true;
-  return admitUsageChange({
-    quotas: quotas.map(quotaView),
-    from: chargedUsageOf(binding),
-    to: usageOf(binding, { ...binding.spec, clusters }),
-  }).allowed;
-}
-
-/**
- * Whether what `binding`'s spec uses now (its placement × its per-replica requests) is covered by what
- * its quotas were charged. Not when requests or replicas went up and the scheduler has not charged the
- * difference yet — or refused it: such a spec is not rolled out (the members would otherwise run more
- * than the quota admitted, with the binding still on its old placement). A binding never charged
- * (its namespace had no quota) is covered.
- */
-export function chargeCovers(binding: ResourceBinding): boolean {
-  const charged = readList(binding.metadata.annotations?.[QUOTA_CHARGED_ANNOTATION]);
-  if (!charged) return true;
-  for (const [key, value] of Object.entries(usageOf(binding, binding.spec))) {
-    const now = parseQuantity(value);
-    const before = parseQuantity(charged[key] ?? '0');
-    if (isQuantityError(now) || isQuantityError(before)) continue;
-    if (compareQuantities(now, before) > 0) return false;
-  }
-  return true;
-}
-
-/** Karmada's usage of `spec`, with the binding's per-replica limits for `limits.*` keys. */
-export function usageOf(binding: ResourceBinding, spec: ResourceBinding['spec']): ResourceList {
-  const limits = readList(binding.metadata.annotations?.[REPLICA_LIMITS_ANNOTATION]);
-  return calculateResourceUsage(spec, limits ? { replicaLimits: limits } : {});
-}
-
-/** A resource list stored as JSON in an annotation; undefined when absent or mangled. */
-function readList(text: string | undefined): ResourceList | undefined {
-  if (!text) return undefined;
-  try {
-    const parsed = JSON.parse(text) as unknown;
-    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return undefined;
-    return Object.fromEntries(
-      Object.entries(parsed as Record<string, unknown>).filter((e): e is [string, string] => typeof e[1] === 'string'),
-    );
-  } catch {
-    return undefined;
-  }
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -283,11 +263,14 @@ export async function releaseWaiters(store: ObjectStore, workQueue: WorkQueue, n
  */
 export class BatchQuotas {
   readonly #store: ObjectStore;
+  readonly #now: () => number;
   readonly #lists = new Map<string, Promise<KubeObject[]>>();
   readonly #tails = new Map<string, Promise<unknown>>();
 
-  constructor(store: ObjectStore) {
+  /** `now`: the wall clock the charges in flight are stamped with (ms since the epoch). */
+  constructor(store: ObjectStore, now: () => number = Date.now) {
     this.#store = store;
+    this.#now = now;
   }
 
   /** The quotas of `namespace` as this batch last saw them. */
@@ -300,10 +283,16 @@ export class BatchQuotas {
     return list;
   }
 
-  /** {@link chargeQuota} against the namespace's quotas, after the batch's earlier charges there. */
-  charge(namespace: string, from: ResourceList, to: ResourceList): Promise<QuotaCharge> {
+  /**
+   * {@link chargeQuota} of binding `binding` (its name) against the namespace's quotas, after the
+   * batch's earlier charges there.
+   */
+  charge(namespace: string, from: ResourceList, to: ResourceList, binding: string): Promise<QuotaCharge> {
     const run = async () => {
-      const charge = await chargeQuota(this.#store, await this.quotas(namespace), from, to);
+      const charge = await chargeQuota(this.#store, await this.quotas(namespace), from, to, {
+        binding,
+        now: this.#now(),
+      });
       if (charge.ok) this.#lists.set(namespace, Promise.resolve(charge.latest));
       else this.#lists.delete(namespace);
       return charge;

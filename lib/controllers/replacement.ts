@@ -6,8 +6,14 @@
  * binding whose scale-up the quota had refused left it with no cluster at all).
  */
 import type { KubeObject } from '../api/object.ts';
-import { applyDelta, type Framework, type ResourceBinding, scheduleBinding, type Snapshot } from '../core/index.ts';
-import { placementAdmitted } from './quota.ts';
+import {
+  applyDelta,
+  type Framework,
+  placementAdmitted,
+  type ResourceBinding,
+  scheduleBinding,
+  type Snapshot,
+} from '../core/index.ts';
 
 /**
  * Whether `binding` can be placed with `excluded` unavailable (what it reserves is taken from `snapshot`)

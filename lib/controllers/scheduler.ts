@@ -14,13 +14,20 @@
  *   resource template, as Karmada does.
  */
 import { CLUSTER, CLUSTER_RESOURCE_BINDING, RESOURCE_BINDING } from '../api/karmada-names.ts';
-import { QUOTA_CHARGED_ANNOTATION } from '../api/well-known.ts';
-import { QUOTA_EXCEEDED_REASON, type ResourceList } from '../core/quota/index.ts';
+import {
+  chargeCovers,
+  chargedUsageOf,
+  QUOTA_EXCEEDED_REASON,
+  type ResourceList,
+  usageOf,
+  wasHeldForQuota,
+  withChargedUsage,
+} from '../core/quota/index.ts';
 import type { ObjectRef } from '../api/object.ts';
 import { formatKey, parseKey, refOf } from '../api/object.ts';
 import type { EstimatorOptions } from '../core/scheduler/estimate.ts';
 import { buildFramework } from '../core/scheduler/plugins/registry.ts';
-import { canonical, DEFAULT_SCHEDULER_NAME, isSchedulable, scheduleTrigger } from '../core/scheduler/reschedule.ts';
+import { DEFAULT_SCHEDULER_NAME, isSchedulable, scheduleTrigger } from '../core/scheduler/reschedule.ts';
 import {
   affectedByCluster,
   reservationBeyond,
@@ -50,16 +57,7 @@ import { PriorityGate } from '../util/priority-gate.ts';
 import type { ObjectStore } from '../store/port.ts';
 import { tryWrite } from '../store/write.ts';
 import { BatchLedger, DEFAULT_RESERVATION_TTL_MS, fleetSnapshot, loadLedger } from './reservations.ts';
-import {
-  addWaiter,
-  BatchQuotas,
-  chargeCovers,
-  chargedUsageOf,
-  releaseWaiters,
-  removeWaiter,
-  revertQuota,
-  usageOf,
-} from './quota.ts';
+import { addWaiter, BatchQuotas, type ChargedQuota, releaseWaiters, removeWaiter, revertQuota } from './quota.ts';
 import {
   BINDER_CONTROLLER_NAME,
   EVICTION_CONTROLLER_NAME,
@@ -171,7 +169,7 @@ export function createSchedulerController(options: SchedulerOptions): Controller
       namespaceBindings: memoize(
         (namespace) => listAll(store, { ...RESOURCE_BINDING, namespace }) as Promise<ResourceBinding[]>,
       ),
-      quotas: new BatchQuotas(store),
+      quotas: new BatchQuotas(store, now),
       ...(mixed
         ? { order: schedulingOrder(batch!.keys, priorityOf), gate: new PriorityGate(bindingKeys.map(priorityOf)) }
         : {}),
@@ -290,7 +288,7 @@ export function createSchedulerController(options: SchedulerOptions): Controller
         const accepted = await scope.ledger.commit(more);
         if (!accepted) {
           context.logger.info('capacity taken by a concurrent scheduler; deciding again', { attempt });
-          if (quota) await revertQuota(store, quota.charged, quota.from, quota.to);
+          if (quota) await revertQuota(store, quota.charged);
           continue;
         }
         held = [...held, ...more];
@@ -299,12 +297,12 @@ export function createSchedulerController(options: SchedulerOptions): Controller
       const next = quota && decided ? withChargedUsage(decided, quota.to) : decided;
       if (!next) {
         // Nothing to write: whatever was charged for this decision goes back.
-        if (quota) await revertQuota(store, quota.charged, quota.from, quota.to);
+        if (quota) await revertQuota(store, quota.charged);
         return undefined;
       }
       const stored = await tryWrite(() => store.updateWithStatus(next));
       if (!stored.ok) {
-        if (quota) await revertQuota(store, quota.charged, quota.from, quota.to);
+        if (quota) await revertQuota(store, quota.charged);
         if (stored.reason === 'gone') return undefined;
         // Decide again on the binding as it now is, with this attempt's capacity free again in the
         // snapshot (it stays in the ledger: the next attempt reserves only what it needs beyond it).
@@ -345,7 +343,7 @@ export function createSchedulerController(options: SchedulerOptions): Controller
     scope: SchedulerBatch,
     context: ReconcileContext,
   ): Promise<
-    { charged: ObjectRef[]; from: ResourceList; to: ResourceList; freed: boolean } | 'held' | 'busy' | undefined
+    { charged: ChargedQuota[]; from: ResourceList; to: ResourceList; freed: boolean } | 'held' | 'busy' | undefined
   > {
     const namespace = binding.metadata.namespace;
     if (!quotaEnforcement || binding.kind !== RESOURCE_BINDING.kind || !namespace) return undefined;
@@ -358,7 +356,7 @@ export function createSchedulerController(options: SchedulerOptions): Controller
     if (quotas.length === 0) return undefined;
     const from = chargedUsageOf(binding);
     const to = usageOf(binding, { ...binding.spec, clusters });
-    const charge = await scope.quotas.charge(namespace, from, to);
+    const charge = await scope.quotas.charge(namespace, from, to, binding.metadata.name ?? '');
     if (charge.ok) return { charged: charge.charged, from, to, freed: charge.freed };
     if (charge.busy) return 'busy';
     const failed = resultBinding(
@@ -464,21 +462,4 @@ function isBindingKey(key: string): boolean {
   } catch {
     return false;
   }
-}
-
-function wasHeldForQuota(binding: ResourceBinding): boolean {
-  return (binding.status?.conditions ?? []).some(
-    (c) => c.type === 'Scheduled' && c.status === 'False' && c.reason === QUOTA_EXCEEDED_REASON,
-  );
-}
-
-/** The binding with the usage its quotas were charged, recorded with its placement. */
-function withChargedUsage(binding: ResourceBinding, usage: ResourceList): ResourceBinding {
-  return {
-    ...binding,
-    metadata: {
-      ...binding.metadata,
-      annotations: { ...binding.metadata.annotations, [QUOTA_CHARGED_ANNOTATION]: canonical(usage) },
-    },
-  };
 }

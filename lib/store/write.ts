@@ -44,7 +44,7 @@ export async function updateLatest(
   store: ObjectStore,
   start: KubeObject | ObjectRef,
   change: (current: KubeObject) => KubeObject | undefined,
-  options: { attempts?: number; write?: 'update' | 'updateStatus' } = {},
+  options: { attempts?: number; write?: 'update' | 'updateStatus' | 'updateWithStatus' } = {},
 ): Promise<LatestUpdate> {
   const attempts = options.attempts ?? 5;
   let current: KubeObject | undefined = 'metadata' in start ? start : await store.get(start);
@@ -53,7 +53,11 @@ export async function updateLatest(
     const next = change(current);
     if (!next) return { status: 'unchanged', object: current };
     const result = await tryWrite(() =>
-      options.write === 'updateStatus' ? store.updateStatus(next) : store.update(next),
+      options.write === 'updateStatus'
+        ? store.updateStatus(next)
+        : options.write === 'updateWithStatus'
+          ? store.updateWithStatus(next)
+          : store.update(next),
     );
     if (result.ok) return { status: 'written', object: result.object };
     if (result.reason === 'gone') return { status: 'gone' };

@@ -8,6 +8,7 @@
 /** A resource list: resource name → canonical quantity text (the model's type, re-exported here). */
 export type { ResourceList } from '../model/types.ts';
 export {
+  calculateComponentsUsage,
   calculateResourceUsage,
   isUsageAddition,
   LIMITS_PREFIX,
@@ -34,3 +35,24 @@ export {
 } from './admission.ts';
 export { overallUsedFromUsages, type QuotaOverallSpec, quotaStatusOverall } from './status.ts';
 export { type ClusterQuotaStatus, quotaAggregatedStatus, staticAssignmentWorks, staticWorkChanged } from './static.ts';
+export {
+  chargeCovers,
+  chargedUsageOf,
+  placementAdmitted,
+  quotaUsageView,
+  usageOf,
+  wasHeldForQuota,
+  withChargedUsage,
+} from './binding.ts';
+export {
+  CHARGE_IN_FLIGHT_BOUND_MS,
+  type ChargeInFlight,
+  chargeInFlight,
+  type ChargesInFlight,
+  chargesInFlightOf,
+  heldUsage,
+  type QuotaRecount,
+  recountOverallUsed,
+  settledChargesInFlight,
+  withChargesInFlight,
+} from './in-flight.ts';

@@ -5,7 +5,7 @@
  * (`limits.<name>`) — so that quotas on `pods` and `limits.*` can be enforced (Karmada #7864).
  */
 import { addQuantities, isZeroQuantity, multiplyQuantity, type Quantity } from '../../api/quantity.ts';
-import type { ResourceBindingSpec, ResourceList } from '../model/types.ts';
+import type { Component, ResourceBindingSpec, ResourceList } from '../model/types.ts';
 import { formatResourceList, quantityOf } from './resource-list.ts';
 
 /** The binding fields a usage is computed from (a whole `ResourceBindingSpec` will do). */
@@ -109,16 +109,7 @@ export function calculateResourceUsage(spec: QuotaBindingSpec, options: Resource
 
   if (components.length > 0) {
     if (clusters.length === 0) return {};
-    const perSet = new Map<string, Quantity>();
-    let podsPerSet = 0;
-    for (const component of components) {
-      if (!component.replicas) continue;
-      podsPerSet += component.replicas;
-      accumulate(perSet, component.replicaRequirements?.resourceRequest, component.replicas);
-      accumulate(perSet, options.componentLimits?.[component.name], component.replicas, LIMITS_PREFIX);
-    }
-    if (podsPerSet !== 0) perSet.set(POD_COUNT_RESOURCE, quantityOf(POD_COUNT_RESOURCE, String(podsPerSet)));
-    return formatResourceList(scaled(perSet, clusters.length));
+    return formatResourceList(scaled(componentSet(components, options.componentLimits), clusters.length));
   }
 
   const scheduled = clusters.reduce((sum, c) => sum + (c.replicas ?? 0), 0);
@@ -128,4 +119,40 @@ export function calculateResourceUsage(spec: QuotaBindingSpec, options: Resource
   accumulate(perReplica, options.replicaLimits, 1, LIMITS_PREFIX);
   perReplica.set(POD_COUNT_RESOURCE, quantityOf(POD_COUNT_RESOURCE, '1'));
   return formatResourceList(scaled(perReplica, scheduled));
+}
+
+/**
+ * One set of a multi-template workload's components — what each target cluster runs: Σ over components
+ * of `replicas × resourceRequest` (Karmada's component aggregation in `CalculateResourceUsage`;
+ * components with no replicas or no requests skipped, zero amounts dropped), plus our additions:
+ * `pods` (Σ component replicas) and, with `componentLimits` (per-replica limits by component name),
+ * `limits.<name>`. {@link calculateResourceUsage} multiplies this by the number of scheduled clusters.
+ *
+ * @example
+ * calculateComponentsUsage([
+ *   { name: 'jobmanager', replicas: 1, replicaRequirements: { resourceRequest: { cpu: '1', memory: '1.024' } } },
+ *   { name: 'taskmanager', replicas: 2, replicaRequirements: { resourceRequest: { cpu: '2', memory: '2.048' } } },
+ * ]); // { cpu: '5', memory: '5120m', pods: '3' }
+ */
+export function calculateComponentsUsage(
+  components: readonly Component[],
+  options: Pick<ResourceUsageOptions, 'componentLimits'> = {},
+): ResourceList {
+  return formatResourceList(componentSet(components, options.componentLimits));
+}
+
+function componentSet(
+  components: readonly Component[],
+  componentLimits: ResourceUsageOptions['componentLimits'],
+): Map<string, Quantity> {
+  const perSet = new Map<string, Quantity>();
+  let podsPerSet = 0;
+  for (const component of components) {
+    if (!component.replicas) continue;
+    podsPerSet += component.replicas;
+    accumulate(perSet, component.replicaRequirements?.resourceRequest, component.replicas);
+    accumulate(perSet, componentLimits?.[component.name], component.replicas, LIMITS_PREFIX);
+  }
+  if (podsPerSet !== 0) perSet.set(POD_COUNT_RESOURCE, quantityOf(POD_COUNT_RESOURCE, String(podsPerSet)));
+  return perSet;
 }

@@ -9,9 +9,21 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { KubeObject } from '../../../lib/api/object.ts';
 import { createBinderController } from '../../../lib/controllers/binder.ts';
-import { createFederatedResourceQuotaController } from '../../../lib/controllers/federated-resource-quota.ts';
-import { chargeCovers, placementAdmitted, QUOTA_WAITLIST } from '../../../lib/controllers/quota.ts';
-import { QUOTA_CHARGED_ANNOTATION } from '../../../lib/api/well-known.ts';
+import {
+  createFederatedResourceQuotaController,
+  MEMBER_QUOTA_REPORT_REASON,
+} from '../../../lib/controllers/federated-resource-quota.ts';
+import type { ObjectStore, WriteOptions } from '../../../lib/store/port.ts';
+import { chargeQuota, QUOTA_WAITLIST, revertQuota } from '../../../lib/controllers/quota.ts';
+import {
+  CHARGE_IN_FLIGHT_BOUND_MS,
+  chargeCovers,
+  chargeInFlight,
+  chargesInFlightOf,
+  placementAdmitted,
+  withChargesInFlight,
+} from '../../../lib/core/quota/index.ts';
+import { QUOTA_CHARGED_ANNOTATION, QUOTA_CHARGES_IN_FLIGHT_ANNOTATION } from '../../../lib/api/well-known.ts';
 import { createSchedulerController } from '../../../lib/controllers/scheduler.ts';
 import type { Cluster, ResourceBinding } from '../../../lib/core/model/types.ts';
 import { bindingFactory, clusterFactory, summary } from '../core/scheduler/fixtures.ts';
@@ -40,6 +52,36 @@ const quota = (overall: Record<string, string>, extra: Record<string, unknown> =
   spec: { overall, ...extra },
 });
 
+/**
+ * Holds the store writes `matches` picks until `release()` — before the write lands, or after it
+ * (`when`) — so a test can run another step in between, deterministically. `reached` resolves when one
+ * is held.
+ */
+function pause(matches: (obj: KubeObject) => boolean, when: 'before' | 'after' = 'before') {
+  let reach!: () => void;
+  let release!: () => void;
+  const reached = new Promise<void>((r) => (reach = r));
+  const released = new Promise<void>((r) => (release = r));
+  return {
+    reached,
+    release,
+    wrap:
+      (write: (obj: KubeObject, options?: WriteOptions) => Promise<KubeObject>) =>
+      async (obj: KubeObject, options?: WriteOptions): Promise<KubeObject> => {
+        if (!matches(obj)) return write(obj, options);
+        if (when === 'before') {
+          reach();
+          await released;
+          return write(obj, options);
+        }
+        const out = await write(obj, options);
+        reach();
+        await released;
+        return out;
+      },
+  };
+}
+
 function setup() {
   const w = world();
   const scheduler = () =>
@@ -58,9 +100,9 @@ function setup() {
     workQueue: w.queue,
     events: w.events,
   });
-  const syncQuota = () =>
+  const syncQuota = (reasons: string[] = []) =>
     frqController.reconcile(
-      { key: 'FederatedResourceQuota.policy.karmada.io/default/team', lane: 'priority', reasons: [] },
+      { key: 'FederatedResourceQuota.policy.karmada.io/default/team', lane: 'priority', reasons },
       w.context(),
     );
   const used = async () =>
@@ -109,6 +151,21 @@ describe('quota enforcement in the scheduler (FederatedQuotaEnforcement)', () =>
     assert.deepEqual((waitlist?.spec as { bindings: string[] }).bindings, [keyOf(b)]);
     assert.ok(
       t.events.events.some((e) => e.reason === 'QuotaExceeded' && e.involved.kind === 'FederatedResourceQuota'),
+    );
+  });
+
+  it("held for quota: a ScheduleBindingFailed warning with Karmada's message on the binding and on its template", async () => {
+    const t = setup();
+    await t.withQuota({ cpu: '1' });
+    const b = await t.place('web', 2);
+    const message = 'FederatedResourceQuota(default/team) exceeded for resource cpu: requested sum 2, limit 1.';
+    const failed = t.events.events.filter((e) => e.reason === 'ScheduleBindingFailed');
+    assert.deepEqual(
+      failed.map((e) => [e.involved.kind, e.involved.namespace, e.involved.name, e.type, e.message]),
+      [
+        ['ResourceBinding', 'default', b.metadata.name, 'Warning', message],
+        ['Deployment', 'default', 'web', 'Warning', message],
+      ],
     );
   });
 
@@ -245,6 +302,96 @@ describe('quota enforcement in the scheduler (FederatedQuotaEnforcement)', () =>
     assert.equal(chargeCovers(refused), false, 'and the members keep the admitted pods');
   });
 
+  it('a recount between a charge and its binding write keeps the charge: later placements stay within the limit', async () => {
+    const t = setup();
+    await t.withQuota({ cpu: '2' });
+    const [a, b, c] = [await t.seed(rb('a', 1)), await t.seed(rb('b', 1)), await t.seed(rb('c', 1))];
+    // A scheduler whose write of `a` waits at the store until the recount has run.
+    const gate = pause((obj) => obj.kind === 'ResourceBinding' && obj.metadata.name === 'a');
+    const paused = { ...t.store, updateWithStatus: gate.wrap(t.store.updateWithStatus) };
+    const slow = createSchedulerController({ store: paused, workQueue: t.queue, now: () => t.clock.now() });
+    const placing = t.schedule(keyOf(a), slow);
+    await gate.reached;
+    assert.equal((await t.used())?.cpu, '1', "a's charge is in the quota, its binding not written yet");
+    await t.syncQuota(['sync-period']);
+    assert.equal((await t.used())?.cpu, '1', 'the recount counts the charge in flight');
+    gate.release();
+    await placing;
+    await t.schedule(keyOf(b));
+    await t.schedule(keyOf(c));
+    assert.deepEqual(
+      [await t.scheduledCondition(a), await t.scheduledCondition(b), await t.scheduledCondition(c)].map(
+        (x) => x?.reason,
+      ),
+      ['Success', 'Success', 'QuotaExceeded'],
+    );
+    assert.equal((await t.used())?.cpu, '2');
+    await t.syncQuota(['sync-period']);
+    assert.equal((await t.used())?.cpu, '2', 'the next recount agrees');
+    assert.equal(
+      (await t.store.get(FRQ_REF))?.metadata.annotations?.[QUOTA_CHARGES_IN_FLIGHT_ANNOTATION],
+      undefined,
+      'and has settled every charge in flight (the bindings show them)',
+    );
+  });
+
+  it('a recount between a deleted binding giving its usage back and its record zeroed: not given back twice', async () => {
+    const t = setup();
+    await t.withQuota({ cpu: '2' });
+    const a = await t.place('a', 1);
+    await t.place('b', 1);
+    const current = await t.read(a);
+    await t.store.update({
+      ...current,
+      metadata: { ...current.metadata, finalizers: ['karmada.io/binding-controller'] },
+    });
+    await t.store.delete(refOf(a));
+    // The binder stops after its first write (whichever it is) until the recount has run.
+    let first = true;
+    const gate = pause(() => (first ? ((first = false), true) : false), 'after');
+    const paused: ObjectStore = {
+      ...t.store,
+      update: gate.wrap(t.store.update),
+      updateStatus: gate.wrap(t.store.updateStatus),
+      updateWithStatus: gate.wrap(t.store.updateWithStatus),
+    };
+    const binder = createBinderController({ store: paused, workQueue: t.queue, events: t.events });
+    const releasing = binder.reconcile({ key: keyOf(a), lane: 'priority', reasons: [] }, t.context());
+    await gate.reached;
+    await t.syncQuota(['sync-period']);
+    gate.release();
+    await releasing;
+    for (let i = 0; i < 3 && (await t.store.get(refOf(a))); i++)
+      await binder.reconcile({ key: keyOf(a), lane: 'priority', reasons: [] }, t.context());
+    assert.equal(await t.store.get(refOf(a)), undefined, 'a is gone');
+    assert.equal((await t.used())?.cpu, '1', 'b still counts');
+    const c = await t.place('c', 2);
+    assert.equal((await t.scheduledCondition(c))?.reason, 'QuotaExceeded', '1 + 2 is over 2');
+    await t.syncQuota(['sync-period']);
+    assert.equal((await t.used())?.cpu, '1');
+  });
+
+  it('a charge whose binding write never came is counted until the bound, then healed by the recount', async () => {
+    const t = setup();
+    await t.withQuota({ cpu: '2' });
+    const a = await t.seed(rb('a', 1));
+    // The invocation dies between the charge and the binding write.
+    const dead: ObjectStore = {
+      ...t.store,
+      updateWithStatus: (obj, o) =>
+        obj.kind === 'ResourceBinding' ? new Promise<never>(() => {}) : t.store.updateWithStatus(obj, o),
+    };
+    const doomed = createSchedulerController({ store: dead, workQueue: t.queue, now: () => t.clock.now() });
+    void t.schedule(keyOf(a), doomed);
+    for (let i = 0; i < 20 && (await t.used())?.cpu !== '1'; i++) await new Promise((r) => setImmediate(r));
+    assert.equal((await t.used())?.cpu, '1');
+    await t.syncQuota(['sync-period']);
+    assert.equal((await t.used())?.cpu, '1', 'within the bound: still in flight');
+    await t.clock.advance(CHARGE_IN_FLIGHT_BOUND_MS + 1);
+    await t.syncQuota(['sync-period']);
+    assert.equal((await t.used())?.cpu, '0', 'past it: the binding shows nothing charged, and that is what counts');
+  });
+
   it('chargeCovers and placementAdmitted: what the binder and the failovers ask the quota', () => {
     const b = rb('web', 2);
     const charged = {
@@ -276,6 +423,59 @@ describe('quota enforcement in the scheduler (FederatedQuotaEnforcement)', () =>
   });
 });
 
+describe('charges in flight on the quota', () => {
+  const inFlight = async (t: ReturnType<typeof setup>) =>
+    Object.keys(chargesInFlightOf((await t.store.get(FRQ_REF))!)).sort();
+
+  it('a charge repeated before its binding write (a lost invocation, retried) is not charged twice', async () => {
+    const t = setup();
+    await t.withQuota({ cpu: '4' });
+    const quotas = [(await t.store.get(FRQ_REF))!];
+    const to = { cpu: '2', pods: '2' };
+    const first = await chargeQuota(t.store, quotas, {}, to, { binding: 'web', now: t.clock.now() });
+    assert.equal(first.ok, true);
+    const again = await chargeQuota(t.store, quotas, {}, to, { binding: 'web', now: t.clock.now() });
+    assert.equal(again.ok, true);
+    assert.equal((await t.used())?.cpu, '2');
+    assert.deepEqual(await inFlight(t), ['web']);
+  });
+
+  it('a revert gives the charge back and drops its record', async () => {
+    const t = setup();
+    await t.withQuota({ cpu: '4' });
+    const charge = await chargeQuota(
+      t.store,
+      [(await t.store.get(FRQ_REF))!],
+      {},
+      { cpu: '2' },
+      {
+        binding: 'web',
+        now: t.clock.now(),
+      },
+    );
+    assert.ok(charge.ok);
+    await revertQuota(t.store, charge.charged);
+    assert.equal((await t.used())?.cpu, '0');
+    assert.deepEqual(await inFlight(t), []);
+  });
+
+  it('many records: the next charge drops those its bindings show (read one by one), in the same write', async () => {
+    const t = setup();
+    await t.withQuota({ cpu: '1000' });
+    const bindings = [];
+    for (let i = 0; i < 70; i++) bindings.push(await t.place(`w${i}`, 1));
+    assert.equal((await inFlight(t)).length, 70 - 64 + 1, 'the 64th charge settled the 63 placed before it');
+    // One whose binding write has not landed (its record shows more than the binding) is kept.
+    const frq = (await t.store.get(FRQ_REF))!;
+    const pending = { ...chargesInFlightOf(frq), w0: chargeInFlight({ cpu: '5', pods: '5' }, t.clock.now()) };
+    await t.store.updateWithStatus(withChargesInFlight(frq, pending));
+    for (let i = 70; i < 130; i++) await t.place(`w${i}`, 1);
+    const left = await inFlight(t);
+    assert.ok(left.includes('w0'), 'the charge its binding does not show stays');
+    assert.ok(left.length < 64, `${left.length} records`);
+  });
+});
+
 describe('the FederatedResourceQuota controller', () => {
   it('overall = spec.overall and overallUsed recomputed from the bindings; a raised limit releases the waiters', async () => {
     const t = setup();
@@ -295,6 +495,84 @@ describe('the FederatedResourceQuota controller', () => {
     assert.ok(t.queue.items.some((i) => i.controller === 'scheduler' && i.key === keyOf(b)));
     await t.schedule(keyOf(b));
     assert.equal((await t.used())?.cpu, '5');
+  });
+
+  it("a member's ResourceQuota report refreshes aggregatedStatus only: no binding listed, overallUsed kept (Karmada #6836)", async () => {
+    const t = setup();
+    await t.withQuota({ cpu: '4' }, { staticAssignments: [{ clusterName: 'm1', hard: { cpu: '4' } }] });
+    await t.place('a', 3);
+    const lists: string[] = [];
+    const counting: ObjectStore = { ...t.store, list: (q) => (lists.push(q.kind), t.store.list(q)) };
+    const controller = createFederatedResourceQuotaController({ store: counting, workQueue: t.queue });
+    const reconcile = (reasons: string[]) =>
+      controller.reconcile({ key: keyOf(quota({})), lane: 'standard', reasons }, t.context());
+    // What the charges left in overallUsed is what a report keeps (a recount would say 3).
+    const frq = (await t.store.get(FRQ_REF))!;
+    await t.store.updateStatus({ ...frq, status: { ...(frq.status as object), overallUsed: { cpu: '2' } } });
+    const [work] = (await t.store.list({ group: 'work.karmada.io', kind: 'Work', namespace: 'karmada-es-m1' })).items;
+    await t.store.updateStatus({
+      ...work!,
+      status: {
+        conditions: [{ type: 'Applied', status: 'True' }],
+        manifestStatuses: [{ status: { hard: { cpu: '4' }, used: { cpu: '1' } } }],
+      },
+    });
+    for (let i = 0; i < 5; i++) await reconcile([MEMBER_QUOTA_REPORT_REASON]);
+    let status = (await t.store.get(FRQ_REF))?.status as { overallUsed: unknown; aggregatedStatus: unknown };
+    assert.deepEqual(status.aggregatedStatus, [{ clusterName: 'm1', hard: { cpu: '4' }, used: { cpu: '1' } }]);
+    assert.deepEqual(status.overallUsed, { cpu: '2' }, 'kept as stored');
+    assert.deepEqual(
+      lists.filter((k) => k === 'ResourceBinding'),
+      [],
+      'five reports, no binding listed',
+    );
+    // The sweep (or a quota change) recounts: one listing.
+    await reconcile(['sync-period']);
+    status = (await t.store.get(FRQ_REF))?.status as { overallUsed: unknown; aggregatedStatus: unknown };
+    assert.deepEqual(status.overallUsed, { cpu: '3' });
+    assert.equal(lists.filter((k) => k === 'ResourceBinding').length, 1);
+  });
+
+  it('FederatedQuotaEnforcement=false: nothing is held or charged, and overallUsed is the members’ ResourceQuota usage', async () => {
+    const t = setup();
+    const off = createSchedulerController({
+      store: t.store,
+      workQueue: t.queue,
+      events: t.events,
+      now: () => t.clock.now(),
+      quotaEnforcement: false,
+    });
+    const controller = createFederatedResourceQuotaController({
+      store: t.store,
+      workQueue: t.queue,
+      enforcement: false,
+    });
+    const sync = (reasons: string[]) =>
+      controller.reconcile({ key: keyOf(quota({})), lane: 'standard', reasons }, t.context());
+    await t.seed(member('m1'));
+    await t.seed(quota({ cpu: '1' }, { staticAssignments: [{ clusterName: 'm1', hard: { cpu: '1' } }] }));
+    await sync([]);
+    const b = await t.seed(rb('web', 3));
+    await t.schedule(keyOf(b), off);
+    assert.equal((await t.scheduledCondition(b))?.status, 'True', 'placed over the limit: nothing held');
+    assert.equal((await t.read(b)).metadata.annotations?.[QUOTA_CHARGED_ANNOTATION], undefined, 'nothing charged');
+    assert.equal(
+      t.events.events.some((e) => e.reason === 'QuotaExceeded' || e.reason === 'ScheduleBindingFailed'),
+      false,
+    );
+    // The member's ResourceQuota reports its usage: overallUsed follows it, also on a report alone.
+    const [work] = (await t.store.list({ group: 'work.karmada.io', kind: 'Work', namespace: 'karmada-es-m1' })).items;
+    await t.store.updateStatus({
+      ...work!,
+      status: {
+        conditions: [{ type: 'Applied', status: 'True' }],
+        manifestStatuses: [{ status: { hard: { cpu: '1' }, used: { cpu: '3' } } }],
+      },
+    });
+    await sync([MEMBER_QUOTA_REPORT_REASON]);
+    assert.deepEqual(((await t.store.get(FRQ_REF))?.status as { overallUsed: unknown }).overallUsed, { cpu: '3' });
+    await sync(['sync-period']);
+    assert.deepEqual(((await t.store.get(FRQ_REF))?.status as { overallUsed: unknown }).overallUsed, { cpu: '3' });
   });
 
   it('static assignments become ResourceQuota Works in the named members; usage comes back per cluster', async () => {

@@ -68,6 +68,19 @@ describe('serverless-karmada/core', () => {
       'needTriggerReschedule',
       'syncObservedWorkloads',
       'rebalancerBindingRefs',
+      'calculateResourceUsage',
+      'calculateComponentsUsage',
+      'admitUsageChange',
+      'usageOf',
+      'chargedUsageOf',
+      'chargeCovers',
+      'placementAdmitted',
+      'withChargedUsage',
+      'wasHeldForQuota',
+      'quotaUsageView',
+      'recountOverallUsed',
+      'heldUsage',
+      'settledChargesInFlight',
     ]) {
       assert.equal(typeof (core as Record<string, unknown>)[name], 'function', name);
     }

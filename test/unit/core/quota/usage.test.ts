@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { QuantityError } from '../../../../lib/api/quantity.ts';
 import {
+  calculateComponentsUsage,
   calculateResourceUsage,
   isUsageAddition,
   type QuotaBindingSpec,
@@ -13,7 +14,7 @@ import {
   ResourceUsageOptionsError,
   withoutUsageAdditions,
 } from '../../../../lib/core/quota/index.ts';
-import type { ResourceList } from '../../../../lib/core/model/types.ts';
+import type { Component, ResourceList } from '../../../../lib/core/model/types.ts';
 import { component, componentSpec, replicaSpec } from './factories.ts';
 
 /** Karmada's FlinkDeployment: memory "1024m"/"2048m" (Flink MiB) interpreted as the quantities 1.024 / 2.048. */
@@ -171,5 +172,56 @@ describe('calculateResourceUsage', () => {
   it('a value that is not a quantity is a bug: QuantityError naming the resource', () => {
     assert.throws(() => calculateResourceUsage(replicaSpec({ cpu: 'lots' }, { m1: 1 })), QuantityError);
     assert.throws(() => calculateResourceUsage(replicaSpec({ cpu: 'lots' }, { m1: 1 })), /resource cpu/);
+  });
+});
+
+describe('calculateComponentsUsage', () => {
+  const rows: {
+    name: string;
+    components: Component[];
+    componentLimits?: Record<string, ResourceList>;
+    want: ResourceList;
+  }[] = [
+    {
+      name: 'seed: one set of the Flink components is cpu 3, memory 3072m (what each target cluster runs) and 2 pods',
+      components: FLINK.components!,
+      want: { cpu: '3', memory: '3072m', pods: '2' },
+    },
+    {
+      name: 'Karmada webhook_test components: 2 × 25m + 30m = 80m per set',
+      components: [component('comp1', 2, { cpu: '25m' }), component('comp2', 1, { cpu: '30m' })],
+      want: { cpu: '80m', pods: '3' },
+    },
+    {
+      name: 'a component with zero replicas is skipped; one without requests still counts its pods',
+      components: [component('idle', 0, { cpu: '8' }), component('sidecar', 2), component('main', 1, { cpu: '1' })],
+      want: { cpu: '1', pods: '3' },
+    },
+    {
+      name: 'componentLimits: limits.<name> per component × its replicas',
+      components: [component('jm', 1, { cpu: '1' }), component('tm', 2, { cpu: '2' })],
+      componentLimits: { jm: { cpu: '2' }, tm: { cpu: '4', memory: '1Gi' } },
+      want: { cpu: '5', 'limits.cpu': '10', 'limits.memory': '2Gi', pods: '3' },
+    },
+    {
+      name: 'no components: nothing',
+      components: [],
+      want: {},
+    },
+  ];
+  for (const row of rows) {
+    it(row.name, () => {
+      const set = calculateComponentsUsage(
+        row.components,
+        row.componentLimits ? { componentLimits: row.componentLimits } : {},
+      );
+      assert.deepEqual(set, row.want);
+    });
+  }
+
+  it('calculateResourceUsage of a component binding is one set × the scheduled clusters', () => {
+    const spec = componentSpec(FLINK.components!, ['m1', 'm2', 'm3']);
+    assert.deepEqual(calculateComponentsUsage(spec.components!), { cpu: '3', memory: '3072m', pods: '2' });
+    assert.deepEqual(calculateResourceUsage(spec), { cpu: '9', memory: '9216m', pods: '6' });
   });
 });

@@ -1,0 +1,112 @@
+/**
+ * A ResourceBinding as the FederatedResourceQuotas of its namespace see it: what the quotas were
+ * charged for it, what its spec uses now, whether a new placement would be admitted, and the marks the
+ * scheduler writes with a placement. Karmada keeps none of this on the binding (its webhook recomputes
+ * the old usage from the old object); here the charge is recorded with the placement (annotation
+ * `resourcebinding.serverless-karmada.io/quota-charged`, ours), so the next change is charged from what
+ * the quota actually holds.
+ */
+import { compareQuantities, isQuantityError, parseQuantity } from '../../api/quantity.ts';
+import type { KubeObject } from '../../api/object.ts';
+import { QUOTA_CHARGED_ANNOTATION, REPLICA_LIMITS_ANNOTATION } from '../../api/well-known.ts';
+import type { ResourceBinding, ResourceList } from '../model/types.ts';
+import { canonical } from '../scheduler/reschedule.ts';
+import { admitUsageChange, QUOTA_EXCEEDED_REASON, type QuotaUsageView } from './admission.ts';
+import { calculateResourceUsage } from './usage.ts';
+
+/** A FederatedResourceQuota object as admission reads it (`spec.overall`, `status.overallUsed`). */
+export function quotaUsageView(frq: KubeObject): QuotaUsageView {
+  return {
+    namespace: frq.metadata.namespace ?? '',
+    name: frq.metadata.name ?? '',
+    overall: (frq.spec as { overall?: ResourceList } | undefined)?.overall ?? {},
+    overallUsed: (frq.status as { overallUsed?: ResourceList } | undefined)?.overallUsed ?? {},
+  };
+}
+
+/**
+ * Karmada's usage of `spec` (`calculateResourceUsage`), with the binding's per-replica limits for
+ * `limits.*` keys (annotation `resourcebinding.serverless-karmada.io/replica-limits`, recorded by the
+ * detector; absent, `limits.*` are not produced and the keys fall back to requests).
+ */
+export function usageOf(binding: ResourceBinding, spec: ResourceBinding['spec']): ResourceList {
+  const limits = readResourceList(binding.metadata.annotations?.[REPLICA_LIMITS_ANNOTATION]);
+  return calculateResourceUsage(spec, limits ? { replicaLimits: limits } : {});
+}
+
+/**
+ * What the quotas have been charged for a binding: the usage written with its placement, or — for a
+ * binding placed before its namespace had a quota — its usage as Karmada computes it.
+ */
+export function chargedUsageOf(binding: ResourceBinding): ResourceList {
+  return readResourceList(binding.metadata.annotations?.[QUOTA_CHARGED_ANNOTATION]) ?? usageOf(binding, binding.spec);
+}
+
+/**
+ * Whether the namespace's quotas (as `quotas` shows them) would admit `binding` placed on `clusters`
+ * instead of what it is charged for now: the scheduler's own check, asked dry by the failovers before
+ * they take a last copy away (an eviction whose replacement the quota refuses leaves nothing running).
+ */
+export function placementAdmitted(
+  binding: ResourceBinding,
+  clusters: ResourceBinding['spec']['clusters'],
+  quotas: readonly KubeObject[],
+): boolean {
+  if (quotas.length === 0) return true;
+  return admitUsageChange({
+    quotas: quotas.map(quotaUsageView),
+    from: chargedUsageOf(binding),
+    to: usageOf(binding, { ...binding.spec, clusters }),
+  }).allowed;
+}
+
+/**
+ * Whether what `binding`'s spec uses now (its placement × its per-replica requests) is covered by what
+ * its quotas were charged. Not when requests or replicas went up and the scheduler has not charged the
+ * difference yet — or refused it: such a spec is not rolled out (the members would otherwise run more
+ * than the quota admitted, with the binding still on its old placement). A binding never charged
+ * (its namespace had no quota) is covered.
+ */
+export function chargeCovers(binding: ResourceBinding): boolean {
+  const charged = readResourceList(binding.metadata.annotations?.[QUOTA_CHARGED_ANNOTATION]);
+  if (!charged) return true;
+  for (const [key, value] of Object.entries(usageOf(binding, binding.spec))) {
+    const now = parseQuantity(value);
+    const before = parseQuantity(charged[key] ?? '0');
+    if (isQuantityError(now) || isQuantityError(before)) continue;
+    if (compareQuantities(now, before) > 0) return false;
+  }
+  return true;
+}
+
+/** The binding with the usage its quotas were charged, recorded with its placement. */
+export function withChargedUsage(binding: ResourceBinding, usage: ResourceList): ResourceBinding {
+  return {
+    ...binding,
+    metadata: {
+      ...binding.metadata,
+      annotations: { ...binding.metadata.annotations, [QUOTA_CHARGED_ANNOTATION]: canonical(usage) },
+    },
+  };
+}
+
+/** The binding's last decision was held for quota (`Scheduled=False`, reason `QuotaExceeded`). */
+export function wasHeldForQuota(binding: ResourceBinding): boolean {
+  return (binding.status?.conditions ?? []).some(
+    (c) => c.type === 'Scheduled' && c.status === 'False' && c.reason === QUOTA_EXCEEDED_REASON,
+  );
+}
+
+/** A resource list stored as JSON in an annotation; undefined when absent or mangled. */
+export function readResourceList(text: string | undefined): ResourceList | undefined {
+  if (!text) return undefined;
+  try {
+    const parsed = JSON.parse(text) as unknown;
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return undefined;
+    return Object.fromEntries(
+      Object.entries(parsed as Record<string, unknown>).filter((e): e is [string, string] => typeof e[1] === 'string'),
+    );
+  } catch {
+    return undefined;
+  }
+}
