@@ -15,7 +15,6 @@
  *
  * Pull clusters are left to their agent (lib/agent), which does the same through webhooks.
  */
-import { createHash } from 'node:crypto';
 import {
   EXECUTION_CONTROLLER_FINALIZER,
   FEDERATED_RESOURCE_QUOTA_NAME_LABEL,
@@ -61,9 +60,10 @@ import { listAll, listAllRefs } from '../store/list-all.ts';
 import { removeFinalizer } from '../store/finalizers.ts';
 import { forEachLimited } from '../util/concurrency.ts';
 import { memoize } from '../util/memo.ts';
-import type { ListedRef, ObjectStore } from '../store/port.ts';
+import type { ObjectStore } from '../store/port.ts';
 import { tryWrite } from '../store/write.ts';
-import { clusterRecordSpec, writeClusterRecord } from './cluster-record.ts';
+import { writeClusterRecord } from './cluster-record.ts';
+import { MEMBER_SYNC, type SettledSync, settledOf, stampOfWorks } from './member-sync.ts';
 import { MEMBER_QUOTA_REPORT_REASON } from './federated-resource-quota.ts';
 import { BINDER_CONTROLLER_NAME, EXECUTOR_CONTROLLER_NAME, FEDERATED_RESOURCE_QUOTA_CONTROLLER_NAME } from './specs.ts';
 
@@ -536,12 +536,6 @@ async function onMember<T>(
   }
 }
 
-/**
- * Per cluster, what its last member sync that had nothing to do read, stored so that every execution
- * environment of the executor finds it (a sync lands on any of them).
- */
-export const MEMBER_SYNC = { group: 'cluster.serverless-karmada.io', kind: 'MemberSync' } as const;
-
 /** The member's managed objects of these kinds; undefined (logged) when it cannot be listed now. */
 async function listMember(
   client: MemberClient,
@@ -554,34 +548,6 @@ async function listMember(
     context.logger.info('member not reachable; sync skipped', { detail: (err as Error).message });
     return undefined;
   }
-}
-
-/** What a member sync that had nothing to do read: stamps of the Works and of the member's lists. */
-interface SettledSync {
-  works: string;
-  member: string;
-  kinds: ManifestKind[];
-}
-
-/** The settled sync a stored record describes, if it is this cluster's (not a former one's of that name). */
-function settledOf(record: KubeObject | undefined, cluster: KubeObject): SettledSync | undefined {
-  const spec = clusterRecordSpec<Partial<SettledSync>>(record, cluster);
-  return spec?.works && spec.member && spec.kinds
-    ? { works: spec.works, member: spec.member, kinds: spec.kinds }
-    : undefined;
-}
-
-/**
- * A stamp of a cluster's Works: each one's name and resource version (undefined when a version is
- * unknown, which never matches).
- */
-function stampOfWorks(refs: readonly ListedRef[]): string | undefined {
-  const lines: string[] = [];
-  for (const r of refs) {
-    if (r.resourceVersion === undefined) return undefined;
-    lines.push(`${r.namespace ?? ''}/${r.name} ${r.resourceVersion}`);
-  }
-  return createHash('sha256').update(lines.sort().join('\n')).digest('base64url');
 }
 
 function keyOfWork(work: KubeObject): string {
