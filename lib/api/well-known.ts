@@ -37,6 +37,11 @@ export const FEDERATED_RESOURCE_QUOTA_NAME_LABEL = 'federatedresourcequota.karma
  * have been charged for it, written with its placement.
  */
 export const QUOTA_CHARGED_ANNOTATION = 'resourcebinding.serverless-karmada.io/quota-charged';
+/**
+ * On a binding (ours): the per-replica requests its placement's replicas are reserved at in the
+ * scheduler's ledger, so requests raised on a kept placement are reserved once (lib/core/scheduler/growth.ts).
+ */
+export const RESERVED_REQUEST_ANNOTATION = 'resourcebinding.serverless-karmada.io/reserved-request';
 /** On a binding (ours): the per-replica limits of its workload, for `limits.*` quota keys. */
 export const REPLICA_LIMITS_ANNOTATION = 'resourcebinding.serverless-karmada.io/replica-limits';
 

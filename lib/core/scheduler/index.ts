@@ -34,10 +34,18 @@ export {
   type SnapshotCluster,
 } from './snapshot.ts';
 export {
+  keptGrowth,
+  mergeDeltas,
+  recordReservedRequest,
+  RESERVED_REQUEST_ANNOTATION,
+  reservedRequestOf,
+} from './growth.ts';
+export {
   bindingGvk,
   componentSets,
   fitErrorMessage,
   keptByPlacement,
+  keepPlacement,
   keptOnNoFit,
   scheduleBinding,
   type ScheduleDecision,
