@@ -149,7 +149,7 @@ export function createSchedulerController(options: SchedulerOptions): Controller
     ]);
     const prefetched = new Map(bindingKeys.map((k, i) => [k, bindings[i]]));
     const priorityOf = (key: string) => schedulingPriority(prefetched.get(key));
-    const { snapshot, allocated } = fleetSnapshot(clusters as Cluster[], item, {
+    const { snapshot, shown } = fleetSnapshot(clusters as Cluster[], item, {
       now: at,
       ttlMs,
       ...(options.estimator ? { estimator: options.estimator } : {}),
@@ -160,7 +160,7 @@ export function createSchedulerController(options: SchedulerOptions): Controller
       item,
       ttlMs,
       now,
-      allocated,
+      shown,
     });
     stats.batches++;
     const mixed = new Set(bindingKeys.map(priorityOf)).size > 1;

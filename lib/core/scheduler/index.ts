@@ -11,6 +11,7 @@ export {
   type EstimatorOptions,
   estimateReplicas,
   type Reservation,
+  summaryUsage,
 } from './estimate.ts';
 export * from './framework/interface.ts';
 export {
