@@ -180,7 +180,7 @@ describe('quota enforcement in the scheduler (FederatedQuotaEnforcement)', () =>
     assert.equal((await t.used())?.cpu, '5');
   });
 
-  it('requests raised while the new placement fails: the kept placement is charged at the new requests, or refused (simulation)', async () => {
+  it('requests raised while the new placement fails: the kept placement is charged at the new requests, or refused (simulation seed 23)', async () => {
     const t = setup();
     await t.withQuota({ cpu: '4' });
     const b = await t.place('web', 2);
@@ -245,7 +245,7 @@ describe('quota enforcement in the scheduler (FederatedQuotaEnforcement)', () =>
     assert.equal(chargeCovers(refused), false, 'and the members keep the admitted pods');
   });
 
-  it('chargeCovers and placementAdmitted: what the binder and the failovers ask the quota', () => {
+  it('chargeCovers and placementAdmitted: what the binder and the failovers ask the quota (placementAdmitted: simulation seed 10)', () => {
     const b = rb('web', 2);
     const charged = {
       ...b,
