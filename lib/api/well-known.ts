@@ -44,6 +44,11 @@ export const QUOTA_CHARGED_ANNOTATION = 'resourcebinding.serverless-karmada.io/q
  * binding is written counts what the quota holds, not what the binding still shows.
  */
 export const QUOTA_CHARGES_IN_FLIGHT_ANNOTATION = 'federatedresourcequota.serverless-karmada.io/charges-in-flight';
+/**
+ * On a binding (ours): the per-replica requests its placement's replicas are reserved at in the
+ * scheduler's ledger, so requests raised on a kept placement are reserved once (lib/core/scheduler/growth.ts).
+ */
+export const RESERVED_REQUEST_ANNOTATION = 'resourcebinding.serverless-karmada.io/reserved-request';
 /** On a binding (ours): the per-replica limits of its workload, for `limits.*` quota keys. */
 export const REPLICA_LIMITS_ANNOTATION = 'resourcebinding.serverless-karmada.io/replica-limits';
 /**

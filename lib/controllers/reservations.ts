@@ -11,17 +11,21 @@
  * retries. So two schedulers cannot both take a cluster's last free capacity.
  *
  * A cluster's reservations in a bucket end once the cluster's summary shows them: past the TTL (default
- * 60 s) and with the summary's allocated pods at least what they were when the bucket was first
- * written plus what the cluster's live buckets reserved since (see `bucketsOf`). Until then both count, so estimates
- * err towards too little, never too much. A member that is slow to run what it was given (its Works
+ * 60 s) and with what the summary shows taken (allocated + allocating, as the estimate subtracts it) at
+ * least what it was when the bucket was first written plus what the cluster's live buckets reserved
+ * since — in pods and in each resource (see `bucketsOf`). Until then both count, so estimates err
+ * towards too little, never too much. A member that is slow to run what it was given (its Works
  * applied late, a member fault, a backlog) keeps its reservations (found by the deterministic
  * simulation: with a bare TTL they lapsed before the pods existed and the cluster was promised twice);
- * after {@link MAX_RESERVATION_MS} they end regardless (pods that never start hold nothing forever).
- * Size: ~(TTL/10 s + 1) buckets × touched clusters × ~60 bytes — well under DynamoDB's 400 KB for
+ * so does one whose pod count moved for another reason (a Deployment scaled by hand on the member —
+ * simulation seed 221 — is more pods, not the CPUs reserved), and the growth of a kept placement's
+ * requests (no new pods at all). After {@link MAX_RESERVATION_MS} they end regardless (pods that never
+ * start hold nothing forever).
+ * Size: ~(TTL/10 s + 1) buckets × touched clusters × ~150 bytes — well under DynamoDB's 400 KB for
  * fleets of a few hundred clusters (see docs/decisions/0007-scheduler.md for sharding beyond).
  */
 import type { KubeObject } from '../api/object.ts';
-import { emptyReservation, type Reservation } from '../core/scheduler/estimate.ts';
+import { emptyReservation, type Reservation, summaryUsage, type Units } from '../core/scheduler/estimate.ts';
 import type { Cluster, EstimatorOptions } from '../core/index.ts';
 import { buildSnapshot, type ReservationDelta, type Snapshot } from '../core/scheduler/snapshot.ts';
 import type { ObjectStore } from '../store/port.ts';
@@ -38,42 +42,64 @@ const BUCKET_MS = 10_000;
 export interface LedgerAmount {
   pods: number;
   resources: Record<string, number>;
-  /** The cluster's allocated pods (its summary) when the bucket was first written for it. */
+  /** The pods the cluster's summary showed taken when the bucket was first written for it. */
   basePods?: number;
+  /** Likewise each resource (estimator units); a resource without one is judged by the pods alone. */
+  baseResources?: Record<string, number>;
 }
 
 /** bucket start (ms, as text) → cluster → amount. */
 type Buckets = Record<string, Record<string, LedgerAmount>>;
 
-/** A cluster's allocated pods as its summary shows them now (undefined: unknown). */
-export type AllocatedPods = (cluster: string) => number | undefined;
+/**
+ * What a cluster's summary shows taken now (pods and resources, estimator units; see
+ * {@link summaryUsage}); undefined: unknown.
+ */
+export type ShownUsage = (cluster: string) => ReadonlyMap<string, number> | undefined;
 
-function bucketsOf(item: KubeObject | undefined, now: number, ttlMs: number, allocated?: AllocatedPods): Buckets {
+function bucketsOf(item: KubeObject | undefined, now: number, ttlMs: number, shown?: ShownUsage): Buckets {
   const raw = (item?.spec as { buckets?: Buckets } | undefined)?.buckets ?? {};
   const out: Buckets = {};
-  // Per cluster, over its live buckets in time order: what they reserved so far (`sum`), and the most
-  // any bucket's base asks beyond it (`lead`): bucket k is shown once the summary's allocated pods
-  // reach max over j ≤ k of (base_j + pods_j + … + pods_k) = sum_k + lead_k. A base not known when the
-  // bucket was written (the summary was missing) can never be shown: it waits for the hard bound.
-  const seen = new Map<string, { sum: number; lead: number }>();
+  // Per cluster and per measure (pods, each resource), over its live buckets in time order: what they
+  // reserved so far (`sum`), and the most any bucket's base asks beyond it (`lead`): bucket k is shown
+  // once the summary shows, in every measure, max over j ≤ k of (base_j + r_j + … + r_k) = sum_k + lead_k.
+  // A pod base not known when the bucket was written (the summary was missing) can never be shown: it
+  // waits for the hard bound. A resource without a base (a bucket written before they were kept), or
+  // that the summary does not list, is left to the pods.
+  const seen = new Map<string, Map<string, { sum: number; lead: number }>>();
+  const step = (runs: Map<string, { sum: number; lead: number }>, measure: string, n: number, base: number) => {
+    let run = runs.get(measure);
+    if (!run) runs.set(measure, (run = { sum: 0, lead: Number.NEGATIVE_INFINITY }));
+    run.lead = Math.max(run.lead, base - run.sum);
+    run.sum += n;
+  };
   for (const start of Object.keys(raw).sort((a, b) => Number(a) - Number(b))) {
     const age = now - (Number(start) + BUCKET_MS);
     if (age >= MAX_RESERVATION_MS) continue;
     for (const [cluster, amount] of Object.entries(raw[start]!)) {
-      let run = seen.get(cluster);
-      if (!run) seen.set(cluster, (run = { sum: 0, lead: Number.NEGATIVE_INFINITY }));
-      run.lead = Math.max(run.lead, (amount.basePods ?? Number.POSITIVE_INFINITY) - run.sum);
-      run.sum += amount.pods;
+      let runs = seen.get(cluster);
+      if (!runs) seen.set(cluster, (runs = new Map()));
+      step(runs, PODS, amount.pods, amount.basePods ?? Number.POSITIVE_INFINITY);
+      for (const [name, n] of Object.entries(amount.resources)) {
+        step(runs, name, n, amount.baseResources?.[name] ?? Number.NEGATIVE_INFINITY);
+      }
       if (age >= ttlMs) {
-        const shown = allocated?.(cluster);
         // Without summaries to compare with (a caller that has none): the bare TTL.
-        if (allocated === undefined || (shown !== undefined && shown >= run.sum + run.lead)) continue;
+        if (shown === undefined) continue;
+        const usage = shown(cluster);
+        if (
+          usage?.has(PODS) &&
+          [...runs].every(([m, r]) => (usage.get(m) ?? Number.POSITIVE_INFINITY) >= r.sum + r.lead)
+        )
+          continue;
       }
       (out[start] ??= {})[cluster] = amount;
     }
   }
   return out;
 }
+
+const PODS = 'pods';
 
 /**
  * The fleet as the scheduler decides on it: the clusters, less what the ledger still reserves on them
@@ -84,26 +110,24 @@ export function fleetSnapshot(
   clusters: readonly Cluster[],
   ledger: KubeObject | undefined,
   options: { now: number; ttlMs?: number; estimator?: EstimatorOptions },
-): { snapshot: Snapshot; allocated: AllocatedPods } {
-  const allocated = allocatedPodsOf(clusters);
-  const reservations = ledgerReservations(ledger, options.now, options.ttlMs ?? DEFAULT_RESERVATION_TTL_MS, allocated);
+): { snapshot: Snapshot; shown: ShownUsage } {
+  const shown = shownUsageOf(clusters);
+  const reservations = ledgerReservations(ledger, options.now, options.ttlMs ?? DEFAULT_RESERVATION_TTL_MS, shown);
   return {
     snapshot: buildSnapshot(clusters, { reservations, ...(options.estimator ? { estimator: options.estimator } : {}) }),
-    allocated,
+    shown,
   };
 }
 
-/** Allocated pods by cluster, from clusters' resource summaries. */
-export function allocatedPodsOf(clusters: readonly KubeObject[]): AllocatedPods {
-  const pods = new Map<string, number>();
+/** What each cluster's summary shows taken, from the clusters' resource summaries. */
+export function shownUsageOf(clusters: readonly Cluster[]): ShownUsage {
+  const usage = new Map<string, Units>();
   for (const c of clusters) {
-    const summary = (c.status as { resourceSummary?: { allocated?: Record<string, string> } } | undefined)
-      ?.resourceSummary;
+    const u = summaryUsage(c);
     // No summary yet (never collected): unknown, not zero.
-    if (!summary) continue;
-    pods.set(c.metadata.name ?? '', Number(summary.allocated?.['pods'] ?? 0) || 0);
+    if (u) usage.set(c.metadata.name ?? '', u);
   }
-  return (cluster) => pods.get(cluster);
+  return (cluster) => usage.get(cluster);
 }
 
 function addAmount(
@@ -141,9 +165,9 @@ export function ledgerReservations(
   item: KubeObject | undefined,
   now: number,
   ttlMs: number,
-  allocated?: AllocatedPods,
+  shown?: ShownUsage,
 ): Map<string, Reservation> {
-  return totals(bucketsOf(item, now, ttlMs, allocated));
+  return totals(bucketsOf(item, now, ttlMs, shown));
 }
 
 interface Waiter {
@@ -172,20 +196,20 @@ export class BatchLedger {
     item: KubeObject | undefined;
     ttlMs: number;
     now: () => number;
-    allocated?: AllocatedPods;
+    shown?: ShownUsage;
   }) {
     this.#store = options.store;
     this.#snapshot = options.snapshot;
     this.#item = options.item;
     this.#ttlMs = options.ttlMs;
     this.#now = options.now;
-    this.#allocated = options.allocated;
+    this.#shown = options.shown;
   }
 
-  readonly #allocated: AllocatedPods | undefined;
+  readonly #shown: ShownUsage | undefined;
 
   #live(now: number): Buckets {
-    return bucketsOf(this.#item, now, this.#ttlMs, this.#allocated);
+    return bucketsOf(this.#item, now, this.#ttlMs, this.#shown);
   }
 
   /**
@@ -238,9 +262,15 @@ export class BatchLedger {
       const bucket = String(Math.floor(now / BUCKET_MS) * BUCKET_MS);
       const current = structuredClone(buckets[bucket] ?? {});
       for (const [c, a] of Object.entries(ours)) {
-        const base = current[c] ? current[c].basePods : this.#allocated?.(c);
+        const first = !current[c];
         addAmount(current, c, a.pods, Object.entries(a.resources));
-        if (base !== undefined) current[c]!.basePods = base;
+        // The bucket's bases: what the summary showed taken when it was first written for the cluster.
+        const usage = first ? this.#shown?.(c) : undefined;
+        if (usage?.has(PODS)) {
+          const amount = current[c]!;
+          amount.basePods = usage.get(PODS)!;
+          amount.baseResources = Object.fromEntries([...usage].filter(([name]) => name !== PODS));
+        }
       }
       const spec = { buckets: { ...buckets, [bucket]: current } };
       this.writes++;

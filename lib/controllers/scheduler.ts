@@ -38,7 +38,8 @@ import {
 } from '../core/scheduler/result.ts';
 import { schedulingOrder, schedulingPriority } from '../core/scheduler/priority.ts';
 import { workloadPeersOf } from '../core/scheduler/workload-peers.ts';
-import { scheduleBinding, type ScheduleResult } from '../core/scheduler/schedule.ts';
+import { keepPlacement, scheduleBinding, type ScheduleResult } from '../core/scheduler/schedule.ts';
+import { keptGrowth, recordReservedRequest } from '../core/scheduler/growth.ts';
 import { applyDelta, type ReservationDelta, type Snapshot } from '../core/scheduler/snapshot.ts';
 import type { Cluster, ResourceBinding } from '../core/model/types.ts';
 import { noExecuteTaints } from '../core/eviction/index.ts';
@@ -146,7 +147,7 @@ export function createSchedulerController(options: SchedulerOptions): Controller
     ]);
     const prefetched = new Map(bindingKeys.map((k, i) => [k, bindings[i]]));
     const priorityOf = (key: string) => schedulingPriority(prefetched.get(key));
-    const { snapshot, allocated } = fleetSnapshot(clusters as Cluster[], item, {
+    const { snapshot, shown } = fleetSnapshot(clusters as Cluster[], item, {
       now: at,
       ttlMs,
       ...(options.estimator ? { estimator: options.estimator } : {}),
@@ -157,7 +158,7 @@ export function createSchedulerController(options: SchedulerOptions): Controller
       item,
       ttlMs,
       now,
-      allocated,
+      shown,
     });
     stats.batches++;
     const mixed = new Set(bindingKeys.map(priorityOf)).size > 1;
@@ -250,15 +251,34 @@ export function createSchedulerController(options: SchedulerOptions): Controller
         !chargeCovers(binding);
       if (!trigger && !uncharged) {
         if (binding.status?.schedulerObservedGeneration === binding.metadata.generation) return undefined;
+        // The placement stands. Requests raised by the edit take more room on its clusters once rolled
+        // out: that growth is reserved before the binder is handed the edit.
+        const growth = keptGrowth(binding);
+        if (growth.length > 0) {
+          for (const d of growth) applyDelta(scope.snapshot, d);
+          const more = reservationBeyond(growth, held);
+          if (!(await scope.ledger.commit(more))) {
+            context.logger.info('capacity taken by a concurrent scheduler; reserving again', { attempt });
+            continue;
+          }
+          held = [...held, ...more];
+        }
+        const recorded = recordReservedRequest(binding);
+        const next = {
+          ...recorded,
+          status: { ...binding.status, schedulerObservedGeneration: binding.metadata.generation },
+        };
         const observed = await tryWrite(() =>
-          store.updateStatus(
-            { ...binding, status: { ...binding.status, schedulerObservedGeneration: binding.metadata.generation } },
-            { current: binding },
-          ),
+          recorded === binding
+            ? store.updateStatus(next, { current: binding })
+            : store.updateWithStatus(next, { current: binding }),
         );
-        // The placement stands; what changed (the template) is the binder's to render.
+        // What changed (the template) is the binder's to render.
         handOn.binder = observed.ok;
-        if (!observed.ok && observed.reason === 'conflict') return { requeueAfterMs: 0 };
+        if (!observed.ok && observed.reason === 'conflict') {
+          for (const d of growth) applyDelta(scope.snapshot, d, -1);
+          continue;
+        }
         return undefined;
       }
       // Workload affinity: the namespace's bindings (listed once per batch), this batch's decisions over them.
@@ -266,7 +286,7 @@ export function createSchedulerController(options: SchedulerOptions): Controller
         ? workloadPeersOf(binding, await scope.namespaceBindings(binding.metadata.namespace ?? ''), scope.assigning)
         : undefined;
       const result: ScheduleResult = uncharged
-        ? { outcome: { ok: true, value: { clusters: binding.spec.clusters ?? [], reserved: [] } } }
+        ? keepPlacement(binding, scope.snapshot)
         : scheduleBinding(binding, scope.snapshot, framework, {
             enableEmptyWorkloadPropagation: options.enableEmptyWorkloadPropagation ?? false,
             ...(workloadPeers ? { workloadPeers } : {}),
@@ -282,7 +302,7 @@ export function createSchedulerController(options: SchedulerOptions): Controller
       const quota = await chargePlacement(binding, result, scope, context);
       if (quota === 'held') return undefined;
       if (quota === 'busy') return { requeueAfterMs: 1_000 };
-      const reserved = result.outcome.ok ? result.outcome.value.reserved : [];
+      const reserved = result.outcome.ok ? result.outcome.value.reserved : (result.reservedOnFailure ?? []);
       if (reserved.length > 0) {
         const more = reservationBeyond(reserved, held);
         const accepted = await scope.ledger.commit(more);
@@ -359,10 +379,12 @@ export function createSchedulerController(options: SchedulerOptions): Controller
     const charge = await scope.quotas.charge(namespace, from, to, binding.metadata.name ?? '');
     if (charge.ok) return { charged: charge.charged, from, to, freed: charge.freed };
     if (charge.busy) return 'busy';
+    // Held: nothing is rolled out, so nothing is recorded as reserved (no reservedOnFailure).
     const failed = resultBinding(
       binding,
       {
         ...result,
+        reservedOnFailure: undefined,
         outcome: { ok: false, failure: { reason: QUOTA_EXCEEDED_REASON, message: charge.message } },
       } as ScheduleResult,
       context.now,

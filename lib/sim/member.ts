@@ -240,18 +240,27 @@ export class SimulatedMember implements RunningMember {
 
   /**
    * A client of an in-process member, as the controllers' HTTPS client would reach it: the member's
-   * faults apply (unreachable and slow answers fail as a timed-out request does; an in-process
-   * request takes no time, so `slow` means slower than the client waits).
+   * faults apply. An unreachable member, and a slow one slower than the client waits, fail as a
+   * timed-out request does. A slow answer within the client's timeout arrives: the request reaches the
+   * member once `wait` has let the caller's clock move to `now() + delayMs` (an in-process request
+   * takes no time of its own; without `wait` it arrives at once).
    */
-  client(conn: MemberConnection, now: () => number): MemberClient {
+  client(
+    conn: MemberConnection,
+    now: () => number,
+    timing: { wait?: (until: number) => Promise<void> } = {},
+  ): MemberClient {
     const timeoutMs = conn.timeoutMs ?? 10_000;
     return new MemberClient(conn, {
       now,
       transport: async (method, path, options) => {
         const fault = this.#fault;
         if (fault?.mode === 'unreachable') throw new MemberUnreachableError(`${this.name}: connection refused`);
-        if (fault?.mode === 'slow' && (fault.delayMs ?? 5_000) >= timeoutMs)
-          throw new MemberUnreachableError(`${this.name}: no answer within ${timeoutMs} ms`);
+        if (fault?.mode === 'slow') {
+          const delayMs = fault.delayMs ?? 5_000;
+          if (delayMs >= timeoutMs) throw new MemberUnreachableError(`${this.name}: no answer within ${timeoutMs} ms`);
+          await timing.wait?.(now() + delayMs);
+        }
         const [pathOnly, query = ''] = path.split('?', 2) as [string, string?];
         const response = await this.handle(
           {

@@ -20,6 +20,8 @@ export interface FaultCounters {
   crashes: number;
   restarts: number;
   memberFaults: number;
+  /** Answers of a slow member that arrived within the client's timeout, late. */
+  slowAnswers: number;
   drift: number;
   clockJumps: number;
   concurrentWrites: number;

@@ -84,6 +84,8 @@ async function run(options: RunOptions, rng: Rng): Promise<RunResult> {
   await world.run(5_000);
   const schedule = rng.fork('schedule');
   const faults = rng.fork('faults');
+  // Its own stream, so how slow a slow member is does not shift the rest of the fault schedule.
+  const slowness = rng.fork('slow-answers');
   const enabled = new Set(options.faults);
   const open: OpenFault[] = [];
   const violations: Violation[] = [];
@@ -102,11 +104,15 @@ async function run(options: RunOptions, rng: Rng): Promise<RunResult> {
     const name = faults.pick([...world.members.keys()]);
     const member = world.members.get(name)!;
     if (member.fault) return `${name} already faulty`;
-    member.setFault({ mode, ...(mode === 'slow' ? { delayMs: 30_000 } : {}) });
+    // Slow: half the time slower than the controllers' client waits (their requests time out), half
+    // the time answering late within it (1–4 s: within any client’s timeout).
+    const delayMs = mode === 'slow' ? (slowness.chance(0.5) ? slowness.int(1, 4) * 1000 : 30_000) : undefined;
+    member.setFault({ mode, ...(delayMs !== undefined ? { delayMs } : {}) });
     world.counters.memberFaults++;
     const until = world.clock.now() + faults.int(10, 240) * 1000;
     open.push({ until, heal: () => member.recover() });
-    return `${name} ${mode} until +${Math.round((until - world.clock.now()) / 1000)}s`;
+    const how = delayMs === undefined ? '' : delayMs < 30_000 ? ` (answers in ${delayMs / 1000}s)` : ' (no answer)';
+    return `${name} ${mode}${how} until +${Math.round((until - world.clock.now()) / 1000)}s`;
   };
 
   for (let step = 1; step <= options.steps; step++) {

@@ -127,6 +127,7 @@ export class SimWorld {
       crashes: 0,
       restarts: 0,
       memberFaults: 0,
+      slowAnswers: 0,
       drift: 0,
       clockJumps: 0,
       concurrentWrites: 0,
@@ -336,7 +337,17 @@ export class SimWorld {
     if (!member) throw new Error(`no simulated member at ${conn.server}`);
     const key = `${name}|${conn.token ?? ''}`;
     let client = this.#clients.get(key);
-    if (!client) this.#clients.set(key, (client = member.client(conn, () => this.clock.now())));
+    if (!client) {
+      client = member.client(conn, () => this.clock.now(), {
+        // A slow answer that arrives: the control plane's time moves on to it (concurrent requests
+        // that started together overlap; a handler's requests one after another add up).
+        wait: async (until) => {
+          this.counters.slowAnswers++;
+          await this.clock.advanceTo(Math.max(until, this.clock.now()));
+        },
+      });
+      this.#clients.set(key, client);
+    }
     return client;
   }
 

@@ -145,6 +145,27 @@ function compileCapacity(cluster: Cluster, gate: boolean): ClusterCapacity {
   };
 }
 
+/**
+ * What a cluster's summary shows taken, as the estimate subtracts it: allocated + allocating, in
+ * estimator units, for `pods` and for each resource in allocatable (the resources the estimate reads).
+ * Undefined without a summary. The scheduler's ledger compares it with what it reserved.
+ */
+export function summaryUsage(cluster: Cluster): Units | undefined {
+  const summary = cluster.status?.resourceSummary;
+  if (!summary || typeof summary !== 'object') return undefined;
+  const allocatable = nanoMap(summary.allocatable);
+  const allocated = nanoMap(summary.allocated);
+  const allocating = nanoMap(summary.allocating);
+  const usage: Units = new Map([
+    ['pods', Number(wholeUnits(allocated.get('pods')) + wholeUnits(allocating.get('pods')))],
+  ]);
+  for (const name of allocatable.keys()) {
+    if (name === 'pods') continue;
+    usage.set(name, toUnits(name, (allocated.get(name) ?? 0n) + (allocating.get(name) ?? 0n)));
+  }
+  return usage;
+}
+
 const requests = new WeakMap<object, CompiledRequest>();
 const EMPTY_REQUEST: CompiledRequest = { resources: [], key: '' };
 

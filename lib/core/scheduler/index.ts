@@ -11,6 +11,7 @@ export {
   type EstimatorOptions,
   estimateReplicas,
   type Reservation,
+  summaryUsage,
 } from './estimate.ts';
 export * from './framework/interface.ts';
 export {
@@ -34,10 +35,18 @@ export {
   type SnapshotCluster,
 } from './snapshot.ts';
 export {
+  keptGrowth,
+  mergeDeltas,
+  recordReservedRequest,
+  RESERVED_REQUEST_ANNOTATION,
+  reservedRequestOf,
+} from './growth.ts';
+export {
   bindingGvk,
   componentSets,
   fitErrorMessage,
   keptByPlacement,
+  keepPlacement,
   keptOnNoFit,
   scheduleBinding,
   type ScheduleDecision,

@@ -10,6 +10,7 @@ import { deepEqual } from '../../util/json.ts';
 import type { KubeObject, ResourceBinding, ResourceBindingStatus } from '../model/types.ts';
 import { APPLIED_PLACEMENT_ANNOTATION } from '../../api/well-known.ts';
 import { canonical } from './reschedule.ts';
+import { recordReservedRequest } from './growth.ts';
 import type { ScheduleResult } from './schedule.ts';
 import type { ReservationDelta } from './snapshot.ts';
 
@@ -57,15 +58,20 @@ export function resultBinding(
     { ...condition, observedGeneration: generation },
     nowText,
   );
-  const next: ResourceBinding = {
+  let next: ResourceBinding = {
     ...binding,
     metadata: { ...binding.metadata, annotations },
     spec,
     status,
   };
+  // What the result reserved (a placement's replicas; a failure's kept ones, their requests' growth) is
+  // recorded as reserved at the binding's requests. A failure that reserved nothing (the quota held it:
+  // nothing is rolled out) leaves the record as it was.
+  if (result.outcome.ok || result.reservedOnFailure) next = recordReservedRequest(next);
+  const recorded = next.metadata.annotations ?? {};
   const unchanged =
     !specChanged &&
-    deepEqual(annotations, binding.metadata.annotations ?? {}) &&
+    deepEqual(recorded, binding.metadata.annotations ?? {}) &&
     deepEqual({ ...status, lastScheduledTime: undefined }, { ...binding.status, lastScheduledTime: undefined });
   return unchanged ? undefined : next;
 }

@@ -26,6 +26,7 @@ import {
   type SnapshotCluster,
 } from './snapshot.ts';
 import { selectBestClusters, sortClusters } from './spread/index.ts';
+import { keptGrowth, mergeDeltas } from './growth.ts';
 import { type ClusterDetail, fail, MAX_INT32, ok, type Outcome, type ScheduleFailure } from './framework/types.ts';
 import type { ClusterAffinity, Component, ResourceBinding, TargetCluster } from '../model/types.ts';
 import type { WorkloadPeers } from './framework/interface.ts';
@@ -61,6 +62,11 @@ export interface ScheduleResult {
   clustersOnFailure?: TargetCluster[];
   /** The affinity term to record on failure (Karmada keeps the previous one). */
   affinityNameOnFailure?: string;
+  /**
+   * On a failure, the growth of the requests of the replicas it keeps ({@link keptGrowth}): the members
+   * roll the new requests out onto them all the same. Already added to the snapshot's reservations.
+   */
+  reservedOnFailure?: ReservationDelta[];
 }
 
 /** `group/version/Kind` of a binding's resource (core group: `v1/Kind`). */
@@ -77,6 +83,41 @@ export function scheduleBinding(
   snapshot: Snapshot,
   framework: Framework,
   options: ScheduleOptions = {},
+): ScheduleResult {
+  // Requests raised since the binding's replicas were reserved: the estimate sees the replicas it has
+  // grown, and the result reserves the growth of those it keeps ({@link keptGrowth}).
+  const grown = keptGrowth(binding);
+  for (const d of grown) applyDelta(snapshot, d);
+  const result = decide(binding, snapshot, framework, options);
+  for (const d of grown) applyDelta(snapshot, d, -1);
+  if (result.outcome.ok) {
+    const decision = result.outcome.value;
+    const growth = keptGrowth(binding, decision.clusters);
+    for (const d of growth) applyDelta(snapshot, d);
+    return growth.length
+      ? { ...result, outcome: ok({ ...decision, reserved: mergeDeltas(decision.reserved, growth) }) }
+      : result;
+  }
+  const growth = keptGrowth(binding, result.clustersOnFailure ?? binding.spec.clusters ?? []);
+  for (const d of growth) applyDelta(snapshot, d);
+  return { ...result, reservedOnFailure: growth };
+}
+
+/**
+ * The binding's placement kept as it is (no rescheduling trigger; the scheduler charges or observes it):
+ * what it reserves is the growth of its requests ({@link keptGrowth}), added to the snapshot.
+ */
+export function keepPlacement(binding: ResourceBinding, snapshot: Snapshot): ScheduleResult {
+  const growth = keptGrowth(binding);
+  for (const d of growth) applyDelta(snapshot, d);
+  return { outcome: ok({ clusters: binding.spec.clusters ?? [], reserved: growth }) };
+}
+
+function decide(
+  binding: ResourceBinding,
+  snapshot: Snapshot,
+  framework: Framework,
+  options: ScheduleOptions,
 ): ScheduleResult {
   const placement = binding.spec.placement ?? {};
   const terms = placement.clusterAffinities ?? [];

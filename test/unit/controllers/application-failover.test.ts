@@ -11,6 +11,7 @@ import {
   createApplicationFailoverController,
   healthTimerRefOf,
 } from '../../../lib/controllers/application-failover.ts';
+import { CLUSTER_RESERVATION, LEDGER_NAME } from '../../../lib/controllers/reservations.ts';
 import {
   APPLICATION_FAILOVER_CONTROLLER_NAME,
   BINDER_CONTROLLER_NAME,
@@ -264,6 +265,56 @@ describe('application failover controller', () => {
     assert.equal(condition(after)?.reason, 'EvictionHeld');
     assert.ok(t.events.events.some((e) => e.reason === 'EvictionHeld'));
   });
+
+  // The replacement is weighed on the fleet as the scheduler sees it, the capacity its ledger promised
+  // moments ago included (simulation seed 4: without it, a last copy was evicted onto room another
+  // binding had just been given, and the scheduler then placed it nowhere).
+  for (const row of [
+    {
+      name: 'the only other cluster’s CPUs reserved in the ledger: held (simulation seed 4)',
+      reserved: 10,
+      held: true,
+    },
+    { name: 'the same fleet with nothing reserved: evicted, a replacement fits', reserved: 0, held: false },
+  ]) {
+    it(`the last copy's replacement and the scheduler's reservations — ${row.name}`, async () => {
+      const t = setup();
+      await t.seed(member('member1'));
+      await t.seed(member('member2'));
+      if (row.reserved > 0) {
+        const bucket = String(Math.floor(t.clock.now() / 10_000) * 10_000);
+        await t.seed({
+          apiVersion: `${CLUSTER_RESERVATION.group}/v1`,
+          kind: CLUSTER_RESERVATION.kind,
+          metadata: { name: LEDGER_NAME },
+          spec: {
+            buckets: {
+              [bucket]: { member1: { pods: row.reserved, resources: { cpu: row.reserved * 1000 }, basePods: 0 } },
+            },
+          },
+        });
+      }
+      // Divided (capacity-checked; a Duplicated placement's estimate is not consulted).
+      const b = await t.seed(
+        watched(
+          { member2: 'Unhealthy' },
+          { decisionConditions: { tolerationSeconds: 0 }, purgeMode: 'Directly' },
+          {
+            placement: {
+              replicaScheduling: { replicaSchedulingType: 'Divided', replicaDivisionPreference: 'Aggregated' },
+            },
+          },
+        ),
+      );
+      await t.reconcile(keyOf(b));
+      const after = await t.read(b);
+      assert.deepEqual(
+        after.spec.clusters?.map((c) => c.name),
+        row.held ? ['member2'] : [],
+      );
+      assert.equal(condition(after)?.reason === 'EvictionHeld', row.held);
+    });
+  }
 
   it('failover.application removed, or the binding gone: windows and the condition are cleaned up', async () => {
     const t = setup();

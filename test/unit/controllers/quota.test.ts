@@ -237,7 +237,7 @@ describe('quota enforcement in the scheduler (FederatedQuotaEnforcement)', () =>
     assert.equal((await t.used())?.cpu, '5');
   });
 
-  it('requests raised while the new placement fails: the kept placement is charged at the new requests, or refused (simulation)', async () => {
+  it('requests raised while the new placement fails: the kept placement is charged at the new requests, or refused (simulation seed 23)', async () => {
     const t = setup();
     await t.withQuota({ cpu: '4' });
     const b = await t.place('web', 2);
@@ -392,7 +392,7 @@ describe('quota enforcement in the scheduler (FederatedQuotaEnforcement)', () =>
     assert.equal((await t.used())?.cpu, '0', 'past it: the binding shows nothing charged, and that is what counts');
   });
 
-  it('chargeCovers and placementAdmitted: what the binder and the failovers ask the quota', () => {
+  it('chargeCovers and placementAdmitted: what the binder and the failovers ask the quota (placementAdmitted: simulation seed 10)', () => {
     const b = rb('web', 2);
     const charged = {
       ...b,

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { KubeObject } from '../../../lib/api/object.ts';
-import { CLUSTER_RESERVATION, LEDGER_NAME } from '../../../lib/controllers/reservations.ts';
+import { CLUSTER_RESERVATION, DEFAULT_RESERVATION_TTL_MS, LEDGER_NAME } from '../../../lib/controllers/reservations.ts';
 import { createSchedulerController } from '../../../lib/controllers/scheduler.ts';
 import { SCHEDULER_CONTROLLER_NAME, SWEEP_KEY, UNSCHEDULABLE_KEY } from '../../../lib/controllers/specs.ts';
 import { APPLIED_PLACEMENT_ANNOTATION } from '../../../lib/api/well-known.ts';
@@ -457,6 +457,49 @@ describe('scheduler: no over-commit across concurrent batches (Karmada #6783)', 
       'reserved once, not twice',
     );
   });
+});
+
+describe('scheduler: requests raised on a kept placement are reserved (simulation seeds 494, 1094)', () => {
+  // A template edit raises the per-replica requests of a placement the scheduler keeps (no rescheduling
+  // trigger, in Karmada as here): the members roll the larger pods out onto the same clusters, yet the
+  // summary still shows the old, smaller pods, so without a reservation the growth looks free.
+  const rows: { name: string; replicas: number; placed: Record<string, number> }[] = [
+    { name: 'requests only (no trigger): the growth is reserved', replicas: 2, placed: { only: 2 } },
+    {
+      name: 'requests and a scale-up: the kept replicas’ growth counts in the estimate, the scale-up does not fit',
+      replicas: 3,
+      placed: { only: 2 },
+    },
+  ];
+  for (const row of rows) {
+    it(row.name, async () => {
+      const h = setup();
+      const only = await h.seed(member('only', 4));
+      const a = await h.seed(rb('a', { replicas: 2, placement: { replicaScheduling: AGGREGATED } }));
+      await h.reconcile(keyOf(a));
+      assert.deepEqual((await h.read(a)).spec.clusters, targets({ only: 2 }));
+      // The member runs a's two 1-cpu pods and says so; a's reservation has ended.
+      const stored = (await h.store.get(refOf(only))) as Cluster;
+      await h.store.updateStatus({
+        ...stored,
+        status: { ...stored.status, resourceSummary: summary({ cpu: '4', memory: '1Ti' }, { cpu: '2', pods: '2' }) },
+      });
+      await h.clock.advance(DEFAULT_RESERVATION_TTL_MS + 10_000);
+      // The edit: 2 cpu per replica (and maybe more replicas).
+      const placed = await h.read(a);
+      await h.store.update({
+        ...placed,
+        spec: { ...placed.spec, replicas: row.replicas, replicaRequirements: { resourceRequest: { cpu: '2' } } },
+      });
+      await h.reconcile(keyOf(a));
+      const after = await h.read(a);
+      assert.deepEqual(after.spec.clusters, targets(row.placed), 'the placement is kept');
+      // Another binding asks for a core: the two a's pods take once they are rolled out are not free.
+      const b = await h.seed(rb('b', { replicas: 1, placement: { replicaScheduling: AGGREGATED } }));
+      await h.reconcile(keyOf(b));
+      assert.equal(scheduled(await h.read(b))?.reason, 'Unschedulable');
+    });
+  }
 });
 
 describe('scheduler: bindings it does not own', () => {

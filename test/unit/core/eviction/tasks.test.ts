@@ -12,6 +12,7 @@ import {
   gracefulEvictCluster,
   restoredClusters,
   type TaskAssessment,
+  lastCopyClusters,
 } from '../../../../lib/core/eviction/tasks.ts';
 import type { GracefulEvictionTask, ResourceBindingSpec } from '../../../../lib/core/model/types.ts';
 
@@ -300,4 +301,27 @@ describe('directlyPurgedClusters (new Works wait for these to be gone)', () => {
       ['a', 'c'],
     );
   });
+});
+
+describe('lastCopyClusters (a Directly-purged copy kept while it is the only one)', () => {
+  const tasks = [task('a', { purgeMode: 'Directly' }), task('b'), task('c', { purgeMode: 'Immediately' })];
+  const rows: { name: string; spec: EvictableSpec; want: string[] }[] = [
+    {
+      name: 'placed nowhere: the Directly (and Immediately) copies are kept, Gracefully ones are not theirs to keep (simulation seed 4)',
+      spec: { clusters: [], gracefulEvictionTasks: tasks },
+      want: ['a', 'c'],
+    },
+    {
+      name: 'no spec.clusters at all counts as placed nowhere (simulation seed 4)',
+      spec: { gracefulEvictionTasks: tasks },
+      want: ['a', 'c'],
+    },
+    {
+      name: 'a replacement placed: none kept, the purge goes ahead (simulation seed 4)',
+      spec: { clusters: [{ name: 'd', replicas: 1 }], gracefulEvictionTasks: tasks },
+      want: [],
+    },
+    { name: 'no eviction task: none', spec: { clusters: [] }, want: [] },
+  ];
+  for (const row of rows) it(row.name, () => assert.deepEqual(lastCopyClusters(row.spec), row.want));
 });

@@ -70,6 +70,7 @@ describe('scheduleBinding: filtering and NoClusterFit (§2.2 steps 1–2, FitErr
         },
       },
       clustersOnFailure: [],
+      reservedOnFailure: [],
     });
   });
 
