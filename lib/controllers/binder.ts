@@ -69,6 +69,7 @@ import {
   directlyPurgeHandoff,
   HANDOFF_PENDING_CONDITION,
   preservedLabelsFor,
+  tasksAwaitHealth,
 } from '../core/eviction/index.ts';
 import {
   bindingFinalizerOf,
@@ -343,16 +344,24 @@ export function createBinderController(options: BinderOptions): Controller & { s
 
   /**
    * Eviction tasks end on the new copies' health, and so does the state a failover's copy carries;
-   * application failover watches a binding that opted in.
+   * application failover watches a binding that opted in. A task ends only once its targets' Works are
+   * applied at their generation too, which need not change the aggregated status (an applied Work
+   * whose member status reads the same): a Work's report on a binding with a task awaiting its
+   * targets' health is always passed on.
    */
-  async function afterStatus(binding: ResourceBinding, statusWritten: boolean, lane: Lane): Promise<void> {
+  async function afterStatus(
+    binding: ResourceBinding,
+    statusWritten: boolean,
+    lane: Lane,
+    workReported = false,
+  ): Promise<void> {
     const key = formatKey(refOf(binding));
     const watched = applicationFailoverOf(binding.spec) !== undefined;
     const observed = (binding.status?.conditions ?? []).some((c) => c.type === APPLICATION_FAILOVER_CONDITION);
     const evictionConcerned =
       Boolean(binding.spec.gracefulEvictionTasks?.length) || carriedLabelStateOf(binding.metadata.annotations);
     await options.workQueue.enqueue([
-      ...(statusWritten && evictionConcerned
+      ...((statusWritten && evictionConcerned) || (workReported && tasksAwaitHealth(binding.spec))
         ? [{ controller: EVICTION_CONTROLLER_NAME, lane, key, reason: 'status' }]
         : []),
       ...((watched && (statusWritten || !observed)) || (!watched && observed)
@@ -414,7 +423,7 @@ export function createBinderController(options: BinderOptions): Controller & { s
       }
       reports.binding = aggregated.bindingWritten ?? binding;
       reports.template = aggregated.templateWritten ?? template;
-      await afterStatus(reports.binding, aggregated.bindingWritten !== undefined, foldedLane);
+      await afterStatus(reports.binding, aggregated.bindingWritten !== undefined, foldedLane, true);
       return undefined;
     });
     reports.next = run;

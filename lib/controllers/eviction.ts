@@ -14,9 +14,21 @@
  *   old copies as their purge mode says. The next toleration or task deadline is a delayed message,
  *   and the sweep (every minute) re-enqueues every tainted cluster, so no eviction lives only in a
  *   process's memory.
+ * - A task ends on its targets' health only where their Works are applied at their current generation
+ *   and report Healthy themselves (read only while that can decide: tasks, scheduled, every target
+ *   Healthy); the binder passes on every Work report of a binding with tasks, so it ends as soon as the
+ *   last one is current and Healthy.
  */
 import { formatKey, type KubeObject, parseKey, refOf } from '../api/object.ts';
-import { bindingKeyOf, CLUSTER, CLUSTER_RESOURCE_BINDING, RESOURCE_BINDING, WORK } from '../api/karmada-names.ts';
+import {
+  bindingIdOf,
+  bindingKeyOf,
+  CLUSTER,
+  CLUSTER_RESOURCE_BINDING,
+  clusterOfExecutionNamespace,
+  RESOURCE_BINDING,
+  WORK,
+} from '../api/karmada-names.ts';
 import { APPLIED_PLACEMENT_ANNOTATION } from '../api/well-known.ts';
 import { type Condition as ApiCondition, putCondition, rfc3339 } from '../api/conditions.ts';
 import type { FailoverSettings } from '../config/failover.ts';
@@ -38,9 +50,11 @@ import {
   READY_CONDITION,
   type ResourceBinding,
   type Snapshot,
+  type TargetWork,
   templateStubOf,
   type Toleration,
   withCarriedLabelState,
+  worksDecideTasks,
 } from '../core/index.ts';
 import { type EventRecorder, NO_EVENTS } from '../events/recorder.ts';
 import { METRIC } from '../observability/metrics.ts';
@@ -52,7 +66,7 @@ import type {
   ReconcileRequest,
   ReconcileResult,
 } from '../reconcile/controller.ts';
-import { listAll } from '../store/list-all.ts';
+import { listAll, listAllDependents } from '../store/list-all.ts';
 import type { ObjectStore } from '../store/port.ts';
 import { tryWrite, type WriteAttempt } from '../store/write.ts';
 import { once } from '../util/memo.ts';
@@ -260,11 +274,13 @@ export function createEvictionController(options: EvictionControllerOptions): Co
       atStake && settings.featureGates.FederatedQuotaEnforcement && namespace
         ? await batch.quotas.quotas(namespace)
         : [];
+    const hasScheduled = binding.status?.schedulerObservedGeneration === binding.metadata.generation;
     const decision = decideEviction({
       spec: binding.spec,
       aggregatedStatus,
+      targetWorks: await targetWorks(binding, aggregatedStatus, hasScheduled),
       appliedPlacement: appliedPlacement(binding),
-      hasScheduled: binding.status?.schedulerObservedGeneration === binding.metadata.generation,
+      hasScheduled,
       deleting: Boolean(binding.metadata.deletionTimestamp),
       clusters: batch.clusters,
       nowMs,
@@ -356,6 +372,30 @@ export function createEvictionController(options: EvictionControllerOptions): Co
     return retryAtMs === undefined
       ? undefined
       : { requeueAfterMs: Math.max(0, retryAtMs - nowMs), requeueLane: 'priority' };
+  }
+
+  /**
+   * The binding's Works on its target clusters, read only when they can end a task (the core's
+   * `worksDecideTasks`: tasks, scheduled, every target Healthy) — a binding without a failover in
+   * progress costs no read. Found through the binding's permanent id, as the binder finds them.
+   */
+  async function targetWorks(
+    binding: ResourceBinding,
+    aggregatedStatus: readonly { clusterName: string; health?: string }[],
+    hasScheduled: boolean,
+  ): Promise<TargetWork[]> {
+    const id = bindingIdOf(binding.metadata.labels);
+    if (!id || !worksDecideTasks(binding.spec, aggregatedStatus, hasScheduled)) return [];
+    const targets = new Set((binding.spec.clusters ?? []).map((c) => c.name));
+    const refs = (await listAllDependents(store, id)).filter((r) => {
+      const cluster = clusterOfExecutionNamespace(r.namespace);
+      return r.group === WORK.group && r.kind === WORK.kind && cluster !== undefined && targets.has(cluster);
+    });
+    const works = await Promise.all(refs.map((r) => store.get(r)));
+    return works.flatMap((work) => {
+      const cluster = work && clusterOfExecutionNamespace(work.metadata.namespace);
+      return work && cluster ? [{ cluster, work }] : [];
+    });
   }
 
   /** An eviction write that failed for a reason other than a lost race (Karmada records the same). */

@@ -18,12 +18,14 @@ import { taintString } from '../placement/tolerations.ts';
 import {
   assessEvictionTasks,
   clusterEvictionPurgeMode,
+  currentWorkClusters,
   EVICTION_PRODUCER_TAINT_MANAGER,
   EVICTION_REASON_TAINT_UNTOLERATED,
   gracefulEvictCluster,
   type PurgeMode,
   restoredClusters,
   type TaskAssessment,
+  type TargetWork,
 } from './tasks.ts';
 import { type CarriedLabelState, stateForEviction, statePreservationRules } from './state.ts';
 
@@ -95,6 +97,13 @@ export function effectiveTolerations(
 export function decideEviction(args: {
   spec: ResourceBindingSpec;
   aggregatedStatus?: readonly { clusterName: string; status?: unknown; health?: string }[];
+  /**
+   * The binding's Works on its target clusters, as read now; needed only when `worksDecideTasks`
+   * says so (otherwise none). A task ends on its targets' health only where these are applied at their
+   * current generation and report Healthy themselves ({@link currentWorkClusters}): a `Healthy` item
+   * may predate the Work's last update.
+   */
+  targetWorks: readonly TargetWork[];
   appliedPlacement: { clusterTolerations?: Toleration[] } | undefined;
   hasScheduled: boolean;
   deleting: boolean;
@@ -121,6 +130,7 @@ export function decideEviction(args: {
     timeoutMs: settings.gracefulEvictionTimeoutMs,
     clusters: spec.clusters,
     observed: args.aggregatedStatus,
+    currentWorks: currentWorkClusters(spec.resource, args.targetWorks),
     hasScheduled: args.hasScheduled,
     recovered,
   });

@@ -20,6 +20,7 @@ export {
   assessEvictionTasks,
   canonicalPurgeMode,
   clusterEvictionPurgeMode,
+  currentWorkClusters,
   directlyPurgedClusters,
   directlyPurgeHandoff,
   lastCopyClusters,
@@ -33,8 +34,11 @@ export {
   gracefulEvictCluster,
   type ObservedHealth,
   type PurgeMode,
+  type TargetWork,
   type TaskAssessment,
   type TaskOptions,
+  tasksAwaitHealth,
+  worksDecideTasks,
 } from './tasks.ts';
 export {
   buildPreservedLabelState,

@@ -7,11 +7,13 @@
  * | purge mode | old cluster's Work | new Works |
  * |---|---|---|
  * | `Directly` (v1.12's `Immediately`) | deleted at once | held until the old one is gone |
- * | `Gracefully` (v1.12's `Graciously`) | kept until every new target is Healthy or the grace period ends | at once |
+ * | `Gracefully` (v1.12's `Graciously`) | kept until every new target's Work is applied at its generation and Healthy, or the grace period ends | at once |
  * | `Never` (application failover) | kept until `suppressDeletion` is cleared | at once |
  */
 import { rfc3339 } from '../../api/time.ts';
-import type { GracefulEvictionTask, ResourceBindingSpec, TargetCluster } from '../model/types.ts';
+import type { GracefulEvictionTask, KubeObject, ResourceBindingSpec, TargetCluster } from '../model/types.ts';
+import { appliedCurrent } from '../status/applied.ts';
+import { aggregatedStatusItems } from '../status/work.ts';
 
 export type PurgeMode = 'Directly' | 'Gracefully' | 'Never';
 
@@ -144,6 +146,13 @@ export interface TaskAssessment {
  * - when the binding has been scheduled for its current generation and every target cluster reports
  *   `Healthy`, it ends — but not when there is no target at all (Karmada ends it then, vacuously,
  *   deleting the only copy while nothing replaces it);
+ * - **here**: a target counts as `Healthy` only when its Work is also applied at its current generation
+ *   and reports Healthy itself (`currentWorks`, see {@link currentWorkClusters}). The aggregated item is
+ *   what the member last reported: when the evicted replicas move to a cluster that already ran a copy,
+ *   its item still says `Healthy` from before its Work was scaled up, and Karmada ends the task (and
+ *   deletes the old copy) before the member has even received its new replica count. Once the Work is
+ *   applied at its generation, the member's own health rule (a Deployment's `observedGeneration`,
+ *   `updatedReplicas`, …) covers the rest;
  * - **here**: with no target at all it does not end at its timeout either: the copy it holds is the
  *   only one, and removing it with nothing placed elsewhere (the scheduler refused the replacement —
  *   quota, capacity, a cluster state that changed since the eviction was decided) would leave the
@@ -156,6 +165,11 @@ export function assessEvictionTasks(args: {
   timeoutMs: number;
   clusters: readonly TargetCluster[] | undefined;
   observed: readonly ObservedHealth[] | undefined;
+  /**
+   * The target clusters whose Works are applied at their current generation and report Healthy
+   * themselves ({@link currentWorkClusters}).
+   */
+  currentWorks: ReadonlySet<string>;
   hasScheduled: boolean;
   recovered?: (cluster: string) => boolean;
 }): TaskAssessment {
@@ -165,7 +179,10 @@ export function assessEvictionTasks(args: {
   const targets = args.clusters ?? [];
   const allHealthy =
     targets.length > 0 &&
-    targets.every((t) => args.observed?.find((o) => o.clusterName === t.name)?.health === 'Healthy');
+    targets.every(
+      (t) =>
+        args.currentWorks.has(t.name) && args.observed?.find((o) => o.clusterName === t.name)?.health === 'Healthy',
+    );
   let nextMs: number | undefined;
   for (const task of args.tasks ?? []) {
     if (!task.creationTimestamp) {
@@ -198,6 +215,71 @@ export function assessEvictionTasks(args: {
     nextMs = min(nextMs, args.nowMs > deadline ? args.nowMs + NO_REPLACEMENT_RECHECK_MS : deadline + 1);
   }
   return { kept, ended, ...(nextMs !== undefined ? { nextMs } : {}) };
+}
+
+/** One of the binding's Works, with the cluster it targets. */
+export interface TargetWork {
+  cluster: string;
+  work: KubeObject;
+}
+
+/**
+ * Whether the binding holds a task that ends once its targets are healthy: one whose deletion is not
+ * suppressed (`Never` tasks wait for `suppressDeletion` to be cleared, whatever the health).
+ */
+export function tasksAwaitHealth(spec: Pick<ResourceBindingSpec, 'gracefulEvictionTasks'>): boolean {
+  return (spec.gracefulEvictionTasks ?? []).some(
+    (t) => t.suppressDeletion === undefined || t.suppressDeletion === null,
+  );
+}
+
+/**
+ * Whether a task of this binding can end on its targets' health now, by what the binding says: a task
+ * awaits health ({@link tasksAwaitHealth}), the binding has been scheduled for its generation, and
+ * every target's aggregated item is `Healthy`. Only then do the targets' Works decide (see
+ * {@link currentWorkClusters}), so a caller reads them only then.
+ */
+export function worksDecideTasks(
+  spec: Pick<ResourceBindingSpec, 'clusters' | 'gracefulEvictionTasks'>,
+  observed: readonly ObservedHealth[] | undefined,
+  hasScheduled: boolean,
+): boolean {
+  const targets = spec.clusters ?? [];
+  return (
+    tasksAwaitHealth(spec) &&
+    hasScheduled &&
+    targets.length > 0 &&
+    targets.every((t) => observed?.some((o) => o.clusterName === t.name && o.health === 'Healthy'))
+  );
+}
+
+/**
+ * The clusters whose Works of the binding report the spec they hold as Healthy: every Work there is
+ * applied at its current generation (`appliedCurrent`) and its own status reports the workload
+ * (`resource`, the template's manifest) `Healthy`, and none is being deleted. The Work's status is what
+ * the binding's aggregated item is folded from, and it is read fresh: a `Healthy` item written before
+ * the Work was updated, or before the binder folded in the Work's latest report, does not count.
+ */
+export function currentWorkClusters(
+  resource: { apiVersion: string; kind: string; namespace?: string; name: string },
+  works: readonly TargetWork[],
+): Set<string> {
+  const template: KubeObject = {
+    apiVersion: resource.apiVersion,
+    kind: resource.kind,
+    metadata: { name: resource.name, ...(resource.namespace ? { namespace: resource.namespace } : {}) },
+  };
+  const current = new Set<string>();
+  const stale = new Set<string>();
+  for (const { cluster, work } of works) {
+    const healthy =
+      !work.metadata.deletionTimestamp &&
+      appliedCurrent(work) &&
+      aggregatedStatusItems(template, [{ cluster, work }])[0]?.health === 'Healthy';
+    (healthy ? current : stale).add(cluster);
+  }
+  for (const cluster of stale) current.delete(cluster);
+  return current;
 }
 
 /**

@@ -436,3 +436,58 @@ describe('binder: Works from a binding', () => {
     }
   });
 });
+
+describe('binder: a Work’s report on a binding with eviction tasks', () => {
+  it('is handed to the eviction controller even when the aggregated status does not change (a task ends only once its targets’ Works are applied at their generation, issue 13)', async () => {
+    for (const tasks of [true, false]) {
+      const t = await setup([{ name: 'm1', replicas: 3 }]);
+      if (tasks) {
+        const current = (await t.w.store.get(refOf(t.binding))) as ResourceBinding;
+        await t.w.store.update({
+          ...current,
+          spec: {
+            ...current.spec,
+            gracefulEvictionTasks: [
+              { fromCluster: 'm2', purgeMode: 'Gracefully', reason: 'TaintUntolerated', producer: 'TaintManager' },
+            ],
+          },
+        });
+      }
+      await t.reconcile();
+      const work = (await t.work('m1'))!;
+      await t.w.store.updateStatus({
+        ...work,
+        status: {
+          conditions: [
+            {
+              type: 'Applied',
+              status: 'True',
+              reason: 'AppliedSuccessful',
+              message: 'Manifest has been successfully applied',
+              observedGeneration: work.metadata.generation,
+              lastTransitionTime: '2026-11-21T09:00:00Z',
+            },
+          ],
+        },
+      });
+      const report = async () => {
+        const batch = await t.binder.openBatch!({ logger: t.w.context().logger, now: t.w.clock.now(), keys: [] });
+        await t.binder.reconcile({ key: keyOf(work), lane: 'priority', reasons: [] }, t.w.context(batch));
+      };
+      await report();
+      t.w.queue.items.length = 0;
+      t.w.store.reset();
+      await report(); // the same report again: nothing new to aggregate
+      assert.deepEqual(
+        t.w.store.writes.filter((w) => w.key.startsWith('ResourceBinding.')),
+        [],
+        'the binding’s status is unchanged',
+      );
+      assert.equal(
+        t.w.queue.items.some((i) => i.controller === 'eviction' && i.reason === 'status'),
+        tasks,
+        tasks ? 'tasks: the eviction controller looks' : 'no task: nothing to look at',
+      );
+    }
+  });
+});

@@ -13,6 +13,8 @@ import { NOT_READY_TAINT_KEY, UNREACHABLE_TAINT_KEY } from '../../../lib/core/cl
 import type { Cluster, ResourceBinding, Taint } from '../../../lib/core/model/types.ts';
 import { METRIC } from '../../../lib/observability/metrics.ts';
 import { ConflictError } from '../../../lib/store/errors.ts';
+import type { ObjectStore } from '../../../lib/store/port.ts';
+import type { KubeObject } from '../../../lib/api/object.ts';
 import { bindingFactory, clusterFactory, summary } from '../core/scheduler/fixtures.ts';
 import { keyOf, refOf, world } from './placement-harness.ts';
 
@@ -57,7 +59,93 @@ function placed(
     appliedPlacement: '{}',
     status: { schedulerObservedGeneration: 1, conditions: [{ type: 'Scheduled', status: 'True' }] },
   });
-  return { ...b, spec: { ...b.spec, ...extra } } as ResourceBinding;
+  return {
+    ...b,
+    metadata: { ...b.metadata, labels: { 'resourcebinding.karmada.io/permanent-id': `rb-${name}` } },
+    spec: { ...b.spec, ...extra },
+  } as ResourceBinding;
+}
+
+/** The Deployment a binding's Works carry, with `replicas`. */
+const manifest = (binding: ResourceBinding, replicas: number) => ({
+  apiVersion: 'apps/v1',
+  kind: 'Deployment',
+  metadata: { name: binding.spec.resource.name, namespace: binding.spec.resource.namespace },
+  spec: { replicas },
+});
+
+/**
+ * The binding's Work on `cluster` at generation `generation` (its spec written that many times), its
+ * `Applied` condition True at `applied` and its Deployment reported `health`.
+ */
+async function workOf(
+  store: ObjectStore,
+  binding: ResourceBinding,
+  cluster: string,
+  report: { generation: number; applied: number; health: string },
+): Promise<KubeObject> {
+  let work = await store.create({
+    apiVersion: 'work.karmada.io/v1alpha1',
+    kind: 'Work',
+    metadata: {
+      name: `${binding.metadata.name}-work`,
+      namespace: `karmada-es-${cluster}`,
+      labels: {
+        'resourcebinding.karmada.io/permanent-id': binding.metadata.labels!['resourcebinding.karmada.io/permanent-id']!,
+      },
+      annotations: {
+        'resourcebinding.karmada.io/namespace': binding.metadata.namespace!,
+        'resourcebinding.karmada.io/name': binding.metadata.name!,
+      },
+    },
+    spec: { workload: { manifests: [manifest(binding, 1)] } },
+  });
+  for (let g = 2; g <= report.generation; g++)
+    work = await store.update({ ...work, spec: { workload: { manifests: [manifest(binding, g)] } } });
+  return reportWork(store, work, report);
+}
+
+/** What the executor writes: the Work's `Applied` condition True at `applied`, its Deployment's `health`. */
+async function reportWork(
+  store: ObjectStore,
+  work: KubeObject,
+  report: { applied: number; health: string },
+): Promise<KubeObject> {
+  const current = (await store.get({
+    group: 'work.karmada.io',
+    kind: 'Work',
+    namespace: work.metadata.namespace!,
+    name: work.metadata.name!,
+  }))!;
+  const deployment = (current.spec as { workload: { manifests: KubeObject[] } }).workload.manifests[0]!;
+  return store.updateStatus({
+    ...current,
+    status: {
+      conditions: [
+        {
+          type: 'Applied',
+          status: 'True',
+          reason: 'AppliedSuccessful',
+          message: 'Manifest has been successfully applied',
+          observedGeneration: report.applied,
+          lastTransitionTime: '2026-11-21T09:00:00Z',
+        },
+      ],
+      manifestStatuses: [
+        {
+          identifier: {
+            ordinal: 0,
+            group: 'apps',
+            version: 'v1',
+            kind: 'Deployment',
+            namespace: deployment.metadata.namespace,
+            name: deployment.metadata.name,
+          },
+          health: report.health,
+        },
+      ],
+    },
+  });
 }
 
 function setup(settings: Partial<FailoverSettings> = {}) {
@@ -357,6 +445,7 @@ describe('eviction controller: safer than Karmada', () => {
       aggregatedStatus: [{ clusterName: 'b', health: 'Unknown' }],
     } as ResourceBinding['status'];
     const b = await t.seed(pending);
+    await workOf(t.store, b, 'b', { generation: 1, applied: 1, health: 'Healthy' });
     const first = await t.reconcile(keyOf(b));
     assert.equal((await t.read(b)).spec.gracefulEvictionTasks?.length, 1, 'kept while b is not Healthy');
     assert.deepEqual(
@@ -372,6 +461,81 @@ describe('eviction controller: safer than Karmada', () => {
     } as ResourceBinding);
     await t.reconcile(keyOf(b));
     assert.equal((await t.read(b)).spec.gracefulEvictionTasks, undefined);
+  });
+
+  it('Gracefully (issue 13): a Healthy item from before the new target’s Work was scaled up ends nothing — the task waits until that Work is applied at its generation and the member reports Healthy (Karmada ends it at once and deletes the old copy)', async () => {
+    const t = setup();
+    await t.seed(member('a', { ready: false, taints: notReady(at(t, -900)) }));
+    await t.seed(member('b'));
+    // a's replicas moved to b, which already ran a copy: b's Work went to generation 2, the member has
+    // not applied it yet, and b's item still says Healthy from generation 1.
+    const seeded = placed('web', [{ name: 'b', replicas: 2 }], {
+      gracefulEvictionTasks: [
+        {
+          fromCluster: 'a',
+          reason: 'TaintUntolerated',
+          producer: 'TaintManager',
+          purgeMode: 'Gracefully',
+          replicas: 1,
+          creationTimestamp: at(t, -1),
+        },
+      ],
+    });
+    seeded.status = {
+      ...seeded.status,
+      aggregatedStatus: [{ clusterName: 'b', applied: true, health: 'Healthy' }],
+    } as ResourceBinding['status'];
+    const b = await t.seed(seeded);
+    const work = await workOf(t.store, b, 'b', { generation: 2, applied: 1, health: 'Healthy' });
+    t.store.reset();
+    const first = await t.reconcile(keyOf(b));
+    assert.deepEqual(t.store.writes, [], 'the task and the copy on a stay');
+    assert.equal((await t.read(b)).spec.gracefulEvictionTasks?.length, 1);
+    assert.deepEqual(first, { requeueAfterMs: 599_001, requeueLane: 'priority' }, 'only the grace period’s timer');
+
+    // The member applied generation 2 and is rolling out; the binder has not folded that report in yet
+    // (b's item still says Healthy): the Work's own status decides — still kept.
+    await reportWork(t.store, work, { applied: 2, health: 'Unhealthy' });
+    await t.reconcile(keyOf(b));
+    assert.equal((await t.read(b)).spec.gracefulEvictionTasks?.length, 1, 'kept while b rolls out');
+
+    // Applied at its generation and Healthy (and so says b's item): the task ends and the binder
+    // removes a's copy.
+    await reportWork(t.store, work, { applied: 2, health: 'Healthy' });
+    t.queue.items.splice(0);
+    await t.reconcile(keyOf(b));
+    assert.equal((await t.read(b)).spec.gracefulEvictionTasks, undefined);
+    assert.deepEqual(
+      t.queue.items.map((i) => [i.controller, i.reason]),
+      [['binder', 'eviction-tasks']],
+    );
+    assert.match(t.events.events.find((e) => e.reason === 'EvictionTaskEnded')!.message, /every new target is healthy/);
+  });
+
+  it('a binding without eviction tasks reads no Work (the Works are read only while a task may end on health)', async () => {
+    const t = setup();
+    await t.seed(member('b'));
+    const seeded = placed('web', [{ name: 'b', replicas: 1 }]);
+    seeded.status = {
+      ...seeded.status,
+      aggregatedStatus: [{ clusterName: 'b', health: 'Healthy' }],
+    } as ResourceBinding['status'];
+    const b = await t.seed(seeded);
+    let asked = 0;
+    const eviction = createEvictionController({
+      store: {
+        ...t.store,
+        listDependents: (...args: Parameters<ObjectStore['listDependents']>) => (
+          asked++,
+          t.store.listDependents(...args)
+        ),
+      },
+      workQueue: t.queue,
+      settings: DEFAULT_FAILOVER_SETTINGS,
+      now: () => t.clock.now(),
+    });
+    await eviction.reconcile({ key: keyOf(b), lane: 'standard', reasons: [] }, t.context());
+    assert.equal(asked, 0);
   });
 
   it('state across consecutive failovers outlives the first task (#6232): kept on the binding when the task ends, carried into the next eviction of that copy', async () => {

@@ -43,9 +43,43 @@ const spec = (clusters: string[], extra: Partial<ResourceBindingSpec> = {}): Res
     ...extra,
   }) as ResourceBindingSpec;
 
+/** A Work of the nginx binding on `cluster`: at `generation`, Applied at `applied`, reporting `health`. */
+function workOn(cluster: string, report: { generation: number; applied: number; health: string }) {
+  return {
+    cluster,
+    work: {
+      apiVersion: 'work.karmada.io/v1alpha1',
+      kind: 'Work',
+      metadata: { name: 'nginx-work', namespace: `karmada-es-${cluster}`, generation: report.generation },
+      spec: {
+        workload: {
+          manifests: [{ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'nginx', namespace: 'default' } }],
+        },
+      },
+      status: {
+        conditions: [{ type: 'Applied', status: 'True', observedGeneration: report.applied }],
+        manifestStatuses: [
+          {
+            identifier: {
+              ordinal: 0,
+              group: 'apps',
+              version: 'v1',
+              kind: 'Deployment',
+              namespace: 'default',
+              name: 'nginx',
+            },
+            health: report.health,
+          },
+        ],
+      },
+    },
+  };
+}
+
 function decide(overrides: Partial<Parameters<typeof decideEviction>[0]> & { spec: ResourceBindingSpec }) {
   return decideEviction({
     aggregatedStatus: [],
+    targetWorks: ['a', 'b', 'c'].map((c) => workOn(c, { generation: 1, applied: 1, health: 'Healthy' })),
     appliedPlacement: {},
     hasScheduled: true,
     deleting: false,
@@ -317,6 +351,52 @@ describe('decideEviction: a cluster that recovers (#5803) — hysteresis, the la
           { s: step.s, tasks: step.tasks, clusters: step.clusters },
         );
       }
+    });
+  }
+});
+
+describe('decideEviction: a task ends on its targets’ health only where their Works are applied at their generation', () => {
+  const taskFromA = {
+    fromCluster: 'a',
+    reason: 'TaintUntolerated',
+    producer: 'TaintManager',
+    purgeMode: 'Gracefully',
+    replicas: 2,
+    creationTimestamp: at(-30),
+  };
+  for (const row of [
+    {
+      name: 'b’s item Healthy from before its Work was scaled up (Work at generation 2, applied at 1): the task and a’s copy stay (Karmada: ended, a’s copy deleted)',
+      work: { generation: 2, applied: 1, health: 'Healthy' },
+      tasks: ['a'],
+    },
+    {
+      name: 'b’s Work applied at generation 2 but reporting Unhealthy, its item not yet updated (still Healthy): the task stays',
+      work: { generation: 2, applied: 2, health: 'Unhealthy' },
+      tasks: ['a'],
+    },
+    {
+      name: 'b’s Work applied at its generation and Healthy, and so is its item: the task ends',
+      work: { generation: 2, applied: 2, health: 'Healthy' },
+      tasks: [],
+    },
+  ]) {
+    it(row.name, () => {
+      const before = spec(['b'], { gracefulEvictionTasks: [taskFromA] });
+      const d = decide({
+        spec: before,
+        targetWorks: [workOn('b', row.work)],
+        clusters: new Map([
+          ['a', failed(-400)],
+          ['b', healthy],
+        ]),
+        aggregatedStatus: [{ clusterName: 'b', health: 'Healthy' }],
+      });
+      const after = evictedSpec(before, d, d.due, at(0)) ?? before;
+      assert.deepEqual(
+        (after.gracefulEvictionTasks ?? []).map((t) => t.fromCluster),
+        row.tasks,
+      );
     });
   }
 });

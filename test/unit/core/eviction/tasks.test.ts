@@ -8,13 +8,15 @@ import {
   assessEvictionTasks,
   canonicalPurgeMode,
   clusterEvictionPurgeMode,
+  currentWorkClusters,
   directlyPurgedClusters,
   gracefulEvictCluster,
   restoredClusters,
   type TaskAssessment,
   lastCopyClusters,
+  worksDecideTasks,
 } from '../../../../lib/core/eviction/tasks.ts';
-import type { GracefulEvictionTask, ResourceBindingSpec } from '../../../../lib/core/model/types.ts';
+import type { GracefulEvictionTask, KubeObject, ResourceBindingSpec } from '../../../../lib/core/model/types.ts';
 
 type EvictableSpec = Pick<ResourceBindingSpec, 'clusters' | 'gracefulEvictionTasks'>;
 
@@ -116,6 +118,7 @@ describe('assessEvictionTasks (graceful-eviction controller)', () => {
     timeoutMs: 600_000,
     clusters: [{ name: 'b', replicas: 2 }],
     observed: [{ clusterName: 'b', health: 'Healthy' }],
+    currentWorks: new Set(['b']),
     hasScheduled: false,
   };
   it('a task without creationTimestamp is stamped now and kept (not assessed this round)', () => {
@@ -169,6 +172,63 @@ describe('assessEvictionTasks (graceful-eviction controller)', () => {
     const got = assessEvictionTasks({ ...base, hasScheduled: false, tasks: [task('a')] });
     assert.equal(got.kept.length, 1);
   });
+  const staleRows: {
+    name: string;
+    args: Partial<Parameters<typeof assessEvictionTasks>[0]>;
+    kept: string[];
+    ended: TaskAssessment['ended'];
+  }[] = [
+    {
+      name: 'a stale Healthy item: b’s Work (scaled up for the evicted replicas) not yet applied at its generation — kept (Karmada ends it and deletes the old copy before b has its new replicas)',
+      args: { currentWorks: new Set() },
+      kept: ['a'],
+      ended: [],
+    },
+    {
+      name: 'one target current and Healthy, the other Healthy but its Work not applied at its generation — kept',
+      args: {
+        clusters: [
+          { name: 'b', replicas: 1 },
+          { name: 'c', replicas: 1 },
+        ],
+        observed: [
+          { clusterName: 'b', health: 'Healthy' },
+          { clusterName: 'c', health: 'Healthy' },
+        ],
+        currentWorks: new Set(['b']),
+      },
+      kept: ['a'],
+      ended: [],
+    },
+    {
+      name: 'b’s Work applied at its generation but b not yet Healthy (the member still rolling out) — kept',
+      args: { observed: [{ clusterName: 'b', health: 'Unhealthy' }] },
+      kept: ['a'],
+      ended: [],
+    },
+    {
+      name: 'b’s Work applied at its generation and b Healthy — ended, the old copy goes',
+      args: {},
+      kept: [],
+      ended: [{ cluster: 'a', why: 'healthy' }],
+    },
+    {
+      name: 'a Work not applied at its generation does not hold a task past its grace period — ends at the timeout, as in Karmada',
+      args: { currentWorks: new Set(), tasks: [task('a', { creationTimestamp: at(-601) })] },
+      kept: [],
+      ended: [{ cluster: 'a', why: 'timeout' }],
+    },
+  ];
+  for (const row of staleRows) {
+    it(row.name, () => {
+      const got = assessEvictionTasks({ ...base, hasScheduled: true, tasks: [task('a')], ...row.args });
+      assert.deepEqual(
+        got.kept.map((t) => t.fromCluster),
+        row.kept,
+      );
+      assert.deepEqual(got.ended, row.ended);
+    });
+  }
   it('no target at all: kept (Karmada ends it vacuously and deletes the only copy, #7455)', () => {
     const got = assessEvictionTasks({ ...base, hasScheduled: true, clusters: [], tasks: [task('a')] });
     assert.equal(got.kept.length, 1);
@@ -184,11 +244,132 @@ describe('assessEvictionTasks (graceful-eviction controller)', () => {
   });
 });
 
+describe('which targets’ Works can end a task (issue 13: a Healthy item may predate its Work’s last update)', () => {
+  const resource = { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'default', name: 'nginx' };
+  const work = (
+    report: { generation?: number; applied?: number; appliedStatus?: string; health?: string; deleting?: boolean } = {},
+  ): KubeObject => ({
+    apiVersion: 'work.karmada.io/v1alpha1',
+    kind: 'Work',
+    metadata: {
+      name: 'nginx-work',
+      namespace: 'karmada-es-b',
+      generation: report.generation ?? 2,
+      ...(report.deleting ? { deletionTimestamp: at(0) } : {}),
+    },
+    spec: {
+      workload: {
+        manifests: [{ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'nginx', namespace: 'default' } }],
+      },
+    },
+    status: {
+      conditions: [
+        { type: 'Applied', status: report.appliedStatus ?? 'True', observedGeneration: report.applied ?? 2 },
+      ],
+      ...(report.health !== undefined
+        ? {
+            manifestStatuses: [
+              {
+                identifier: {
+                  ordinal: 0,
+                  group: 'apps',
+                  version: 'v1',
+                  kind: 'Deployment',
+                  namespace: 'default',
+                  name: 'nginx',
+                },
+                health: report.health,
+              },
+            ],
+          }
+        : {}),
+    },
+  });
+  const rows: { name: string; works: KubeObject[]; current: boolean }[] = [
+    {
+      name: 'applied at its current generation and reporting Healthy: current',
+      works: [work({ health: 'Healthy' })],
+      current: true,
+    },
+    {
+      name: 'Applied True at an older generation (scaled up, the member has not applied it): not current, whatever it reported',
+      works: [work({ applied: 1, health: 'Healthy' })],
+      current: false,
+    },
+    {
+      name: 'applied at its generation, the member still rolling out (Unhealthy): not current',
+      works: [work({ health: 'Unhealthy' })],
+      current: false,
+    },
+    { name: 'applied at its generation, no manifest status yet: not current', works: [work()], current: false },
+    {
+      name: 'applying its generation failed (Applied False): not current',
+      works: [work({ appliedStatus: 'False', health: 'Healthy' })],
+      current: false,
+    },
+    { name: 'being deleted: not current', works: [work({ health: 'Healthy', deleting: true })], current: false },
+    {
+      name: 'two Works on the cluster, one of them stale: not current',
+      works: [work({ health: 'Healthy' }), work({ applied: 1, health: 'Healthy' })],
+      current: false,
+    },
+    { name: 'no Work at all: not current', works: [], current: false },
+  ];
+  for (const row of rows) {
+    it(`currentWorkClusters: ${row.name}`, () =>
+      assert.equal(
+        currentWorkClusters(
+          resource,
+          row.works.map((w) => ({ cluster: 'b', work: w })),
+        ).has('b'),
+        row.current,
+      ));
+  }
+
+  const spec = { clusters: [{ name: 'b' }], gracefulEvictionTasks: [task('a')] };
+  const healthyB = [{ clusterName: 'b', health: 'Healthy' }];
+  const asks: { name: string; args: Parameters<typeof worksDecideTasks>; want: boolean }[] = [
+    {
+      name: 'tasks, scheduled, every target Healthy: the Works decide (read them)',
+      args: [spec, healthyB, true],
+      want: true,
+    },
+    {
+      name: 'no task: nothing to read (the common path costs no read)',
+      args: [{ clusters: spec.clusters }, healthyB, true],
+      want: false,
+    },
+    { name: 'not scheduled for its generation: nothing to read', args: [spec, healthyB, false], want: false },
+    {
+      name: 'a target not Healthy: the task stays anyway, nothing to read',
+      args: [spec, [{ clusterName: 'b', health: 'Unknown' }], true],
+      want: false,
+    },
+    {
+      name: 'only a Never task (suppressDeletion: true): health decides nothing, nothing to read',
+      args: [
+        { clusters: spec.clusters, gracefulEvictionTasks: [task('a', { suppressDeletion: true })] },
+        healthyB,
+        true,
+      ],
+      want: false,
+    },
+    {
+      name: 'no target: nothing to read',
+      args: [{ clusters: [], gracefulEvictionTasks: spec.gracefulEvictionTasks }, [], true],
+      want: false,
+    },
+  ];
+  for (const row of asks)
+    it(`worksDecideTasks: ${row.name}`, () => assert.equal(worksDecideTasks(...row.args), row.want));
+});
+
 describe('assessEvictionTasks: a cluster that recovered (#5803; Karmada never ends a task on recovery, #5782)', () => {
   const base = {
     nowMs: T0,
     timeoutMs: 600_000,
     clusters: [{ name: 'b', replicas: 2 }],
+    currentWorks: new Set(['b']),
     hasScheduled: true,
     recovered: (c: string) => c === 'a' || c === 'c',
   };
@@ -218,6 +399,13 @@ describe('assessEvictionTasks: a cluster that recovered (#5803; Karmada never en
       args: { observed: [{ clusterName: 'b', health: 'Healthy' }], tasks: [task('a')] },
       kept: [],
       ended: [{ cluster: 'a', why: 'healthy' }],
+    },
+    {
+      name: '#5803 recovered, its replacement’s item Healthy but its Work not applied at its generation: kept — the item predates the Work',
+      args: { currentWorks: new Set(), observed: [{ clusterName: 'b', health: 'Healthy' }], tasks: [task('a')] },
+      kept: ['a'],
+      ended: [],
+      nextMs: T0 + 540_000 + 1,
     },
     {
       name: '#5803 recovered, nothing placed in its stead: ends as recovered, the cluster takes the workload back (Karmada: the task stays, the cluster unschedulable, the binding stuck)',
