@@ -18,19 +18,14 @@
  *
  * Override policy and cluster changes fan out to the bindings they may affect, on the standard lane.
  */
-import {
-  QUOTA_CHARGED_ANNOTATION,
-  RESOURCE_BINDING_PERMANENT_ID_LABEL as RB_ID_LABEL,
-  WORK_PERMANENT_ID_LABEL,
-} from '../api/well-known.ts';
-import { chargeQuota, releaseWaiters, removeWaiter } from './quota.ts';
+import { WORK_PERMANENT_ID_LABEL } from '../api/well-known.ts';
+import { releaseBindingQuota } from './quota.ts';
 import {
   bindingIdOf,
   bindingKeyOf,
   CLUSTER,
   CLUSTER_OVERRIDE_POLICY,
   CLUSTER_RESOURCE_BINDING,
-  FEDERATED_RESOURCE_QUOTA,
   clusterOfExecutionNamespace,
   executionNamespace,
   OVERRIDE_POLICY,
@@ -39,24 +34,16 @@ import {
   WORK,
   WORK_GROUP,
 } from '../api/karmada-names.ts';
-import { putCondition, rfc3339, setCondition, type Condition } from '../api/conditions.ts';
+import { putCondition, rfc3339, type Condition } from '../api/conditions.ts';
 import type { KubeObject, ObjectRef } from '../api/object.ts';
-import { formatKey, parseApiVersion, parseKey, refOf } from '../api/object.ts';
-import {
-  attachedBinding,
-  dependedByLabelKey,
-  interpretDependencies,
-  targetClusters,
-  withoutRequirement,
-} from '../core/dependencies/index.ts';
+import { formatKey, parseKey, refOf } from '../api/object.ts';
+import { targetClusters } from '../core/dependencies/index.ts';
 import type { OverridePolicy } from '../core/overrides/index.ts';
-import { chargeCovers, chargedUsageOf } from '../core/quota/index.ts';
+import { chargeCovers } from '../core/quota/index.ts';
 import {
   type AggregatedStatusItem,
   aggregatedStatusItems,
-  aggregateStatus,
   bindingExistingClusters,
-  fullyAppliedCondition,
   withClusterItem,
 } from '../core/status/index.ts';
 import type { Cluster, ResourceBinding } from '../core/model/types.ts';
@@ -73,13 +60,11 @@ import {
 } from '../core/eviction/index.ts';
 import {
   bindingFinalizerOf,
-  generateBindingName,
   generateWorkName,
   manifestsOf,
   planWork,
   renderWork,
   type RenderedWork,
-  withoutConditionTimes,
   withPermanentIdAndFinalizer,
 } from '../core/work/index.ts';
 import { type EventRecorder, NO_EVENTS } from '../events/recorder.ts';
@@ -95,8 +80,7 @@ import { NotFoundError } from '../store/errors.ts';
 import { listAll, listAllRefs } from '../store/list-all.ts';
 import { removeFinalizer } from '../store/finalizers.ts';
 import type { ObjectStore } from '../store/port.ts';
-import { tryWrite, updateLatest } from '../store/write.ts';
-import { deepEqual } from '../util/json.ts';
+import { tryWrite } from '../store/write.ts';
 import { InFlight } from '../util/concurrency.ts';
 import { once } from '../util/memo.ts';
 import { randomUUID } from 'node:crypto';
@@ -106,6 +90,8 @@ import {
   EVICTION_CONTROLLER_NAME,
   EXECUTOR_CONTROLLER_NAME,
 } from './specs.ts';
+import { dependencySync } from './binder-dependencies.ts';
+import { writeAggregatedStatus } from './binder-status.ts';
 
 /** How soon a binding waiting for a Directly-purged copy to go looks again (Karmada: 5 s). */
 const PURGE_WAIT_MS = 2_000;
@@ -170,6 +156,8 @@ export function createBinderController(options: BinderOptions): Controller & { s
   const gracefulEvictionTimeoutMs = options.gracefulEvictionTimeoutMs ?? 10 * 60_000;
   const quotaEnforcement = options.quotaEnforcement ?? true;
   const stats: BinderStats = { worksWritten: 0, worksDeleted: 0, statusWrites: 0 };
+  const dependencies = dependencySync({ store, workQueue: options.workQueue, events, newUid });
+  const statusWriter = { store, events, stats };
 
   function openBatch(): Promise<BinderBatch> {
     return Promise.resolve({
@@ -328,9 +316,10 @@ export function createBinderController(options: BinderOptions): Controller & { s
     }
 
     if (binding.spec.propagateDeps && !(binding.spec.requiredBy?.length && !binding.spec.placement)) {
-      await syncDependencies(binding, template, lane, context);
+      await dependencies.sync(binding, template, lane, context);
     }
-    const aggregated = await aggregate(
+    const aggregated = await writeAggregatedStatus(
+      statusWriter,
       binding,
       template,
       targets.map((t) => t.name),
@@ -415,7 +404,7 @@ export function createBinderController(options: BinderOptions): Controller & { s
       const targets = targetClusters(binding).map((t) => t.name);
       let items = (binding.status?.aggregatedStatus ?? []) as unknown as AggregatedStatusItem[];
       for (const [name, reported] of works) items = withClusterItem(template, items, name, reported, targets);
-      const aggregated = await aggregate(binding, template, targets, items, context);
+      const aggregated = await writeAggregatedStatus(statusWriter, binding, template, targets, items, context);
       if (aggregated.conflict) {
         reports.binding = undefined;
         reports.template = undefined;
@@ -542,9 +531,11 @@ export function createBinderController(options: BinderOptions): Controller & { s
       stats.worksDeleted += removed.length;
       context.logger.info('binding deleted; its works are being removed', { works: removed.length });
     }
-    if (binding.spec.propagateDeps && !(await releaseDependencies(binding, new Set(), lane)))
+    if (binding.spec.propagateDeps && !(await dependencies.release(binding, new Set(), lane)))
       return { requeueAfterMs: 1_000 };
-    const released = await releaseQuota(binding, context.now);
+    const released = quotaEnforcement
+      ? await releaseBindingQuota(store, options.workQueue, binding, context.now)
+      : binding;
     if (!released) return { requeueAfterMs: 0 };
     const removedFinalizer = await tryWrite(() => removeFinalizer(store, released, finalizer));
     if (!removedFinalizer.ok && removedFinalizer.reason === 'conflict') return { requeueAfterMs: 0 };
@@ -557,179 +548,8 @@ export function createBinderController(options: BinderOptions): Controller & { s
     return undefined;
   }
 
-  /**
-   * A deleted ResourceBinding gives its usage back to the namespace's quotas, and leaves the quota
-   * waitlist. The quotas are written first, each recording the give-back as a charge in flight (the
-   * binding holding nothing), then the binding's record is zeroed: a recount in between counts what
-   * the quota holds, and a retried pass finds the quota already holding nothing for it and gives
-   * nothing back twice. Returns the binding as now stored, or undefined when it changed meanwhile or
-   * the quotas were busy (decide again).
-   */
-  async function releaseQuota(binding: ResourceBinding, now: number): Promise<ResourceBinding | undefined> {
-    const namespace = binding.metadata.namespace;
-    if (binding.kind !== RESOURCE_BINDING.kind || !namespace || !quotaEnforcement) return binding;
-    const charged = chargedUsageOf(binding);
-    if (Object.keys(charged).length === 0) return binding;
-    const quotas = await listAll(store, { ...FEDERATED_RESOURCE_QUOTA, namespace });
-    if (quotas.length === 0) return binding;
-    const charge = await chargeQuota(store, quotas, charged, {}, { binding: binding.metadata.name ?? '', now });
-    if (!charge.ok) return undefined;
-    if (charge.freed) await releaseWaiters(store, options.workQueue, namespace);
-    const zeroed = await tryWrite(() =>
-      store.update({
-        ...binding,
-        metadata: {
-          ...binding.metadata,
-          annotations: { ...binding.metadata.annotations, [QUOTA_CHARGED_ANNOTATION]: '{}' },
-        },
-      }),
-    );
-    if (!zeroed.ok) return zeroed.reason === 'gone' ? binding : undefined;
-    await removeWaiter(store, namespace, formatKey(refOf(binding)));
-    return zeroed.object as ResourceBinding;
-  }
-
-  // ---------------------------------------------------------------------------------------------------
-  // Dependencies (propagateDeps)
-
-  async function syncDependencies(
-    binding: ResourceBinding,
-    template: KubeObject,
-    lane: Lane,
-    context: ReconcileContext,
-  ): Promise<void> {
-    const wanted = new Set<string>();
-    let deps: ReturnType<typeof interpretDependencies>;
-    try {
-      deps = interpretDependencies(template);
-    } catch (err) {
-      await events.record(template, 'Warning', 'GetDependenciesFailed', (err as Error).message);
-      return;
-    }
-    for (const dep of deps) {
-      const { group } = parseApiVersion(dep.apiVersion);
-      const object = await store.get({ group, kind: dep.kind, namespace: dep.namespace, name: dep.name });
-      if (!object) continue; // Karmada skips a dependency that does not exist (yet).
-      const existingRef: ObjectRef = {
-        ...RESOURCE_BINDING,
-        namespace: object.metadata.namespace!,
-        name: generateBindingName(object.kind, object.metadata.name!),
-      };
-      wanted.add(existingRef.name);
-      const existing = (await store.get(existingRef)) as ResourceBinding | undefined;
-      if (existing?.metadata.deletionTimestamp) continue;
-      let desired: ResourceBinding;
-      try {
-        desired = attachedBinding({ dependency: object, independent: binding, ...(existing ? { existing } : {}) });
-      } catch (err) {
-        // The attached binding belongs to another object of the same name (Karmada #6034): leave it.
-        await events.record(binding, 'Warning', 'GetDependenciesFailed', (err as Error).message);
-        continue;
-      }
-      if (existing && deepEqual(existing, desired)) continue;
-      if (!desired.metadata.labels?.[RB_ID_LABEL])
-        desired.metadata.labels = { ...desired.metadata.labels, [RB_ID_LABEL]: newUid() };
-      const written = await tryWrite(() => (existing ? store.update(desired) : store.create(desired)));
-      if (written.ok) {
-        context.logger.info('dependency follows its workload', { dependency: `${dep.kind}/${dep.name}` });
-        await options.workQueue.enqueue([
-          { controller: BINDER_CONTROLLER_NAME, lane, key: formatKey(existingRef), reason: 'dependency' },
-        ]);
-      } else if (written.reason !== 'gone') {
-        await options.workQueue.enqueue([
-          { controller: BINDER_CONTROLLER_NAME, lane: 'standard', key: formatKey(refOf(binding)), delayMs: 1_000 },
-        ]);
-      }
-    }
-    await releaseDependencies(binding, wanted, lane);
-  }
-
-  /**
-   * Removes this binding's requirement from attached bindings it no longer depends on (all, when
-   * `keep` is empty). Each is read again and retried on a conflict (the binder writes their status
-   * too); false when one could not be updated, so the caller tries again rather than lose the release.
-   */
-  async function releaseDependencies(
-    binding: ResourceBinding,
-    keep: ReadonlySet<string>,
-    lane: Lane,
-  ): Promise<boolean> {
-    const namespace = binding.metadata.namespace;
-    if (!namespace) return true;
-    const independent = { namespace, name: binding.metadata.name! };
-    const attached = (await listAll(store, {
-      ...RESOURCE_BINDING,
-      namespace,
-      labelSelector: dependedByLabelKey(independent),
-    })) as ResourceBinding[];
-    let complete = true;
-    for (const listed of attached) {
-      if (keep.has(listed.metadata.name!)) continue;
-      const ref = refOf(listed);
-      // Karmada keeps an attached binding nobody requires (no targets: its Works go); the garbage
-      // collector removes it with its dependency object.
-      const released = await updateLatest(store, ref, (current) =>
-        withoutRequirement(current as ResourceBinding, independent),
-      );
-      if (released.status === 'written') {
-        await options.workQueue.enqueue([
-          { controller: BINDER_CONTROLLER_NAME, lane, key: formatKey(ref), reason: 'dependency-released' },
-        ]);
-      }
-      if (released.status === 'conflict') complete = false;
-    }
-    return complete;
-  }
-
   // ---------------------------------------------------------------------------------------------------
   // Status
-
-  /**
-   * Writes the binding's `aggregatedStatus` and `FullyApplied`, and the template's status, when they
-   * changed — each one conditional write against the copy the caller holds. Returns what was written,
-   * and whether a write lost a race (the caller decides how to retry).
-   */
-  async function aggregate(
-    binding: ResourceBinding,
-    template: KubeObject,
-    targets: readonly string[],
-    items: readonly AggregatedStatusItem[],
-    context: ReconcileContext,
-  ): Promise<{ bindingWritten?: ResourceBinding; templateWritten?: KubeObject; conflict: boolean }> {
-    const fully = fullyAppliedCondition(targets, items);
-    const nowText = rfc3339(context.now);
-    const status = { ...binding.status };
-    status.aggregatedStatus = items as unknown as Record<string, unknown>[];
-    status.conditions = setCondition(binding.status?.conditions as Condition[] | undefined, fully, nowText);
-    const out: { bindingWritten?: ResourceBinding; templateWritten?: KubeObject; conflict: boolean } = {
-      conflict: false,
-    };
-    if (!deepEqual(status, binding.status ?? {})) {
-      const written = await tryWrite(() => store.updateStatus({ ...binding, status }, { current: binding }));
-      if (written.ok) {
-        stats.statusWrites++;
-        out.bindingWritten = written.object as ResourceBinding;
-      } else if (written.reason === 'conflict') out.conflict = true;
-    }
-    const next = aggregateStatus(template, items, { now: nowText });
-    if (
-      next === undefined ||
-      deepEqual(withoutConditionTimes(next), withoutConditionTimes((template.status ?? {}) as Record<string, unknown>))
-    )
-      return out;
-    const written = await tryWrite(() => store.updateStatus({ ...template, status: next }, { current: template }));
-    if (written.ok) {
-      stats.statusWrites++;
-      out.templateWritten = written.object;
-      await events.record(
-        template,
-        'Normal',
-        'AggregateStatusSucceed',
-        `Update resourceBinding(${binding.metadata.namespace ? `${binding.metadata.namespace}/` : ''}${binding.metadata.name}) with AggregatedStatus successfully.`,
-      );
-    } else if (written.reason === 'conflict') out.conflict = true;
-    return out;
-  }
 
   /** A status write lost a race: aggregate again from the latest version, on the standard lane. */
   function requeueOnConflict(binding: ResourceBinding): Promise<void> {

@@ -13,7 +13,8 @@
  * quota frees up — usage drops, a limit rises — they are sent to the scheduler at once (Karmada #6486)
  * instead of waiting for a resync.
  */
-import { refOf } from '../api/object.ts';
+import { formatKey, refOf } from '../api/object.ts';
+import { QUOTA_CHARGED_ANNOTATION } from '../api/well-known.ts';
 import { compareQuantities, isQuantityError, parseQuantity } from '../api/quantity.ts';
 import type { KubeObject, ObjectRef } from '../api/object.ts';
 import {
@@ -307,4 +308,41 @@ export class BatchQuotas {
     );
     return next;
   }
+}
+
+/**
+ * A deleted ResourceBinding gives its usage back to the namespace's quotas, and leaves the quota
+ * waitlist. The quotas are written first, each recording the give-back as a charge in flight (the
+ * binding holding nothing), then the binding's record is zeroed: a recount in between counts what
+ * the quota holds, and a retried pass finds the quota already holding nothing for it and gives
+ * nothing back twice. Returns the binding as now stored, or undefined when it changed meanwhile or
+ * the quotas were busy (decide again).
+ */
+export async function releaseBindingQuota(
+  store: ObjectStore,
+  workQueue: WorkQueue,
+  binding: ResourceBinding,
+  now: number,
+): Promise<ResourceBinding | undefined> {
+  const namespace = binding.metadata.namespace;
+  if (binding.kind !== RESOURCE_BINDING.kind || !namespace) return binding;
+  const charged = chargedUsageOf(binding);
+  if (Object.keys(charged).length === 0) return binding;
+  const quotas = await listAll(store, { ...FEDERATED_RESOURCE_QUOTA, namespace });
+  if (quotas.length === 0) return binding;
+  const charge = await chargeQuota(store, quotas, charged, {}, { binding: binding.metadata.name ?? '', now });
+  if (!charge.ok) return undefined;
+  if (charge.freed) await releaseWaiters(store, workQueue, namespace);
+  const zeroed = await tryWrite(() =>
+    store.update({
+      ...binding,
+      metadata: {
+        ...binding.metadata,
+        annotations: { ...binding.metadata.annotations, [QUOTA_CHARGED_ANNOTATION]: '{}' },
+      },
+    }),
+  );
+  if (!zeroed.ok) return zeroed.reason === 'gone' ? binding : undefined;
+  await removeWaiter(store, namespace, formatKey(refOf(binding)));
+  return zeroed.object as ResourceBinding;
 }
