@@ -61,8 +61,9 @@ function resourceRoute(group: string, version: string, rest: string[]): Route {
   };
 }
 
-export function parsePath(path: string): Route {
-  const parts = path
+/** A path's non-empty segments, each percent-decoded (kept as sent when its escape is malformed). */
+export function pathSegments(path: string): string[] {
+  return path
     .split('/')
     .filter((p) => p !== '')
     .map((p) => {
@@ -72,6 +73,10 @@ export function parsePath(path: string): Route {
         return p;
       }
     });
+}
+
+export function parsePath(path: string): Route {
+  const parts = pathSegments(path);
   const [first, second, third, ...rest] = parts;
   switch (first) {
     case 'version':

@@ -12,6 +12,7 @@
  *   /metrics, /logs/x, /apis, /api/v1         non-resource paths
  */
 import { ApiError, apiErrors } from './errors.ts';
+import { pathSegments } from './paths.ts';
 import type { RequestAttributes } from './types.ts';
 
 /** The verb of a method on a resource path before list/watch/deletecollection are told apart. */
@@ -36,16 +37,7 @@ export function requestAttributes(method: string, path: string, query: URLSearch
   const methodVerb = METHOD_VERBS[method];
   if (!methodVerb) throw apiErrors.methodNotAllowed(method, path);
   const nonResource: RequestAttributes = { verb: methodVerb, group: '', resource: '', path };
-  let parts = path
-    .split('/')
-    .filter((p) => p !== '')
-    .map((p) => {
-      try {
-        return decodeURIComponent(p);
-      } catch {
-        return p;
-      }
-    });
+  let parts = pathSegments(path);
   // /api, /api/v1, /apis, /apis/g and /apis/g/v are discovery; other prefixes are not resources.
   if (parts.length < 3 || (parts[0] !== 'api' && parts[0] !== 'apis')) return nonResource;
   let group = '';
