@@ -161,8 +161,13 @@ async function main(): Promise<void> {
     // 300 rather than issue 15's 5,000: 300 Deployments on one simulated member took 370 s to place here
     // (about 1/s — the same without a quota; not investigated yet), so 5,000 would take well over an
     // hour. The per-change figures should not depend on the count: no change lists the namespace.
-    // Known to time out sometimes waiting for a scale-up to reach the quota (not investigated yet): a
-    // failure is reported and the rest of the run is kept.
+    // It timed out once waiting for a scale-up to reach the quota, with code whose reverts could give up
+    // under contention and leave charges behind for a later recount to remove. The wait compared the
+    // namespace's total with its value before the change, so such a recount lowering it during the
+    // wait most likely hid the change (not reproduced since: one quick and two full runs). It now waits
+    // for the binding's own charge, says on a timeout what the binding and the quota show, and checks
+    // afterwards that the quota holds exactly what is placed; a failure is still reported and the rest
+    // of the run kept.
     try {
       measurements.push(...(await benchQuota({ bindings: quick ? 50 : 300, samples: quick ? 5 : 20 })));
     } catch (err) {
