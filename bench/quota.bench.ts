@@ -11,6 +11,9 @@
  * charged by the scheduler with one conditional write of the quota, and nothing lists the namespace.
  */
 import { FEDERATED_RESOURCE_QUOTA, RESOURCE_BINDING } from '../lib/api/karmada-names.ts';
+import type { KubeObject } from '../lib/api/object.ts';
+import { chargedUsageOf, chargesInFlightOf, type ResourceBinding } from '../lib/core/index.ts';
+import { listAll } from '../lib/store/list-all.ts';
 import { median, percentile, runConcurrent, type Measurement } from './harness.ts';
 import {
   apiClient,
@@ -36,15 +39,36 @@ export async function benchQuota(options: { bindings: number; samples: number })
   const api = apiClient(rt, 60_000);
   const store = rt.runtime.store;
   const quotaRef = { ...FEDERATED_RESOURCE_QUOTA, namespace: 'quota', name: 'team' };
-  const podsUsed = async () =>
-    Number(
-      ((await store.get(quotaRef))?.status as { overallUsed?: Record<string, string> } | undefined)?.overallUsed
-        ?.pods ?? 0,
+  const podsOf = (quota: KubeObject | undefined) =>
+    Number((quota?.status as { overallUsed?: Record<string, string> } | undefined)?.overallUsed?.pods ?? 0);
+  const podsUsed = async () => podsOf(await store.get(quotaRef));
+  /** Replicas placed over the namespace's bindings, and how many bindings are placed. */
+  const placement = async () => {
+    const bindings = await listAll(store, { ...RESOURCE_BINDING, namespace: 'quota' });
+    const placed = bindings.map((b) =>
+      ((b.spec as { clusters?: { replicas?: number }[] }).clusters ?? []).reduce((a, c) => a + (c.replicas ?? 0), 0),
     );
+    return { replicas: placed.reduce((a, b) => a + b, 0), bindings: placed.filter((r) => r > 0).length };
+  };
+  /**
+   * Whether the quota holds `binding`'s charge for `pods` pods: its charge-in-flight record, written in
+   * the same conditional write as `overallUsed`, or — once that record is settled — the binding's own
+   * record, written after the quota's. Not the namespace's total: any other change to it (a late
+   * placement, a recount healing an earlier charge) would hide this one or stand in for it.
+   */
+  const holdsCharge = async (binding: string, pods: number) => {
+    const quota = await store.get(quotaRef);
+    const record = quota && chargesInFlightOf(quota)[binding];
+    if (record) return Number(record.usage['pods'] ?? 0) === pods;
+    const shown = (await store.get({ ...RESOURCE_BINDING, namespace: 'quota', name: binding })) as
+      ResourceBinding | undefined;
+    return shown !== undefined && Number(chargedUsageOf(shown)['pods'] ?? 0) === pods;
+  };
   const latencies: number[] = [];
   const quotaWrites: number[] = [];
   const allWrites: number[] = [];
   let fillSeconds: number;
+  let exact: string;
   try {
     await membersReady(rt, names.length, 600_000);
     await api.send('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'quota' } });
@@ -87,6 +111,17 @@ export async function benchQuota(options: { bindings: number; samples: number })
       1_800_000,
       1000,
     );
+    // Every binding placed, and the quota holding exactly that (a charge about to be reverted can make
+    // the total reach the count early).
+    await until(
+      `${options.bindings} bindings placed and charged exactly`,
+      async () => {
+        const now = await placement();
+        return now.bindings === options.bindings && now.replicas === (await podsUsed());
+      },
+      600_000,
+      1000,
+    );
     fillSeconds = (Date.now() - started) / 1000;
     const bindings = (await store.list({ ...RESOURCE_BINDING, namespace: 'quota', limit: 1 })).items.length;
     if (bindings === 0) throw new Error('no bindings');
@@ -102,7 +137,17 @@ export async function benchQuota(options: { bindings: number; samples: number })
         { spec: { replicas: 2 } },
         { contentType: 'application/merge-patch+json' },
       );
-      await until('the quota shows the scale-up', async () => (await podsUsed()) >= before + 1, 60_000, 10);
+      const binding = `d${i}-deployment`;
+      try {
+        await until('the quota shows the scale-up', () => holdsCharge(binding, 2), 60_000, 10);
+      } catch (err) {
+        const shown = (await store.get({ ...RESOURCE_BINDING, namespace: 'quota', name: binding })) as
+          ResourceBinding | undefined;
+        throw new Error(
+          `${(err as Error).message}: ${binding} has spec.replicas ${shown?.spec.replicas}, placed ${JSON.stringify(shown?.spec.clusters)}, charged ${JSON.stringify(shown && chargedUsageOf(shown))}; overallUsed pods ${before} before, ${await podsUsed()} now`,
+          { cause: err },
+        );
+      }
       latencies.push(Date.now() - at);
       // Let the change settle (binder, executor, member status) before counting its writes.
       await new Promise((r) => setTimeout(r, 1_500));
@@ -110,6 +155,12 @@ export async function benchQuota(options: { bindings: number; samples: number })
       quotaWrites.push(writes.get('FederatedResourceQuota') ?? 0);
       allWrites.push([...writes.values()].reduce((a, b) => a + b, 0));
     }
+    const end = await placement();
+    const used = await podsUsed();
+    exact =
+      used === end.replicas
+        ? `afterwards overallUsed pods = placed replicas = ${used}`
+        : `afterwards overallUsed pods ${used} but ${end.replicas} replicas placed`;
   } finally {
     api.close();
     await rt.stop();
@@ -134,7 +185,7 @@ export async function benchQuota(options: { bindings: number; samples: number })
       median: median(latencies),
       trials: latencies,
       higherIsBetter: false,
-      note: `p95 ${Math.round(percentile(latencies, 95))} ms; ${options.samples} changes`,
+      note: `p95 ${Math.round(percentile(latencies, 95))} ms; ${options.samples} changes; ${exact}`,
     },
     {
       id: 'quota-writes-per-change',

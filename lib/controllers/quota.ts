@@ -261,6 +261,8 @@ export async function releaseWaiters(store: ObjectStore, workQueue: WorkQueue, n
  * The quotas one scheduler batch charges: each namespace's quotas listed once, then kept as the
  * batch's own charges leave them; the charges of one namespace run one at a time, so the keys of a
  * batch never race each other for a quota (only other batches do, and the conditional write decides).
+ * A charge that writes nothing is decided on that copy alone, so the batch's own reverts go through
+ * here too: they take their turn, and the quotas are listed again after them.
  */
 export class BatchQuotas {
   readonly #store: ObjectStore;
@@ -289,7 +291,7 @@ export class BatchQuotas {
    * batch's earlier charges there.
    */
   charge(namespace: string, from: ResourceList, to: ResourceList, binding: string): Promise<QuotaCharge> {
-    const run = async () => {
+    return this.#serial(namespace, async () => {
       const charge = await chargeQuota(this.#store, await this.quotas(namespace), from, to, {
         binding,
         now: this.#now(),
@@ -297,7 +299,28 @@ export class BatchQuotas {
       if (charge.ok) this.#lists.set(namespace, Promise.resolve(charge.latest));
       else this.#lists.delete(namespace);
       return charge;
-    };
+    });
+  }
+
+  /**
+   * {@link revertQuota} of a charge this batch made (its placement was not written), in turn with the
+   * batch's charges of the namespace; the next one reads the quotas again. The batch's copy of them
+   * still holds the charge and its charge-in-flight record: a retry of the same binding decided on it
+   * would find its usage held already and charge nothing, and its placement would go out uncharged.
+   */
+  revert(namespace: string, charged: readonly ChargedQuota[]): Promise<void> {
+    if (charged.length === 0) return Promise.resolve();
+    return this.#serial(namespace, async () => {
+      try {
+        await revertQuota(this.#store, charged);
+      } finally {
+        this.#lists.delete(namespace);
+      }
+    });
+  }
+
+  /** Runs `run` after the batch's earlier charges and reverts in `namespace`. */
+  #serial<T>(namespace: string, run: () => Promise<T>): Promise<T> {
     const next = (this.#tails.get(namespace) ?? Promise.resolve()).then(run, run);
     this.#tails.set(
       namespace,

@@ -58,7 +58,7 @@ import { PriorityGate } from '../util/priority-gate.ts';
 import type { ObjectStore } from '../store/port.ts';
 import { tryWrite } from '../store/write.ts';
 import { BatchLedger, DEFAULT_RESERVATION_TTL_MS, fleetSnapshot, loadLedger } from './reservations.ts';
-import { addWaiter, BatchQuotas, type ChargedQuota, releaseWaiters, removeWaiter, revertQuota } from './quota.ts';
+import { addWaiter, BatchQuotas, type ChargedQuota, releaseWaiters, removeWaiter } from './quota.ts';
 import {
   BINDER_CONTROLLER_NAME,
   EVICTION_CONTROLLER_NAME,
@@ -308,7 +308,7 @@ export function createSchedulerController(options: SchedulerOptions): Controller
         const accepted = await scope.ledger.commit(more);
         if (!accepted) {
           context.logger.info('capacity taken by a concurrent scheduler; deciding again', { attempt });
-          if (quota) await revertQuota(store, quota.charged);
+          if (quota) await scope.quotas.revert(binding.metadata.namespace ?? '', quota.charged);
           continue;
         }
         held = [...held, ...more];
@@ -317,12 +317,12 @@ export function createSchedulerController(options: SchedulerOptions): Controller
       const next = quota && decided ? withChargedUsage(decided, quota.to) : decided;
       if (!next) {
         // Nothing to write: whatever was charged for this decision goes back.
-        if (quota) await revertQuota(store, quota.charged);
+        if (quota) await scope.quotas.revert(binding.metadata.namespace ?? '', quota.charged);
         return undefined;
       }
       const stored = await tryWrite(() => store.updateWithStatus(next));
       if (!stored.ok) {
-        if (quota) await revertQuota(store, quota.charged);
+        if (quota) await scope.quotas.revert(binding.metadata.namespace ?? '', quota.charged);
         if (stored.reason === 'gone') return undefined;
         // Decide again on the binding as it now is, with this attempt's capacity free again in the
         // snapshot (it stays in the ledger: the next attempt reserves only what it needs beyond it).

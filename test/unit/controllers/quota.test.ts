@@ -335,6 +335,28 @@ describe('quota enforcement in the scheduler (FederatedQuotaEnforcement)', () =>
     );
   });
 
+  it('a charge given back after its binding write conflicted is charged again when the batch decides the binding again', async () => {
+    const t = setup();
+    await t.withQuota({ cpu: '4' });
+    const a = await t.seed(rb('a', 2));
+    // The scheduler's write of `a` waits at the store while another writer changes `a`: the write
+    // conflicts, the charge is given back, and the same batch decides `a` again.
+    const gate = pause((obj) => obj.kind === 'ResourceBinding' && obj.metadata.name === 'a');
+    const paused = { ...t.store, updateWithStatus: gate.wrap(t.store.updateWithStatus) };
+    const slow = createSchedulerController({ store: paused, workQueue: t.queue, now: () => t.clock.now() });
+    const placing = t.schedule(keyOf(a), slow);
+    await gate.reached;
+    assert.equal((await t.used())?.cpu, '2', "a's charge is in the quota, its binding not written yet");
+    const current = await t.read(a);
+    await t.store.update({ ...current, metadata: { ...current.metadata, labels: { touched: 'yes' } } });
+    gate.release();
+    await placing;
+    assert.equal((await t.scheduledCondition(a))?.reason, 'Success');
+    assert.equal((await t.used())?.cpu, '2', 'placed and charged once (the batch did not decide on its stale copy)');
+    await t.syncQuota(['sync-period']);
+    assert.equal((await t.used())?.cpu, '2', 'the recount agrees');
+  });
+
   it('a recount between a deleted binding giving its usage back and its record zeroed: not given back twice', async () => {
     const t = setup();
     await t.withQuota({ cpu: '2' });
