@@ -6,7 +6,8 @@
  * - A Cluster key (its taints changed, an API write, or the sweep): the bindings placed there are
  *   enqueued while it has NoExecute taints; once it is healthy and untainted, the bindings still
  *   holding an eviction task from it are, so the task ends (#5803) — once the replacements are healthy,
- *   or at once when nothing was placed in its stead (the cluster takes the workload back).
+ *   or with the cluster taking the workload back: at once when nothing was placed in its stead, at the
+ *   end of the grace period when the replacement is still not healthy.
  * - A binding key: the core decides which clusters it must leave (NoExecute taints not tolerated, or
  *   tolerated for a time that has passed), holds the last copy while no other cluster can take it
  *   (#7455), extracts the state to carry; the fleet's eviction rate applies; one write records the
@@ -469,7 +470,7 @@ export function createEvictionController(options: EvictionControllerOptions): Co
         healthy: 'every new target is healthy, so its copy there is removed',
         timeout: 'the grace period passed, so its copy there is removed',
         'suppression-lifted': 'suppressDeletion was cleared, so its copy there is removed',
-        recovered: `cluster ${e.cluster} recovered while nothing was placed in its stead, so it takes the workload back and keeps its copy`,
+        recovered: `cluster ${e.cluster} recovered while nothing healthy was placed in its stead, so it takes the workload back and keeps its copy`,
       }[e.why];
       context.logger.info('eviction task ended', { cluster: e.cluster, binding: bindingKey, reason: e.why });
       const message = `Graceful eviction from cluster ${e.cluster} ended: ${why}.`;

@@ -6,9 +6,11 @@
  *
  * - the last copy is never evicted while no other cluster can take the workload (#7455): the
  *   eviction is held, with a condition and an event saying why, until a replacement fits;
- * - tasks of a cluster that has recovered end (#5803) — once its replacements are healthy, or at once
- *   when nothing was placed in its stead (it takes the workload back): the last healthy copy is never
- *   removed without a healthy replacement, and a flapping cluster does not move workloads back and forth;
+ * - tasks of a cluster that has recovered end (#5803) — once its replacements are healthy, or with the
+ *   cluster taking the workload back (at once when nothing was placed in its stead, at the end of the
+ *   grace period when the replacement is still not healthy): the last healthy copy is never removed
+ *   without a healthy replacement, every such task ends, and a flapping cluster does not move
+ *   workloads back and forth;
  * - state travels across consecutive failovers, after the first one's task has ended too (#6232, see
  *   state.ts).
  */

@@ -121,8 +121,9 @@ export interface TaskAssessment {
   kept: GracefulEvictionTask[];
   /**
    * Clusters whose task ended, with why. `timeout`, `healthy` and `suppression-lifted`: the old Works
-   * may now be removed. `recovered`: the cluster recovered while nothing was placed in its stead, so it
-   * goes back into `spec.clusters` with the replicas it had ({@link restoredClusters}) and its copy stays.
+   * may now be removed. `recovered`: the cluster recovered while nothing was placed in its stead, or
+   * while its replacement was still not Healthy at the end of the grace period, so it goes back into
+   * `spec.clusters` with the replicas it had ({@link restoredClusters}) and its copy stays.
    */
   ended: { cluster: string; why: 'timeout' | 'healthy' | 'suppression-lifted' | 'recovered' }[];
   /** When the next task times out (ms since epoch); undefined: no timer needed. */
@@ -136,12 +137,14 @@ export interface TaskAssessment {
  * - **here** (#5803, hysteresis): a task produced by the taint manager whose cluster has recovered
  *   (`recovered(cluster)`: Ready and without NoExecute taints) keeps its copy — the last healthy one —
  *   until a placed replacement is healthy: it ends when the binding has been scheduled and every
- *   target reports `Healthy` (the copy then goes), or at once when nothing is placed at all
- *   (`recovered`: the cluster takes the workload back and its copy stays). Otherwise it is kept, past
- *   its grace period too, and the cluster stays out of the placement, so a cluster that fails, recovers
- *   and fails again within the window neither loses its copy early nor pulls the workload back and
- *   forth. Karmada never ends such a task on recovery (#5782, #5803): it times out, deleting the copy
- *   whether or not the replacement is healthy;
+ *   target reports `Healthy` (the copy then goes), or as `recovered` — the cluster takes the workload
+ *   back and its copy stays — at once when nothing is placed at all, and otherwise once its grace period
+ *   has passed with the replacement still not Healthy (a replacement that never becomes Healthy — no
+ *   room for its pods, a target unhealthy for its own reasons — must not hold the task forever).
+ *   Within the grace period it is kept and the cluster stays out of the placement, so a cluster that
+ *   fails, recovers and fails again within the window neither loses its copy early nor pulls the
+ *   workload back and forth. Karmada never ends such a task on recovery (#5782, #5803): it times out,
+ *   deleting the copy whether or not the replacement is healthy;
  * - past `creationTimestamp + (gracePeriodSeconds ?? timeout)` it ends;
  * - when the binding has been scheduled for its current generation and every target cluster reports
  *   `Healthy`, it ends — but not when there is no target at all (Karmada ends it then, vacuously,
@@ -209,9 +212,13 @@ export function assessEvictionTasks(args: {
       ended.push({ cluster: task.fromCluster, why: 'healthy' });
       continue;
     }
+    if (recovered && args.nowMs > deadline) {
+      ended.push({ cluster: task.fromCluster, why: 'recovered' });
+      continue;
+    }
     kept.push(task);
-    // Overdue and waiting for a replacement (or for a replacement to be healthy, its own cluster back):
-    // looked at again in a minute (and whenever the binding changes), not in a loop.
+    // Overdue and waiting for a replacement: looked at again in a minute (and whenever the binding
+    // changes), not in a loop. A recovered cluster's task is looked at again at its deadline.
     nextMs = min(nextMs, args.nowMs > deadline ? args.nowMs + NO_REPLACEMENT_RECHECK_MS : deadline + 1);
   }
   return { kept, ended, ...(nextMs !== undefined ? { nextMs } : {}) };

@@ -388,6 +388,40 @@ describe('eviction controller: safer than Karmada', () => {
     assert.deepEqual(result, { requeueAfterMs: 570_001, requeueLane: 'priority' });
   });
 
+  it('a recovered cluster whose replacement is still not Healthy at the end of the grace period takes the workload back (#5803; simulation seeds 14, 16, 40): the task ends, its copy stays', async () => {
+    const t = setup();
+    await t.seed(member('a'));
+    await t.seed(member('b'));
+    const b = await t.seed(
+      placed('web', [{ name: 'b', replicas: 2 }], {
+        gracefulEvictionTasks: [
+          {
+            fromCluster: 'a',
+            reason: 'TaintUntolerated',
+            producer: 'TaintManager',
+            purgeMode: 'Gracefully',
+            replicas: 2,
+            creationTimestamp: at(t, -601),
+          },
+        ],
+      }),
+    );
+    await t.reconcile(keyOf(b));
+    const after = await t.read(b);
+    assert.equal(after.spec.gracefulEvictionTasks, undefined, 'no task outlives its grace period');
+    assert.deepEqual(after.spec.clusters, [
+      { name: 'b', replicas: 2 },
+      { name: 'a', replicas: 2 },
+    ]);
+    assert.deepEqual(
+      t.queue.items.map((i) => [i.controller, i.reason]),
+      [
+        ['scheduler', 'cluster-recovered'],
+        ['binder', 'eviction-tasks'],
+      ],
+    );
+  });
+
   it('a recovered cluster with nothing placed in its stead takes the workload back (#5803): its copy stays, the scheduler decides from there', async () => {
     const t = setup();
     await t.seed(member('a'));
@@ -419,7 +453,7 @@ describe('eviction controller: safer than Karmada', () => {
     );
     assert.match(
       t.events.events.find((e) => e.reason === 'EvictionTaskEnded')!.message,
-      /cluster a recovered while nothing was placed in its stead, so it takes the workload back and keeps its copy/,
+      /cluster a recovered while nothing healthy was placed in its stead, so it takes the workload back and keeps its copy/,
     );
     assert.deepEqual(
       t.events.events.filter((e) => e.reason === 'EvictionTaskEnded').map((e) => e.involved.kind),

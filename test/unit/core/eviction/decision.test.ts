@@ -300,12 +300,21 @@ describe('decideEviction: a cluster that recovers (#5803) — hysteresis, the la
   };
   const rows: { name: string; spec: ResourceBindingSpec; steps: Step[] }[] = [
     {
-      name: '#5803 with unhealthy targets: a recovers while b is not Healthy — the task and a’s copy stay, past the grace period too (unlike Karmada), and go once b is Healthy',
+      name: '#5803 with unhealthy targets: a recovers while b is not Healthy — the task and a’s copy stay within the grace period, and go once b is Healthy',
       spec: spec(['b'], { gracefulEvictionTasks: [taskFromA] }),
       steps: [
         { s: 100, a: healthy, b: 'Unknown', tasks: ['a'], clusters: ['b'] },
-        { s: 700, a: healthy, b: 'Unhealthy', tasks: ['a'], clusters: ['b'] },
-        { s: 800, a: healthy, b: 'Healthy', tasks: [], clusters: ['b'] },
+        { s: 500, a: healthy, b: 'Unhealthy', tasks: ['a'], clusters: ['b'] },
+        { s: 550, a: healthy, b: 'Healthy', tasks: [], clusters: ['b'] },
+      ],
+    },
+    {
+      name: '#5803 with a target that never becomes Healthy: at the end of the grace period a takes the workload back with its replicas, its copy kept (unlike Karmada, which deletes it; kept forever, the task never ended: simulation seeds 14, 16, 40)',
+      spec: spec(['b'], { gracefulEvictionTasks: [taskFromA] }),
+      steps: [
+        { s: 100, a: healthy, b: 'Unknown', tasks: ['a'], clusters: ['b:2'] },
+        { s: 600, a: healthy, b: 'Unhealthy', tasks: ['a'], clusters: ['b:2'] },
+        { s: 700, a: healthy, b: 'Unhealthy', tasks: [], clusters: ['b:2', 'a:2'] },
       ],
     },
     {

@@ -414,14 +414,55 @@ describe('assessEvictionTasks: a cluster that recovered (#5803; Karmada never en
       ended: [{ cluster: 'a', why: 'recovered' }],
     },
     {
-      name: 'recovered, past the grace period, the replacement not Healthy: kept, looked at every minute (deliberately unlike Karmada, which ends it at the timeout and deletes the last healthy copy)',
+      name: 'recovered, past the grace period, the replacement not Healthy: ends as recovered, the cluster takes the workload back and keeps its copy (Karmada ends it at the timeout and deletes the last healthy copy; kept forever, it never converged: simulation seeds 16, 40)',
       args: {
-        observed: [{ clusterName: 'b', health: 'Unknown' }],
+        observed: [{ clusterName: 'b', health: 'Unhealthy' }],
         tasks: [task('a', { creationTimestamp: at(-601) })],
+      },
+      kept: [],
+      ended: [{ cluster: 'a', why: 'recovered' }],
+    },
+    {
+      name: 'recovered, past the grace period, the replacement not reporting yet: ends as recovered',
+      args: { observed: [], tasks: [task('a', { creationTimestamp: at(-601) })] },
+      kept: [],
+      ended: [{ cluster: 'a', why: 'recovered' }],
+    },
+    {
+      name: 'recovered, past the grace period, one target Healthy and another Unhealthy for its own reasons: ends as recovered (simulation seed 14)',
+      args: {
+        clusters: [
+          { name: 'b', replicas: 1 },
+          { name: 'e', replicas: 2 },
+        ],
+        currentWorks: new Set(['b']),
+        observed: [
+          { clusterName: 'b', health: 'Healthy' },
+          { clusterName: 'e', health: 'Unhealthy' },
+        ],
+        tasks: [task('a', { creationTimestamp: at(-601) })],
+      },
+      kept: [],
+      ended: [{ cluster: 'a', why: 'recovered' }],
+    },
+    {
+      name: 'recovered, past the grace period, every replacement Healthy: ends as healthy, the copy goes',
+      args: {
+        observed: [{ clusterName: 'b', health: 'Healthy' }],
+        tasks: [task('a', { creationTimestamp: at(-601) })],
+      },
+      kept: [],
+      ended: [{ cluster: 'a', why: 'healthy' }],
+    },
+    {
+      name: 'recovered, at its deadline exactly, the replacement Unhealthy: still kept (the window is inclusive)',
+      args: {
+        observed: [{ clusterName: 'b', health: 'Unhealthy' }],
+        tasks: [task('a', { creationTimestamp: at(-600) })],
       },
       kept: ['a'],
       ended: [],
-      nextMs: T0 + 60_000,
+      nextMs: T0 + 1,
     },
     {
       name: 'recovered, not yet scheduled for this generation: kept even if the targets look healthy',
