@@ -12,7 +12,9 @@
  *   every page), each followed by a `heapUsed` sample while the page just parsed is still held: the
  *   heap that is reachable — what the process keeps between pages, plus one parsed page;
  * - `idle`: RSS and live heap after a warm-up listing of one pod and two full collections.
- * With `BENCH_TIMED_ONLY`, only the timed listing (a run under a small `--max-old-space-size`).
+ * With `BENCH_TIMED_ONLY`, only the timed listing (a run under a small `--max-old-space-size`);
+ * `BENCH_REPEAT` more timed listings of the same pods follow the first, each with its own peak RSS
+ * (`passPeakRss`), to tell memory that accumulates with the pods served from memory that plateaus.
  */
 import { createControlPlaneApi } from '../lib/apiserver/server.ts';
 import { systemClock } from '../lib/clock/clock.ts';
@@ -28,6 +30,7 @@ const token = process.env.BENCH_TOKEN!;
 const pageSize = Number(process.env.BENCH_PAGE ?? 500);
 const gcEvery = Number(process.env.BENCH_GC_EVERY ?? 1);
 const timedOnly = Boolean(process.env.BENCH_TIMED_ONLY);
+const repeat = Number(process.env.BENCH_REPEAT ?? 0);
 const runtime = wireRuntime(config, systemClock);
 const api = createControlPlaneApi({
   store: runtime.store,
@@ -81,19 +84,38 @@ const idle = await settle();
 // 1. Timed, V8 collecting as it likes: time, peak RSS, peak heap (live and garbage).
 let peakRss = idle.rss;
 let peakHeap = idle.heapUsed;
+let peakHeapTotal = idle.heapTotal;
+let peakExternal = idle.external;
+let passPeakRss = 0;
 const sample = () => {
   const m = process.memoryUsage();
   peakRss = Math.max(peakRss, m.rss);
+  passPeakRss = Math.max(passPeakRss, m.rss);
   peakHeap = Math.max(peakHeap, m.heapUsed);
+  peakHeapTotal = Math.max(peakHeapTotal, m.heapTotal);
+  peakExternal = Math.max(peakExternal, m.external);
 };
-const sampler = setInterval(sample, 10);
+/** Peak RSS of each timed listing: the first, then `BENCH_REPEAT` more of the same pods. */
+const passPeaks: number[] = [];
+const timedPass = async () => {
+  passPeakRss = 0;
+  const sampler = setInterval(sample, 10);
+  const result = await listEverything(() => {});
+  clearInterval(sampler);
+  sample();
+  passPeaks.push(passPeakRss);
+  return result;
+};
 bodyBytes = 0;
 const started = performance.now();
-const timed = await listEverything(() => {});
+const timed = await timedPass();
 const seconds = (performance.now() - started) / 1000;
 const bytes = bodyBytes;
-clearInterval(sampler);
-sample();
+for (let i = 0; i < repeat; i++) {
+  const again = await timedPass();
+  if (again.items !== timed.items)
+    throw new Error(`listing ${i + 2} saw ${again.items} pods, the first ${timed.items}`);
+}
 
 // 2. Live heap: a full collection every `gcEvery` pages, then heapUsed.
 let live: { start: number; max: number; end: number; samples: number } | undefined;
@@ -124,8 +146,9 @@ process.stdout.write(
     pages: timed.pages,
     seconds,
     bytes,
-    idle: { rss: idle.rss, live: idle.heapUsed },
-    peak: { rss: peakRss, heap: peakHeap },
+    idle: { rss: idle.rss, live: idle.heapUsed, heapTotal: idle.heapTotal, external: idle.external },
+    peak: { rss: peakRss, heap: peakHeap, heapTotal: peakHeapTotal, external: peakExternal },
+    passPeakRss: passPeaks,
     ...(live ? { live } : {}),
   })}\n`,
 );
