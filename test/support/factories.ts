@@ -46,6 +46,60 @@ export function work(clusterName: string, name: string): KubeObject {
   };
 }
 
+/**
+ * The Work of the `default/nginx` Deployment on `cluster` as the executor reports it: at `generation`,
+ * its Applied condition observed at `applied`, the Deployment's `health` in its manifest status (none
+ * when undefined).
+ */
+export function reportedNginxWork(
+  cluster: string,
+  report: {
+    generation?: number;
+    applied?: number;
+    appliedStatus?: string;
+    health?: string;
+    deletionTimestamp?: string;
+  } = {},
+): KubeObject {
+  return {
+    apiVersion: 'work.karmada.io/v1alpha1',
+    kind: 'Work',
+    metadata: {
+      name: 'nginx-work',
+      namespace: `karmada-es-${cluster}`,
+      generation: report.generation ?? 2,
+      ...(report.deletionTimestamp ? { deletionTimestamp: report.deletionTimestamp } : {}),
+    },
+    spec: {
+      workload: {
+        manifests: [{ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'nginx', namespace: 'default' } }],
+      },
+    },
+    status: {
+      conditions: [
+        { type: 'Applied', status: report.appliedStatus ?? 'True', observedGeneration: report.applied ?? 2 },
+      ],
+      ...(report.health !== undefined
+        ? {
+            manifestStatuses: [
+              {
+                identifier: {
+                  ordinal: 0,
+                  group: 'apps',
+                  version: 'v1',
+                  kind: 'Deployment',
+                  namespace: 'default',
+                  name: 'nginx',
+                },
+                health: report.health,
+              },
+            ],
+          }
+        : {}),
+    },
+  };
+}
+
 /** Roughly 1 MiB of realistic, varied configuration text (compresses ~10x, like real configs). */
 export function realisticConfigText(bytes: number): string {
   let out = '';

@@ -4,6 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { reportedNginxWork } from '../../../support/factories.ts';
 import {
   type ClusterHealthView,
   decideEviction,
@@ -45,35 +46,7 @@ const spec = (clusters: string[], extra: Partial<ResourceBindingSpec> = {}): Res
 
 /** A Work of the nginx binding on `cluster`: at `generation`, Applied at `applied`, reporting `health`. */
 function workOn(cluster: string, report: { generation: number; applied: number; health: string }) {
-  return {
-    cluster,
-    work: {
-      apiVersion: 'work.karmada.io/v1alpha1',
-      kind: 'Work',
-      metadata: { name: 'nginx-work', namespace: `karmada-es-${cluster}`, generation: report.generation },
-      spec: {
-        workload: {
-          manifests: [{ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'nginx', namespace: 'default' } }],
-        },
-      },
-      status: {
-        conditions: [{ type: 'Applied', status: 'True', observedGeneration: report.applied }],
-        manifestStatuses: [
-          {
-            identifier: {
-              ordinal: 0,
-              group: 'apps',
-              version: 'v1',
-              kind: 'Deployment',
-              namespace: 'default',
-              name: 'nginx',
-            },
-            health: report.health,
-          },
-        ],
-      },
-    },
-  };
+  return { cluster, work: reportedNginxWork(cluster, report) };
 }
 
 function decide(overrides: Partial<Parameters<typeof decideEviction>[0]> & { spec: ResourceBindingSpec }) {

@@ -4,6 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { reportedNginxWork } from '../../../support/factories.ts';
 import {
   assessEvictionTasks,
   canonicalPurgeMode,
@@ -248,43 +249,7 @@ describe('which targets’ Works can end a task (issue 13: a Healthy item may pr
   const resource = { apiVersion: 'apps/v1', kind: 'Deployment', namespace: 'default', name: 'nginx' };
   const work = (
     report: { generation?: number; applied?: number; appliedStatus?: string; health?: string; deleting?: boolean } = {},
-  ): KubeObject => ({
-    apiVersion: 'work.karmada.io/v1alpha1',
-    kind: 'Work',
-    metadata: {
-      name: 'nginx-work',
-      namespace: 'karmada-es-b',
-      generation: report.generation ?? 2,
-      ...(report.deleting ? { deletionTimestamp: at(0) } : {}),
-    },
-    spec: {
-      workload: {
-        manifests: [{ apiVersion: 'apps/v1', kind: 'Deployment', metadata: { name: 'nginx', namespace: 'default' } }],
-      },
-    },
-    status: {
-      conditions: [
-        { type: 'Applied', status: report.appliedStatus ?? 'True', observedGeneration: report.applied ?? 2 },
-      ],
-      ...(report.health !== undefined
-        ? {
-            manifestStatuses: [
-              {
-                identifier: {
-                  ordinal: 0,
-                  group: 'apps',
-                  version: 'v1',
-                  kind: 'Deployment',
-                  namespace: 'default',
-                  name: 'nginx',
-                },
-                health: report.health,
-              },
-            ],
-          }
-        : {}),
-    },
-  });
+  ): KubeObject => reportedNginxWork('b', { ...report, ...(report.deleting ? { deletionTimestamp: at(0) } : {}) });
   const rows: { name: string; works: KubeObject[]; current: boolean }[] = [
     {
       name: 'applied at its current generation and reporting Healthy: current',
