@@ -74,9 +74,8 @@ export function idleMonthUsage(
 
 /** The average of count maps, key by key. */
 export function meanCounts(samples: readonly Counts[]): Counts {
-  const out: Counts = new Map();
-  for (const s of samples) for (const [k, v] of s) out.set(k, (out.get(k) ?? 0) + v);
-  return scaleCounts(out, 1 / Math.max(1, samples.length));
+  const sum = samples.reduce<Counts>((total, s) => addCounts(total, s), new Map());
+  return scaleCounts(sum, 1 / Math.max(1, samples.length));
 }
 
 export function addCounts(a: Counts, b: Counts): Counts {

@@ -26,7 +26,6 @@ import {
   bindingKeyOf,
   CLUSTER,
   CLUSTER_RESOURCE_BINDING,
-  clusterOfExecutionNamespace,
   RESOURCE_BINDING,
   WORK,
 } from '../api/karmada-names.ts';
@@ -67,7 +66,7 @@ import type {
   ReconcileRequest,
   ReconcileResult,
 } from '../reconcile/controller.ts';
-import { listAll, listAllDependents } from '../store/list-all.ts';
+import { listAll, listDependentWorks } from '../store/list-all.ts';
 import type { ObjectStore } from '../store/port.ts';
 import { tryWrite, type WriteAttempt } from '../store/write.ts';
 import { once } from '../util/memo.ts';
@@ -388,15 +387,7 @@ export function createEvictionController(options: EvictionControllerOptions): Co
     const id = bindingIdOf(binding.metadata.labels);
     if (!id || !worksDecideTasks(binding.spec, aggregatedStatus, hasScheduled)) return [];
     const targets = new Set((binding.spec.clusters ?? []).map((c) => c.name));
-    const refs = (await listAllDependents(store, id)).filter((r) => {
-      const cluster = clusterOfExecutionNamespace(r.namespace);
-      return r.group === WORK.group && r.kind === WORK.kind && cluster !== undefined && targets.has(cluster);
-    });
-    const works = await Promise.all(refs.map((r) => store.get(r)));
-    return works.flatMap((work) => {
-      const cluster = work && clusterOfExecutionNamespace(work.metadata.namespace);
-      return work && cluster ? [{ cluster, work }] : [];
-    });
+    return listDependentWorks(store, id, (cluster) => targets.has(cluster));
   }
 
   /** An eviction write that failed for a reason other than a lost race (Karmada records the same). */

@@ -33,7 +33,7 @@ import { formatKey, parseKey, refOf } from '../api/object.ts';
 import { READY_CONDITION } from '../core/clusters/health.ts';
 import { SealError } from '../crypto/cipher.ts';
 import type { CredentialCipher } from '../crypto/cipher.ts';
-import { type EventRecorder, type InvolvedObject, NO_EVENTS } from '../events/recorder.ts';
+import { type EventRecorder, NO_EVENTS } from '../events/recorder.ts';
 import {
   appliedCurrent,
   DISPATCHING_CONDITION,
@@ -44,6 +44,8 @@ import {
   workStatusChanged,
 } from '../core/status/index.ts';
 import { leftToItsMessage, manifestsOf, observeWork } from '../core/work/index.ts';
+import type { ResourceBinding } from '../core/model/types.ts';
+import { templateStubOf } from '../core/scheduler/index.ts';
 import { MemberApiError, type MemberClient, MemberUnreachableError } from '../members/client.ts';
 import type { MemberConnection } from '../members/client.ts';
 import { cachedClient, cachedConnection } from '../members/connections.ts';
@@ -465,8 +467,8 @@ export function createExecutorController(options: ExecutorOptions): Controller &
     if (!binding) return;
     const message = `Cluster ${clusterName} is reachable again: the copy of ${work.metadata.name} deleted while it was away is removed from it before anything new is applied there.`;
     await events.record(binding, 'Normal', 'StaleCopyRemoved', message);
-    // …and on its resource template (the binding's `spec.resource` is the template's reference).
-    const template = (binding.spec as { resource?: InvolvedObject } | undefined)?.resource;
+    // …and on its resource template, as the eviction controller records its stale-copy events.
+    const template = templateStubOf(binding as ResourceBinding);
     if (template) await events.record(template, 'Normal', 'StaleCopyRemoved', message);
   }
 

@@ -11,7 +11,7 @@
  *   members' ResourceQuota status comes back as `status.aggregatedStatus`;
  * - when a limit rises or usage drops, the bindings held for quota go to the scheduler at once.
  */
-import { FEDERATED_RESOURCE_QUOTA, RESOURCE_BINDING, WORK } from '../api/karmada-names.ts';
+import { FEDERATED_RESOURCE_QUOTA, RESOURCE_BINDING } from '../api/karmada-names.ts';
 import { clusterOfExecutionNamespace } from '../api/karmada-names.ts';
 import { formatKey, type KubeObject, type ObjectRef, parseKey, refOf } from '../api/object.ts';
 import {
@@ -30,7 +30,7 @@ import {
 import { type EventRecorder, NO_EVENTS } from '../events/recorder.ts';
 import type { WorkQueue } from '../queue/port.ts';
 import type { Controller, ReconcileContext, ReconcileRequest, ReconcileResult } from '../reconcile/controller.ts';
-import { listAll, listAllDependents } from '../store/list-all.ts';
+import { listAll, listDependentWorks } from '../store/list-all.ts';
 import type { ObjectStore } from '../store/port.ts';
 import { tryWrite, updateLatest } from '../store/write.ts';
 import { deepEqual } from '../util/json.ts';
@@ -190,7 +190,7 @@ export function createFederatedResourceQuotaController(options: FederatedResourc
     context: ReconcileContext,
   ): Promise<{ cluster: string; work: KubeObject }[]> {
     const wanted = staticAssignmentWorks(frq);
-    const existing = frq.metadata.uid ? await dependentWorks(frq.metadata.uid) : [];
+    const existing = frq.metadata.uid ? (await listDependentWorks(store, frq.metadata.uid)).map((w) => w.work) : [];
     const changed: ObjectRef[] = [];
     const current: { cluster: string; work: KubeObject }[] = [];
     for (const want of wanted) {
@@ -237,10 +237,5 @@ export function createFederatedResourceQuotaController(options: FederatedResourc
       );
     }
     return current;
-  }
-
-  async function dependentWorks(uid: string): Promise<KubeObject[]> {
-    const refs = (await listAllDependents(store, uid)).filter((r) => r.group === WORK.group && r.kind === WORK.kind);
-    return (await Promise.all(refs.map((r) => store.get(r)))).filter((w): w is KubeObject => w !== undefined);
   }
 }

@@ -34,7 +34,7 @@ import type { CredentialCipher } from '../crypto/cipher.ts';
 import { ApiError, apiErrors } from '../kube/base/errors.ts';
 import { jsonResponse, type KubeRequest, type KubeResponse, mediaType } from '../kube/base/http.ts';
 import { parsePath, type Route } from '../kube/base/paths.ts';
-import { requestAttributes } from '../kube/base/request-info.ts';
+import { methodVerb, requestAttributes } from '../kube/base/request-info.ts';
 import { checkRequestPath, decodeJson } from '../kube/base/request-guard.ts';
 import { nodeDef } from '../kube/builtin/kinds.ts';
 import { ALL_VERBS, apiVersionOf, Catalog, type ResourceDef } from '../kube/catalog/resources.ts';
@@ -84,13 +84,6 @@ interface State {
   registries: ResourceRegistryLike[];
   clusters: (Cluster & KubeObject)[];
   records: Map<string, ClusterCacheRecord>;
-}
-
-/** The method's verb on a subresource or a named object (POST there is a create, as `pods/eviction`). */
-function namedVerb(method: string): RequestAttributes['verb'] | undefined {
-  return ({ GET: 'get', HEAD: 'get', POST: 'create', PUT: 'update', PATCH: 'patch', DELETE: 'delete' } as const)[
-    method as 'GET'
-  ];
 }
 
 export class SearchProxy {
@@ -360,7 +353,7 @@ export class SearchProxy {
 
   async #clusterProxy(req: KubeRequest, name: string, inner: string): Promise<KubeResponse> {
     const user = await this.#authenticate(req);
-    const verb = namedVerb(req.method);
+    const verb = methodVerb(req.method);
     if (!verb) throw apiErrors.methodNotAllowed(req.method, req.path);
     // The cluster proxy itself (Karmada: RBAC on clusters/proxy with the method's verb)...
     await this.#authorize(user, { verb, group: CLUSTER_GROUP, resource: 'clusters', subresource: 'proxy', name });

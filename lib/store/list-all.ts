@@ -1,4 +1,5 @@
 /** Reads every page of a list. */
+import { clusterOfExecutionNamespace, WORK } from '../api/karmada-names.ts';
 import type { KubeObject, ObjectRef } from '../api/object.ts';
 import type { ListedRef, ListQuery, ObjectStore } from './port.ts';
 
@@ -35,4 +36,25 @@ export async function listAllDependents(store: ObjectStore, uid: string): Promis
     token = page.continue;
   } while (token);
   return out;
+}
+
+/**
+ * The Works indexed under `ownerId` (a binding's permanent id, a quota's uid), each with the cluster of
+ * its execution namespace —
+ * only those on clusters `select` keeps (all by default), so a caller reads no Work it does not want.
+ */
+export async function listDependentWorks(
+  store: ObjectStore,
+  ownerId: string,
+  select: (cluster: string) => boolean = () => true,
+): Promise<{ cluster: string; work: KubeObject }[]> {
+  const refs = (await listAllDependents(store, ownerId)).filter((r) => {
+    const cluster = clusterOfExecutionNamespace(r.namespace);
+    return r.group === WORK.group && r.kind === WORK.kind && cluster !== undefined && select(cluster);
+  });
+  const works = await Promise.all(refs.map((r) => store.get(r)));
+  return works.flatMap((work) => {
+    const cluster = work && clusterOfExecutionNamespace(work.metadata.namespace);
+    return work && cluster ? [{ cluster, work }] : [];
+  });
 }

@@ -52,13 +52,7 @@ export async function updateLatest(
     if (!current) return { status: 'gone' };
     const next = change(current);
     if (!next) return { status: 'unchanged', object: current };
-    const result = await tryWrite(() =>
-      options.write === 'updateStatus'
-        ? store.updateStatus(next)
-        : options.write === 'updateWithStatus'
-          ? store.updateWithStatus(next)
-          : store.update(next),
-    );
+    const result = await tryWrite(() => store[options.write ?? 'update'](next));
     if (result.ok) return { status: 'written', object: result.object };
     if (result.reason === 'gone') return { status: 'gone' };
     current = result.reason === 'conflict' ? result.current : undefined;

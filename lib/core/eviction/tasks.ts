@@ -181,11 +181,7 @@ export function assessEvictionTasks(args: {
   const ended: TaskAssessment['ended'] = [];
   const targets = args.clusters ?? [];
   const allHealthy =
-    targets.length > 0 &&
-    targets.every(
-      (t) =>
-        args.currentWorks.has(t.name) && args.observed?.find((o) => o.clusterName === t.name)?.health === 'Healthy',
-    );
+    targetsReportHealthy(targets, args.observed) && targets.every((t) => args.currentWorks.has(t.name));
   let nextMs: number | undefined;
   for (const task of args.tasks ?? []) {
     if (!task.creationTimestamp) {
@@ -251,10 +247,15 @@ export function worksDecideTasks(
   observed: readonly ObservedHealth[] | undefined,
   hasScheduled: boolean,
 ): boolean {
-  const targets = spec.clusters ?? [];
+  return tasksAwaitHealth(spec) && hasScheduled && targetsReportHealthy(spec.clusters ?? [], observed);
+}
+
+/** There are targets, and the binding's aggregated status reports every one of them `Healthy`. */
+function targetsReportHealthy(
+  targets: readonly TargetCluster[],
+  observed: readonly ObservedHealth[] | undefined,
+): boolean {
   return (
-    tasksAwaitHealth(spec) &&
-    hasScheduled &&
     targets.length > 0 &&
     targets.every((t) => observed?.some((o) => o.clusterName === t.name && o.health === 'Healthy'))
   );

@@ -14,14 +14,12 @@ import { compileRequest } from './estimate.ts';
 import { canonical } from './reschedule.ts';
 import type { ReservationDelta } from './snapshot.ts';
 
-export { RESERVED_REQUEST_ANNOTATION };
-
 /**
  * The per-replica requests to record as reserved once `binding`'s replicas are (the annotation's
  * value): its `replicaRequirements.resourceRequest`. Undefined for a multi-template binding (component
  * sets are reserved whole, when placed).
  */
-export function reservedRequestOf(binding: ResourceBinding): string | undefined {
+function reservedRequestOf(binding: ResourceBinding): string | undefined {
   if (binding.spec.components?.length) return undefined;
   return canonical(binding.spec.replicaRequirements?.resourceRequest ?? {});
 }

@@ -34,13 +34,7 @@ export {
   type Snapshot,
   type SnapshotCluster,
 } from './snapshot.ts';
-export {
-  keptGrowth,
-  mergeDeltas,
-  recordReservedRequest,
-  RESERVED_REQUEST_ANNOTATION,
-  reservedRequestOf,
-} from './growth.ts';
+export { keptGrowth, recordReservedRequest } from './growth.ts';
 export {
   bindingGvk,
   componentSets,

@@ -16,7 +16,7 @@ import { pathSegments } from './paths.ts';
 import type { RequestAttributes } from './types.ts';
 
 /** The verb of a method on a resource path before list/watch/deletecollection are told apart. */
-const METHOD_VERBS: Record<string, RequestAttributes['verb']> = {
+const METHOD_VERBS: Readonly<Record<string, RequestAttributes['verb']>> = {
   GET: 'get',
   HEAD: 'get',
   POST: 'create',
@@ -24,6 +24,11 @@ const METHOD_VERBS: Record<string, RequestAttributes['verb']> = {
   PATCH: 'patch',
   DELETE: 'delete',
 };
+
+/** The verb of `method` on a named object or subresource (POST there is a create), undefined for none. */
+export function methodVerb(method: string): RequestAttributes['verb'] | undefined {
+  return Object.hasOwn(METHOD_VERBS, method) ? METHOD_VERBS[method] : undefined;
+}
 
 /** `/api/v1/namespaces/<name>/status|finalize` are the Namespace's own subresources. */
 const NAMESPACE_SUBRESOURCES = new Set(['status', 'finalize']);
@@ -34,9 +39,9 @@ const NAMESPACE_SUBRESOURCES = new Set(['status', 'finalize']);
  * naming nothing (kube-apiserver cannot read those either).
  */
 export function requestAttributes(method: string, path: string, query: URLSearchParams): RequestAttributes {
-  const methodVerb = METHOD_VERBS[method];
-  if (!methodVerb) throw apiErrors.methodNotAllowed(method, path);
-  const nonResource: RequestAttributes = { verb: methodVerb, group: '', resource: '', path };
+  const named = methodVerb(method);
+  if (!named) throw apiErrors.methodNotAllowed(method, path);
+  const nonResource: RequestAttributes = { verb: named, group: '', resource: '', path };
   let parts = pathSegments(path);
   // /api, /api/v1, /apis, /apis/g and /apis/g/v are discovery; other prefixes are not resources.
   if (parts.length < 3 || (parts[0] !== 'api' && parts[0] !== 'apis')) return nonResource;
@@ -65,10 +70,10 @@ export function requestAttributes(method: string, path: string, query: URLSearch
     if (parts.length > 2 && !NAMESPACE_SUBRESOURCES.has(parts[2]!)) parts = parts.slice(2);
   }
   const [resource, name, subresource] = parts;
-  let verb = methodVerb;
-  if (special === 'watch' && methodVerb === 'get') verb = 'watch';
-  else if (name === undefined && methodVerb === 'get') verb = watchRequested(query) ? 'watch' : 'list';
-  else if (name === undefined && methodVerb === 'delete') verb = 'deletecollection';
+  let verb = named;
+  if (special === 'watch' && named === 'get') verb = 'watch';
+  else if (name === undefined && named === 'get') verb = watchRequested(query) ? 'watch' : 'list';
+  else if (name === undefined && named === 'delete') verb = 'deletecollection';
   return {
     verb,
     group,

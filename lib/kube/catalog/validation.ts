@@ -9,7 +9,7 @@ import type { KubeObject } from '../../api/object.ts';
 import { isDNS1123Label, isDNS1123Subdomain, isQualifiedName, isValidLabelValue } from '../../util/validation.ts';
 import { childPath, type FieldError, fieldError } from '../base/field-errors.ts';
 import type { NameRule } from './resources.ts';
-import { declaredProperty, type Schema } from '../base/schema.ts';
+import { propertySchema, type Schema } from '../base/schema.ts';
 
 const MAX_ANNOTATIONS_BYTES = 256 * 1024;
 
@@ -249,9 +249,7 @@ function walk(
     const preserve = Boolean(schema['x-kubernetes-preserve-unknown-fields']);
     const out: Record<string, unknown> = {};
     for (const [key, v] of Object.entries(obj)) {
-      const propSchema = declaredProperty(schema, key);
-      const valueSchema =
-        propSchema ?? (typeof schema.additionalProperties === 'object' ? schema.additionalProperties : undefined);
+      const valueSchema = propertySchema(schema, key);
       const childField = childPath(path, key);
       if (v === null && !(valueSchema?.nullable ?? preserve)) {
         // Kubernetes prunes nulls of non-nullable fields before defaulting.

@@ -9,10 +9,10 @@ import {
   buildSnapshot,
   keptGrowth,
   recordReservedRequest,
-  RESERVED_REQUEST_ANNOTATION,
   type ReservationDelta,
   scheduleBinding,
 } from '../../../../lib/core/scheduler/index.ts';
+import { RESERVED_REQUEST_ANNOTATION } from '../../../../lib/api/well-known.ts';
 import type { ResourceBinding, TargetCluster } from '../../../../lib/core/model/types.ts';
 import { AGGREGATED, bindingFactory, clusterFactory, summary, targets } from './fixtures.ts';
 
