@@ -96,10 +96,16 @@ export async function chargeQuota(
   const latest: KubeObject[] = [];
   const written = chargeInFlight(to, charge.now);
   let freed = false;
+  // What the bindings of settled-looking charges show, read once for every quota of the namespace.
+  const shownByBinding = new Map<string, ResourceList | undefined>();
+  const shownFor = async (namespace: string, names: string[]) => {
+    const missing = names.filter((n) => !shownByBinding.has(n));
+    if (missing.length) for (const [n, v] of await shownCharges(store, namespace, missing)) shownByBinding.set(n, v);
+    return shownByBinding;
+  };
   for (const listed of sorted) {
     const ref = refOf(listed);
     let current: KubeObject | undefined = listed;
-    let shown: Map<string, ResourceList | undefined> | undefined;
     for (let attempt = 1; current; attempt++) {
       if (attempt > ATTEMPTS) {
         await revertQuota(store, charged);
@@ -124,7 +130,7 @@ export async function chargeQuota(
       }
       let charges: ChargesInFlight = { ...inFlight, [charge.binding]: written };
       if (Object.keys(charges).length >= SETTLE_AT) {
-        shown ??= await shownCharges(store, ref.namespace ?? '', Object.keys(inFlight));
+        const shown = await shownFor(ref.namespace ?? '', Object.keys(inFlight));
         charges = { ...settledChargesInFlight(inFlight, shown), [charge.binding]: written };
       }
       const before = quotaUsageView(current).overallUsed;

@@ -362,9 +362,7 @@ export function createSchedulerController(options: SchedulerOptions): Controller
     result: ScheduleResult,
     scope: SchedulerBatch,
     context: ReconcileContext,
-  ): Promise<
-    { charged: ChargedQuota[]; from: ResourceList; to: ResourceList; freed: boolean } | 'held' | 'busy' | undefined
-  > {
+  ): Promise<{ charged: ChargedQuota[]; to: ResourceList; freed: boolean } | 'held' | 'busy' | undefined> {
     const namespace = binding.metadata.namespace;
     if (!quotaEnforcement || binding.kind !== RESOURCE_BINDING.kind || !namespace) return undefined;
     // A failed decision keeps the placement, but the binding's new per-replica requests are rendered
@@ -377,7 +375,7 @@ export function createSchedulerController(options: SchedulerOptions): Controller
     const from = chargedUsageOf(binding);
     const to = usageOf(binding, { ...binding.spec, clusters });
     const charge = await scope.quotas.charge(namespace, from, to, binding.metadata.name ?? '');
-    if (charge.ok) return { charged: charge.charged, from, to, freed: charge.freed };
+    if (charge.ok) return { charged: charge.charged, to, freed: charge.freed };
     if (charge.busy) return 'busy';
     // Held: nothing is rolled out, so nothing is recorded as reserved (no reservedOnFailure).
     const failed = resultBinding(
