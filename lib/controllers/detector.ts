@@ -14,22 +14,55 @@
  * Events `ApplyPolicySucceed` / `ApplyPolicyFailed` go on the template, as in Karmada.
  */
 import { randomUUID } from 'node:crypto';
-import { CLUSTER_PROPAGATION_POLICY, CLUSTER_RESOURCE_BINDING, POLICY_GROUP, PROPAGATION_POLICY, RESOURCE_BINDING, templateRefOf } from '../api/karmada-names.ts';
+import {
+  CLUSTER_PROPAGATION_POLICY,
+  CLUSTER_RESOURCE_BINDING,
+  POLICY_GROUP,
+  PROPAGATION_POLICY,
+  RESOURCE_BINDING,
+  templateRefOf,
+} from '../api/karmada-names.ts';
 import type { GroupKind, KubeObject, ObjectRef } from '../api/object.ts';
 import { formatKey, parseApiVersion, parseKey, refOf } from '../api/object.ts';
 import { interpretBindingWorkload } from '../core/interpreter/index.ts';
 import { bindingRefOf } from '../core/work/names.ts';
-import { applyClaim, choosePolicy, claimedBy, describePropagationPolicy, inSkippedNamespace, isDeleting, planBinding, policyImplicitPriority, schedulePriorityNeed, schedulePriorityOf, type PolicyClaim, type PolicyKind, preemptingPolicy, removeClaim } from '../core/policy/index.ts';
+import {
+  applyClaim,
+  choosePolicy,
+  claimedBy,
+  describePropagationPolicy,
+  inSkippedNamespace,
+  isDeleting,
+  planBinding,
+  policyImplicitPriority,
+  schedulePriorityNeed,
+  schedulePriorityOf,
+  type PolicyClaim,
+  type PolicyKind,
+  preemptingPolicy,
+  removeClaim,
+} from '../core/policy/index.ts';
 import type { PropagationPolicy, ResourceBinding } from '../core/model/types.ts';
 import { type EventRecorder, NO_EVENTS } from '../events/recorder.ts';
 import { CPP_FINALIZER, PP_FINALIZER } from '../api/well-known.ts';
 import type { Lane, WorkQueue } from '../queue/port.ts';
-import type { BatchScope, Controller, ReconcileContext, ReconcileRequest, ReconcileResult } from '../reconcile/controller.ts';
+import type {
+  BatchScope,
+  Controller,
+  ReconcileContext,
+  ReconcileRequest,
+  ReconcileResult,
+} from '../reconcile/controller.ts';
 import { listAll } from '../store/list-all.ts';
 import { removeFinalizer } from '../store/finalizers.ts';
 import type { ObjectStore } from '../store/port.ts';
 import { tryWrite, updateLatest } from '../store/write.ts';
-import { BINDER_CONTROLLER_NAME, DETECTOR_CONTROLLER_NAME, isResourceTemplate, SCHEDULER_CONTROLLER_NAME } from './specs.ts';
+import {
+  BINDER_CONTROLLER_NAME,
+  DETECTOR_CONTROLLER_NAME,
+  isResourceTemplate,
+  SCHEDULER_CONTROLLER_NAME,
+} from './specs.ts';
 
 const PP: GroupKind = PROPAGATION_POLICY;
 const CPP: GroupKind = CLUSTER_PROPAGATION_POLICY;
