@@ -349,6 +349,13 @@ spec:
     await eventually('replicas back on both members', async () => {
       const b = await binding('svc-deployment', 'back');
       return b?.spec.clusters?.length === 2;
+    }).catch(async (err: unknown) => {
+      // Say what the control plane did instead: the binding's placement and trigger, and its events.
+      const b = await bindingNow('svc-deployment', 'back');
+      const events = await kubectl.run(['get', 'events', '-n', 'back', '--sort-by=.lastTimestamp']);
+      throw new Error(
+        `${String(err)}\nbinding: ${JSON.stringify({ spec: b?.spec, status: b?.status, annotations: b?.metadata.annotations })}\nevents:\n${events.stdout}`,
+      );
     });
     const rebalancer = await eventually('the rebalancer finished', async () => {
       const r = await getJson<
