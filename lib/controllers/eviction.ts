@@ -36,11 +36,14 @@ import {
   buildFramework,
   carriedLabelState,
   carriedLabelStateOf,
+  chargedUsageOf,
   type Cluster,
   type ClusterHealthView,
   type Condition,
   decideEviction,
+  type DueEviction,
   type EstimatorOptions,
+  type EvictionDecision,
   evictedSpec,
   FAILOVER_HELD_CONDITION,
   failoverHeldCondition,
@@ -49,11 +52,16 @@ import {
   noExecuteTaints,
   READY_CONDITION,
   type ResourceBinding,
+  type ResourceList,
   type Snapshot,
   type TargetWork,
+  type TaskAssessment,
   templateStubOf,
   type Toleration,
+  usageOf,
   withCarriedLabelState,
+  withChargedUsage,
+  withoutRestore,
   worksDecideTasks,
 } from '../core/index.ts';
 import { type EventRecorder, NO_EVENTS } from '../events/recorder.ts';
@@ -71,7 +79,7 @@ import type { ObjectStore } from '../store/port.ts';
 import { tryWrite, type WriteAttempt } from '../store/write.ts';
 import { once } from '../util/memo.ts';
 import { BatchEvictionTokens } from './eviction-limiter.ts';
-import { BatchQuotas } from './quota.ts';
+import { BatchQuotas, type ChargedQuota, releaseWaiters } from './quota.ts';
 import { replacementFits } from './replacement.ts';
 import { fleetSnapshot, loadLedger } from './reservations.ts';
 import { BINDER_CONTROLLER_NAME, EVICTION_CONTROLLER_NAME, SCHEDULER_CONTROLLER_NAME, SWEEP_KEY } from './specs.ts';
@@ -80,6 +88,8 @@ import { BINDER_CONTROLLER_NAME, EVICTION_CONTROLLER_NAME, SCHEDULER_CONTROLLER_
 const PRIORITY_FAN_OUT = 100;
 /** Without a timer of its own, a binding held by the rate comes back after this long. */
 const RATE_RETRY_MS = 10_000;
+/** When a restore's quota charge kept meeting concurrent quota writes: decide again this soon. */
+const QUOTA_BUSY_RETRY_MS = 1_000;
 
 export interface EvictionControllerOptions {
   store: ObjectStore;
@@ -315,7 +325,12 @@ export function createEvictionController(options: EvictionControllerOptions): Co
       due = [];
     }
 
-    const nextSpec = evictedSpec(binding.spec, decision, due, nowText);
+    // A recovered cluster takes its replicas back only within the namespace's quota.
+    const restore = await chargeRestore(binding, decision, due, batch, nowMs);
+    if (restore === 'busy') return { requeueAfterMs: QUOTA_BUSY_RETRY_MS };
+    const assessment = restore?.assessment ?? decision.assessment;
+    if (assessment.nextMs !== undefined) retryAtMs = Math.min(retryAtMs ?? assessment.nextMs, assessment.nextMs);
+    const nextSpec = evictedSpec(binding.spec, { assessment }, due, nowText);
     const conditions = heldConditions(binding, decision.held, nowText);
     // The state a failover gave a copy outlives its task until that copy is healthy (#6232).
     const annotations = withCarriedLabelState(
@@ -329,30 +344,39 @@ export function createEvictionController(options: EvictionControllerOptions): Co
     );
     const metadataChanged = annotations !== binding.metadata.annotations;
     if (nextSpec || conditions || metadataChanged) {
-      const next: ResourceBinding = {
+      let next: ResourceBinding = {
         ...binding,
         metadata: { ...binding.metadata, ...(annotations ? { annotations: { ...annotations } } : {}) },
         spec: nextSpec ?? binding.spec,
         status: { ...binding.status, ...(conditions ? { conditions } : {}) },
       };
       if (!annotations) delete next.metadata.annotations;
+      if (restore?.charge && nextSpec) next = withChargedUsage(next, restore.charge.to);
+      const giveBack = () =>
+        restore?.charge ? batch.quotas.revert(namespace ?? '', restore.charge.charged) : Promise.resolve();
       let written: WriteAttempt<KubeObject>;
       try {
         written = await tryWrite(() =>
-          nextSpec || metadataChanged ? store.updateWithStatus(next) : store.updateStatus(next),
+          nextSpec || metadataChanged || restore?.charge ? store.updateWithStatus(next) : store.updateStatus(next),
         );
       } catch (err) {
+        await giveBack();
         // Not a lost race (that is retried at once, as the next pass may decide otherwise): say so.
         await reportFailed(binding, due, err as Error, context);
         throw err;
       }
-      if (!written.ok) return written.reason === 'gone' ? undefined : { requeueAfterMs: 0 };
+      if (!written.ok) {
+        await giveBack();
+        return written.reason === 'gone' ? undefined : { requeueAfterMs: 0 };
+      }
       stats.bindingWrites++;
-      await report(binding, decision, due, conditions !== undefined, context);
+      if (restore?.charge?.freed && namespace) await releaseWaiters(store, options.workQueue, namespace);
+      await report(binding, { ...decision, assessment }, due, conditions !== undefined, context, restore?.refused);
       if (nextSpec) {
         // Evicted clusters are re-placed by the scheduler (which hands the binding on to the binder), and
-        // so is a binding a recovered cluster took back; ended tasks let the binder remove the old copies.
-        const restored = decision.assessment.ended.some((e) => e.why === 'recovered');
+        // so is a binding a recovered cluster took back (or was refused by the quota: its missing
+        // replicas wait there for room); ended tasks let the binder remove the old copies.
+        const restored = assessment.ended.some((e) => e.why === 'recovered' || e.why === 'over-quota');
         await options.workQueue.enqueue([
           ...(due.length || restored
             ? [
@@ -372,6 +396,45 @@ export function createEvictionController(options: EvictionControllerOptions): Co
     return retryAtMs === undefined
       ? undefined
       : { requeueAfterMs: Math.max(0, retryAtMs - nowMs), requeueLane: 'priority' };
+  }
+
+  /**
+   * With quota enforcement, the charge for the replicas of clusters that recovered and go back into
+   * `spec.clusters` (`restoredClusters`): their eviction gave the quota back, so taking them back is
+   * charged like any placement, before the binding is written. Refused, the assessment without the
+   * restore (the core's `withoutRestore`) and the quota's message; `'busy'`: the quota kept changing,
+   * decide again. Undefined: nothing restored, or no quota to charge.
+   */
+  async function chargeRestore(
+    binding: ResourceBinding,
+    decision: EvictionDecision,
+    due: readonly DueEviction[],
+    batch: EvictionBatch,
+    nowMs: number,
+  ): Promise<
+    | {
+        charge?: { charged: ChargedQuota[]; to: ResourceList; freed: boolean };
+        assessment?: TaskAssessment;
+        refused?: string;
+      }
+    | 'busy'
+    | undefined
+  > {
+    const namespace = binding.metadata.namespace;
+    if (!settings.featureGates.FederatedQuotaEnforcement || binding.kind !== RESOURCE_BINDING.kind || !namespace)
+      return undefined;
+    if (!decision.assessment.ended.some((e) => e.why === 'recovered')) return undefined;
+    const restored = evictedSpec(binding.spec, decision, due, rfc3339(nowMs));
+    if (!restored) return undefined;
+    if ((await batch.quotas.quotas(namespace)).length === 0) return undefined;
+    const to = usageOf(binding, restored);
+    const charge = await batch.quotas.charge(namespace, chargedUsageOf(binding), to, binding.metadata.name ?? '');
+    if (charge.ok) return { charge: { charged: charge.charged, to, freed: charge.freed } };
+    if (charge.busy) return 'busy';
+    return {
+      assessment: withoutRestore(binding.spec, decision.assessment, due, nowMs),
+      refused: charge.message,
+    };
   }
 
   /**
@@ -417,6 +480,7 @@ export function createEvictionController(options: EvictionControllerOptions): Co
     due: ReturnType<typeof decideEviction>['due'],
     heldChanged: boolean,
     context: ReconcileContext,
+    refusedRestore?: string,
   ): Promise<void> {
     const template = templateStubOf(binding);
     const bindingKey = formatKey(refOf(binding));
@@ -462,6 +526,7 @@ export function createEvictionController(options: EvictionControllerOptions): Co
         timeout: 'the grace period passed, so its copy there is removed',
         'suppression-lifted': 'suppressDeletion was cleared, so its copy there is removed',
         recovered: `cluster ${e.cluster} recovered while nothing healthy was placed in its stead, so it takes the workload back and keeps its copy`,
+        'over-quota': `cluster ${e.cluster} recovered, but taking its replicas back would exceed the namespace's quota (${refusedRestore ?? 'quota exceeded'}), so its copy there is removed and the replicas are placed when the quota allows`,
       }[e.why];
       context.logger.info('eviction task ended', { cluster: e.cluster, binding: bindingKey, reason: e.why });
       const message = `Graceful eviction from cluster ${e.cluster} ended: ${why}.`;

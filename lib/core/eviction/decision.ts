@@ -256,6 +256,45 @@ export function evictedSpec(
   return next;
 }
 
+/** How often a task kept because its cluster's restore was refused (and nothing else is placed) is looked at again. */
+const REFUSED_RESTORE_RECHECK_MS = 60_000;
+
+/**
+ * The assessment when the namespace's FederatedResourceQuota refuses to take back the replicas of the
+ * clusters that recovered (`recovered` endings): the eviction gave their quota back, and another
+ * workload may have taken it since, so restoring them uncharged would put the namespace over its limit
+ * (found by the deterministic simulation: seeds 480, 500, 962, 995). Each such task ends as
+ * `over-quota` instead — its copy is removed, and the scheduler places the missing replicas once the
+ * quota allows — unless the binding would then be placed nowhere: that copy is the last one, so its
+ * task is kept as it was and looked at again in a minute ({@link REFUSED_RESTORE_RECHECK_MS}).
+ */
+export function withoutRestore(
+  spec: Pick<ResourceBindingSpec, 'clusters' | 'gracefulEvictionTasks'>,
+  assessment: TaskAssessment,
+  due: readonly { cluster: string }[],
+  nowMs: number,
+): TaskAssessment {
+  const recovered = new Set(assessment.ended.filter((e) => e.why === 'recovered').map((e) => e.cluster));
+  if (recovered.size === 0) return assessment;
+  const leaving = new Set(due.map((d) => d.cluster));
+  const placedElsewhere = (spec.clusters ?? []).some((c) => !leaving.has(c.name));
+  if (placedElsewhere) {
+    return {
+      ...assessment,
+      ended: assessment.ended.map((e) => (e.why === 'recovered' ? { cluster: e.cluster, why: 'over-quota' } : e)),
+    };
+  }
+  const kept = new Map(assessment.kept.map((t) => [t.fromCluster, t]));
+  const recheck = nowMs + REFUSED_RESTORE_RECHECK_MS;
+  return {
+    kept: (spec.gracefulEvictionTasks ?? []).flatMap((t) =>
+      recovered.has(t.fromCluster) ? [t] : kept.has(t.fromCluster) ? [kept.get(t.fromCluster)!] : [],
+    ),
+    ended: assessment.ended.filter((e) => e.why !== 'recovered'),
+    nextMs: assessment.nextMs === undefined ? recheck : Math.min(assessment.nextMs, recheck),
+  };
+}
+
 function sameTasks(a: readonly GracefulEvictionTask[], b: readonly GracefulEvictionTask[]): boolean {
   return a.length === b.length && a.every((t, i) => JSON.stringify(t) === JSON.stringify(b[i]));
 }

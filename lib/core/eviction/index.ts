@@ -75,6 +75,7 @@ export {
   failoverHeldCondition,
   type HeldEviction,
   holdLastCopy,
+  withoutRestore,
 } from './decision.ts';
 export {
   APPLICATION_FAILOVER_CONDITION,

@@ -462,6 +462,97 @@ describe('eviction controller: safer than Karmada', () => {
     );
   });
 
+  /** The namespace's FederatedResourceQuota of `overall` CPUs, `used` of them charged already. */
+  const cpuQuota = (overall: number, used: number): KubeObject => ({
+    apiVersion: 'policy.karmada.io/v1alpha1',
+    kind: 'FederatedResourceQuota',
+    metadata: { name: 'team', namespace: 'default' },
+    spec: { overall: { cpu: String(overall) } },
+    status: { overall: { cpu: String(overall) }, overallUsed: { cpu: String(used) } },
+  });
+  const usedCpu = async (t: ReturnType<typeof setup>) =>
+    (
+      (await t.store.get({
+        group: 'policy.karmada.io',
+        kind: 'FederatedResourceQuota',
+        namespace: 'default',
+        name: 'team',
+      })) as { status?: { overallUsed?: { cpu?: string } } }
+    ).status?.overallUsed?.cpu;
+  /** `web` on b (2 replicas) with a task from a (2 replicas) past its grace period; a has recovered. */
+  async function recoveredPastGrace(t: ReturnType<typeof setup>, clusters: { name: string; replicas: number }[]) {
+    await t.seed(member('a'));
+    await t.seed(member('b'));
+    return t.seed(
+      placed('web', clusters, {
+        replicas: 4,
+        gracefulEvictionTasks: [
+          {
+            fromCluster: 'a',
+            reason: 'TaintUntolerated',
+            producer: 'TaintManager',
+            purgeMode: 'Gracefully',
+            replicas: 2,
+            creationTimestamp: at(t, -601),
+          },
+        ],
+      }),
+    );
+  }
+
+  it('with FederatedQuotaEnforcement, a recovered cluster takes its replicas back only as a charge on the namespace’s quota, written with the placement', async () => {
+    const t = setup();
+    await t.seed(cpuQuota(10, 2));
+    const b = await recoveredPastGrace(t, [{ name: 'b', replicas: 2 }]);
+    await t.reconcile(keyOf(b));
+    const after = await t.read(b);
+    assert.deepEqual(after.spec.clusters, [
+      { name: 'b', replicas: 2 },
+      { name: 'a', replicas: 2 },
+    ]);
+    assert.equal(await usedCpu(t), '4', 'the 2 restored CPUs are charged');
+    assert.match(after.metadata.annotations!['resourcebinding.serverless-karmada.io/quota-charged']!, /"cpu":"4"/);
+  });
+
+  it('a recovered cluster whose replicas the quota no longer admits (another workload took what the eviction gave back; simulation seeds 480, 500, 995): the task ends, its copy goes, nothing is charged, and the event says why', async () => {
+    const t = setup();
+    await t.seed(cpuQuota(4, 4));
+    const b = await recoveredPastGrace(t, [{ name: 'b', replicas: 2 }]);
+    await t.reconcile(keyOf(b));
+    const after = await t.read(b);
+    assert.equal(after.spec.gracefulEvictionTasks, undefined, 'the task ended');
+    assert.deepEqual(after.spec.clusters, [{ name: 'b', replicas: 2 }], 'a is not put back over the quota');
+    assert.equal(await usedCpu(t), '4', 'nothing charged');
+    assert.deepEqual(
+      t.queue.items.map((i) => [i.controller, i.reason]),
+      [
+        ['scheduler', 'cluster-recovered'],
+        ['binder', 'eviction-tasks'],
+      ],
+      'the scheduler places the missing replicas when the quota allows',
+    );
+    assert.match(
+      t.events.events.find((e) => e.reason === 'EvictionTaskEnded')!.message,
+      /cluster a recovered, but taking its replicas back would exceed the namespace's quota \(FederatedResourceQuota\(default\/team\) exceeded for resource cpu: requested sum 6, limit 4\.\), so its copy there is removed/,
+    );
+  });
+
+  it('a recovered cluster the quota refuses, with nothing else placed: its task and copy stay (the last copy), looked at again in a minute', async () => {
+    const t = setup();
+    await t.seed(cpuQuota(4, 4));
+    const b = await recoveredPastGrace(t, []);
+    const result = await t.reconcile(keyOf(b));
+    const after = await t.read(b);
+    assert.deepEqual(
+      after.spec.gracefulEvictionTasks?.map((task) => task.fromCluster),
+      ['a'],
+      'the task holding the only copy stays',
+    );
+    assert.equal(after.spec.clusters?.length ?? 0, 0);
+    assert.equal(await usedCpu(t), '4');
+    assert.deepEqual(result, { requeueAfterMs: 60_000, requeueLane: 'priority' });
+  });
+
   it('Gracefully: the task ends once every new target is Healthy, not before', async () => {
     const t = setup();
     await t.seed(member('a', { ready: false, taints: notReady(at(t, -900)) }));

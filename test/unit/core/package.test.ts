@@ -61,6 +61,7 @@ describe('serverless-karmada/core', () => {
       'observeWork',
       'workStatusAfter',
       'decideEviction',
+      'withoutRestore',
       'decideApplicationFailover',
       'applicationFailoverPass',
       'directlyPurgeHandoff',

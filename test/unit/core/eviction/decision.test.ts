@@ -10,6 +10,7 @@ import {
   decideEviction,
   evictedSpec,
   failoverHeldCondition,
+  withoutRestore,
 } from '../../../../lib/core/eviction/decision.ts';
 import { DEFAULT_EVICTION_RATE, fleetEvictionRate, takeTokens } from '../../../../lib/core/eviction/rate.ts';
 import { carriedLabelState } from '../../../../lib/core/eviction/state.ts';
@@ -610,6 +611,85 @@ describe('evictedSpec: one write with the assessment and the evictions', () => {
       ]),
     });
     assert.equal(evictedSpec(s, d, d.due, at(0))?.gracefulEvictionTasks, undefined);
+  });
+});
+
+describe('withoutRestore: the quota refuses a recovered cluster its replicas back (simulation seeds 480, 500, 995)', () => {
+  const task = (fromCluster: string) => ({
+    fromCluster,
+    reason: 'TaintUntolerated',
+    producer: 'TaintManager',
+    purgeMode: 'Gracefully',
+    replicas: 2,
+    creationTimestamp: at(-601),
+  });
+  const rows: {
+    name: string;
+    clusters: string[];
+    due?: string[];
+    ended: { cluster: string; why: 'recovered' | 'timeout' }[];
+    want: { kept: string[]; ended: [string, string][]; nextMs?: number };
+  }[] = [
+    {
+      name: 'placed elsewhere: the task ends as over-quota (its copy goes; the scheduler places the replicas when the quota allows)',
+      clusters: ['b'],
+      ended: [{ cluster: 'a', why: 'recovered' }],
+      want: { kept: [], ended: [['a', 'over-quota']] },
+    },
+    {
+      name: 'placed nowhere else: the task stays — its copy is the last one — and is looked at again in a minute',
+      clusters: [],
+      ended: [{ cluster: 'a', why: 'recovered' }],
+      want: { kept: ['a'], ended: [], nextMs: T0 + 60_000 },
+    },
+    {
+      name: 'placed only on a cluster being evicted in the same pass: nowhere else either, the task stays',
+      clusters: ['b'],
+      due: ['b'],
+      ended: [{ cluster: 'a', why: 'recovered' }],
+      want: { kept: ['a'], ended: [], nextMs: T0 + 60_000 },
+    },
+    {
+      name: 'other endings are left as they are',
+      clusters: ['b'],
+      ended: [
+        { cluster: 'a', why: 'recovered' },
+        { cluster: 'c', why: 'timeout' },
+      ],
+      want: {
+        kept: [],
+        ended: [
+          ['a', 'over-quota'],
+          ['c', 'timeout'],
+        ],
+      },
+    },
+  ];
+  for (const row of rows) {
+    it(row.name, () => {
+      const s = spec(row.clusters, { gracefulEvictionTasks: row.ended.map((e) => task(e.cluster)) });
+      const out = withoutRestore(
+        s,
+        { kept: [], ended: row.ended },
+        (row.due ?? []).map((cluster) => ({ cluster })),
+        T0,
+      );
+      assert.deepEqual(
+        out.kept.map((t) => t.fromCluster),
+        row.want.kept,
+      );
+      assert.deepEqual(
+        out.ended.map((e) => [e.cluster, e.why]),
+        row.want.ended,
+      );
+      assert.equal(out.nextMs, row.want.nextMs);
+      // What the binding is written with: a cluster refused is never put back into spec.clusters.
+      assert.ok(!(evictedSpec(s, { assessment: out }, [], at(0))?.clusters ?? []).some((c) => c.name === 'a'));
+    });
+  }
+  it('nothing recovered: the assessment itself', () => {
+    const assessment = { kept: [], ended: [{ cluster: 'a', why: 'timeout' as const }] };
+    assert.equal(withoutRestore(spec(['b']), assessment, [], T0), assessment);
   });
 });
 
