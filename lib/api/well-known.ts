@@ -45,6 +45,13 @@ export const QUOTA_CHARGED_ANNOTATION = 'resourcebinding.serverless-karmada.io/q
  */
 export const QUOTA_CHARGES_IN_FLIGHT_ANNOTATION = 'federatedresourcequota.serverless-karmada.io/charges-in-flight';
 /**
+ * On a binding (ours): the generation whose Works the binder has rendered in full while the binding was
+ * still charged more than its spec uses. The quota keeps a decrease (a scale-down, a smaller request, a
+ * cluster left) charged until then, so the freed room is not handed to another workload while the
+ * members may still run the larger rendering (lib/core/quota/binding.ts `releasableSurplus`).
+ */
+export const RENDERED_GENERATION_ANNOTATION = 'resourcebinding.serverless-karmada.io/rendered-generation';
+/**
  * On a binding (ours): the per-replica requests its placement's replicas are reserved at in the
  * scheduler's ledger, so requests raised on a kept placement are reserved once (lib/core/scheduler/growth.ts).
  */

@@ -18,7 +18,7 @@
  *
  * Override policy and cluster changes fan out to the bindings they may affect, on the standard lane.
  */
-import { WORK_PERMANENT_ID_LABEL } from '../api/well-known.ts';
+import { RENDERED_GENERATION_ANNOTATION, WORK_PERMANENT_ID_LABEL } from '../api/well-known.ts';
 import { releaseBindingQuota } from './quota.ts';
 import {
   bindingIdOf,
@@ -39,7 +39,7 @@ import type { KubeObject, ObjectRef } from '../api/object.ts';
 import { formatKey, parseKey, refOf } from '../api/object.ts';
 import { targetClusters } from '../core/dependencies/index.ts';
 import type { OverridePolicy } from '../core/overrides/index.ts';
-import { chargeCovers } from '../core/quota/index.ts';
+import { chargeCovers, chargedSurplus, withRenderedGeneration } from '../core/quota/index.ts';
 import {
   type AggregatedStatusItem,
   aggregatedStatusItems,
@@ -89,6 +89,7 @@ import {
   BINDER_CONTROLLER_NAME,
   EVICTION_CONTROLLER_NAME,
   EXECUTOR_CONTROLLER_NAME,
+  SCHEDULER_CONTROLLER_NAME,
 } from './specs.ts';
 import { dependencySync } from './binder-dependencies.ts';
 import { writeAggregatedStatus } from './binder-status.ts';
@@ -313,6 +314,24 @@ export function createBinderController(options: BinderOptions): Controller & { s
         'SyncWorkSucceed',
         `Sync work of ${binding.kind === 'ResourceBinding' ? `resourceBinding(${binding.metadata.namespace}/${binding.metadata.name})` : `clusterResourceBinding(${binding.metadata.name})`} successful.`,
       );
+    }
+
+    // Rendered in full at a generation its quotas are charged more than it uses (a decrease): said on the
+    // binding, conditional on the copy rendered, and the scheduler gives the quota the room back.
+    if (
+      !retry &&
+      quotaEnforcement &&
+      binding.kind === RESOURCE_BINDING.kind &&
+      binding.metadata.annotations?.[RENDERED_GENERATION_ANNOTATION] !== String(binding.metadata.generation) &&
+      chargedSurplus(binding)
+    ) {
+      const marked = await tryWrite(() => store.update(withRenderedGeneration(binding!), { current: binding! }));
+      if (marked.ok) {
+        binding = marked.object as ResourceBinding;
+        await options.workQueue.enqueue([
+          { controller: SCHEDULER_CONTROLLER_NAME, lane, key: formatKey(ref), reason: 'decrease-rendered' },
+        ]);
+      }
     }
 
     if (binding.spec.propagateDeps && !(binding.spec.requiredBy?.length && !binding.spec.placement)) {

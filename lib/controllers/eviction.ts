@@ -37,6 +37,7 @@ import {
   carriedLabelState,
   carriedLabelStateOf,
   chargedUsageOf,
+  chargeUntilRendered,
   type Cluster,
   type ClusterHealthView,
   type Condition,
@@ -427,8 +428,9 @@ export function createEvictionController(options: EvictionControllerOptions): Co
     const restored = evictedSpec(binding.spec, decision, due, rfc3339(nowMs));
     if (!restored) return undefined;
     if ((await batch.quotas.quotas(namespace)).length === 0) return undefined;
-    const to = usageOf(binding, restored);
-    const charge = await batch.quotas.charge(namespace, chargedUsageOf(binding), to, binding.metadata.name ?? '');
+    const from = chargedUsageOf(binding);
+    const to = chargeUntilRendered(from, usageOf(binding, restored));
+    const charge = await batch.quotas.charge(namespace, from, to, binding.metadata.name ?? '');
     if (charge.ok) return { charge: { charged: charge.charged, to, freed: charge.freed } };
     if (charge.busy) return 'busy';
     return {

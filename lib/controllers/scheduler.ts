@@ -17,7 +17,9 @@ import { CLUSTER, CLUSTER_RESOURCE_BINDING, RESOURCE_BINDING } from '../api/karm
 import {
   chargeCovers,
   chargedUsageOf,
+  chargeUntilRendered,
   QUOTA_EXCEEDED_REASON,
+  releasableSurplus,
   type ResourceList,
   usageOf,
   wasHeldForQuota,
@@ -240,6 +242,11 @@ export function createSchedulerController(options: SchedulerOptions): Controller
         handOn.binder = (binding.spec.clusters?.length ?? 0) > 0;
         return undefined;
       }
+      // A decrease the binder has now rendered: the quota gets the room back first.
+      const released = await releaseRendered(binding, scope, context);
+      if (released === 'busy') return { requeueAfterMs: 1_000 };
+      if (released === 'gone') return undefined;
+      if (released !== undefined) continue; // written, or a lost race: on with the binding as it now is
       const trigger = scheduleTrigger(binding, scope.snapshot);
       // Requests raised on a kept placement (no trigger of Karmada's) still need their usage charged:
       // the binder does not roll out what the quota was not charged for.
@@ -373,7 +380,8 @@ export function createSchedulerController(options: SchedulerOptions): Controller
     const quotas = await scope.quotas.quotas(namespace);
     if (quotas.length === 0) return undefined;
     const from = chargedUsageOf(binding);
-    const to = usageOf(binding, { ...binding.spec, clusters });
+    // A decrease stays charged until the binder has rendered it (releaseRendered gives it back then).
+    const to = chargeUntilRendered(from, usageOf(binding, { ...binding.spec, clusters }));
     const charge = await scope.quotas.charge(namespace, from, to, binding.metadata.name ?? '');
     if (charge.ok) return { charged: charge.charged, to, freed: charge.freed };
     if (charge.busy) return 'busy';
@@ -404,6 +412,41 @@ export function createSchedulerController(options: SchedulerOptions): Controller
       );
     }
     return 'held';
+  }
+
+  /**
+   * Gives a binding's quotas back what it is charged beyond its spec's usage, once the binder has
+   * rendered its Works for this generation (the core's `releasableSurplus`): the quotas first (a
+   * decrease, always admitted), then the binding's record, conditional on the copy read; a lost race
+   * gives the quotas their charge back. Waiters of the namespace are released when room was freed.
+   * Undefined: nothing to give back.
+   */
+  async function releaseRendered(
+    binding: ResourceBinding,
+    scope: SchedulerBatch,
+    context: ReconcileContext,
+  ): Promise<'released' | 'conflict' | 'gone' | 'busy' | undefined> {
+    const namespace = binding.metadata.namespace;
+    if (!quotaEnforcement || binding.kind !== RESOURCE_BINDING.kind || !namespace) return undefined;
+    const to = releasableSurplus(binding);
+    if (!to) return undefined;
+    const quotas = await scope.quotas.quotas(namespace);
+    let charged: ChargedQuota[] = [];
+    let freed = false;
+    if (quotas.length > 0) {
+      const charge = await scope.quotas.charge(namespace, chargedUsageOf(binding), to, binding.metadata.name ?? '');
+      if (!charge.ok) return 'busy';
+      charged = charge.charged;
+      freed = charge.freed;
+    }
+    const written = await tryWrite(() => store.update(withChargedUsage(binding, to), { current: binding }));
+    if (!written.ok) {
+      await scope.quotas.revert(namespace, charged);
+      return written.reason === 'gone' ? 'gone' : 'conflict';
+    }
+    context.logger.info('rendered decrease given back to the quota', { usage: JSON.stringify(to) });
+    if (freed) await releaseWaiters(store, options.workQueue, namespace);
+    return 'released';
   }
 
   async function report(

@@ -223,7 +223,8 @@ export const CONTROLLER_SPECS: readonly ControllerSpec[] = [
     watches: [RESOURCE_BINDING, CLUSTER_RESOURCE_BINDING],
     // Status of a binding with eviction tasks goes to the eviction controller (tasks end on health);
     // status of a binding with failover.application to the application failover controller.
-    // A deleted binding's quota freed: the bindings held for it go to the scheduler.
+    // A deleted binding's quota freed: the bindings held for it go to the scheduler; so does a binding
+    // whose decrease is rendered (the scheduler gives the quota the room back).
     sendsTo: [
       EXECUTOR_CONTROLLER_NAME,
       EVICTION_CONTROLLER_NAME,

@@ -37,12 +37,16 @@ export { overallUsedFromUsages, type QuotaOverallSpec, quotaStatusOverall } from
 export { type ClusterQuotaStatus, quotaAggregatedStatus, staticAssignmentWorks, staticWorkChanged } from './static.ts';
 export {
   chargeCovers,
+  chargedSurplus,
   chargedUsageOf,
+  chargeUntilRendered,
   placementAdmitted,
   quotaUsageView,
+  releasableSurplus,
   usageOf,
   wasHeldForQuota,
   withChargedUsage,
+  withRenderedGeneration,
 } from './binding.ts';
 export {
   CHARGE_IN_FLIGHT_BOUND_MS,

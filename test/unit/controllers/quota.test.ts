@@ -122,7 +122,40 @@ function setup() {
     await schedule(keyOf(b));
     return b;
   }
-  return { ...w, scheduler, schedule, syncQuota, used, read, scheduledCondition, withQuota, place };
+  const binder = createBinderController({ store: w.store, workQueue: w.queue, events: w.events });
+  /** The binder's pass over `b`, its template (a Deployment of one-cpu replicas) created first if missing. */
+  async function render(b: KubeObject) {
+    const binding = await read(b);
+    const resource = binding.spec.resource;
+    const template = { group: 'apps', kind: 'Deployment', namespace: resource.namespace, name: resource.name };
+    if (!(await w.store.get(template))) {
+      await w.store.create({
+        apiVersion: 'apps/v1',
+        kind: 'Deployment',
+        metadata: { name: resource.name, namespace: resource.namespace },
+        spec: {
+          replicas: binding.spec.replicas,
+          selector: { matchLabels: { app: resource.name } },
+          template: {
+            metadata: { labels: { app: resource.name } },
+            spec: { containers: [{ name: 'main', image: 'nginx', resources: { requests: { cpu: '1' } } }] },
+          },
+        },
+      });
+    }
+    const batch = await binder.openBatch!({ logger: w.context().logger, now: w.clock.now(), keys: [keyOf(b)] });
+    try {
+      return await binder.reconcile({ key: keyOf(b), lane: 'priority', reasons: [] }, w.context(batch));
+    } finally {
+      await batch.close?.();
+    }
+  }
+  /** Sets `b`'s spec.replicas (a scale, as the detector writes it). */
+  async function scale(b: KubeObject, replicas: number) {
+    const current = await read(b);
+    await w.store.update({ ...current, spec: { ...current.spec, replicas } });
+  }
+  return { ...w, scheduler, schedule, syncQuota, used, read, scheduledCondition, withQuota, place, render, scale };
 }
 
 describe('quota enforcement in the scheduler (FederatedQuotaEnforcement)', () => {
@@ -230,11 +263,67 @@ describe('quota enforcement in the scheduler (FederatedQuotaEnforcement)', () =>
     await t.store.update({ ...frq, spec: { overall: { cpu: '4' } } });
     await t.syncQuota();
     // Scale down to 5: still over 4, but lower.
-    const current = await t.read(a);
-    await t.store.update({ ...current, spec: { ...current.spec, replicas: 5 } });
+    await t.scale(a, 5);
     await t.schedule(keyOf(a));
     assert.equal((await t.scheduledCondition(a))?.status, 'True');
+    // The decrease is given back once the binder has rendered it.
+    await t.render(a);
+    await t.schedule(keyOf(a));
     assert.equal((await t.used())?.cpu, '5');
+  });
+
+  it('a decrease is given back only once the binder has rendered it: until then the room is not handed to another workload (simulation seed 962: 13–14 CPUs rendered against 10)', async () => {
+    const t = setup();
+    await t.withQuota({ cpu: '4' });
+    const a = await t.place('a', 3);
+    await t.render(a);
+    await t.scale(a, 1);
+    await t.schedule(keyOf(a));
+    assert.equal((await t.scheduledCondition(a))?.status, 'True', 'the scale-down is placed at once');
+    assert.equal((await t.used())?.cpu, '3', 'the members may still run 3: still charged');
+    const b = await t.place('b', 2);
+    assert.equal((await t.scheduledCondition(b))?.reason, 'QuotaExceeded', '3 + 2 is over 4 until a shrinks');
+
+    t.queue.items.length = 0;
+    await t.render(a);
+    const work = (
+      await t.store.list({ group: 'work.karmada.io', kind: 'Work', namespace: 'karmada-es-m1' })
+    ).items.find((w) => w.metadata.annotations?.['resourcebinding.karmada.io/name'] === a.metadata.name);
+    assert.ok(work, 'the Work is rendered');
+    const rendered = (work!.spec as { workload: { manifests: { spec: { replicas: number } }[] } }).workload
+      .manifests[0]!;
+    assert.equal(rendered.spec.replicas, 1);
+    assert.deepEqual(
+      t.queue.items.filter((i) => i.controller === 'scheduler').map((i) => [i.key, i.reason]),
+      [[keyOf(a), 'decrease-rendered']],
+      'rendered: the scheduler gives the room back',
+    );
+    await t.schedule(keyOf(a));
+    assert.equal((await t.used())?.cpu, '1');
+    assert.ok(
+      t.queue.items.some((i) => i.controller === 'scheduler' && i.key === keyOf(b)),
+      'the binding held for the room is sent to the scheduler',
+    );
+    await t.schedule(keyOf(b));
+    assert.equal((await t.scheduledCondition(b))?.status, 'True');
+    assert.equal((await t.used())?.cpu, '3');
+  });
+
+  it('a binder pass that does not render in full marks nothing, and a rendered mark of an older generation gives nothing back', async () => {
+    const t = setup();
+    await t.withQuota({ cpu: '4' });
+    const a = await t.place('a', 3);
+    await t.render(a);
+    await t.scale(a, 1);
+    await t.schedule(keyOf(a));
+    await t.render(a);
+    // Scaled again (a new generation) before the scheduler gave the room back: the mark is stale.
+    await t.scale(a, 2);
+    await t.schedule(keyOf(a));
+    assert.equal((await t.used())?.cpu, '3', 'the new generation is not rendered yet: nothing given back');
+    await t.render(a);
+    await t.schedule(keyOf(a));
+    assert.equal((await t.used())?.cpu, '2');
   });
 
   it('requests raised while the new placement fails: the kept placement is charged at the new requests, or refused (simulation seed 23)', async () => {

@@ -7,16 +7,24 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { KubeObject } from '../../../../lib/api/object.ts';
-import { QUOTA_CHARGED_ANNOTATION, REPLICA_LIMITS_ANNOTATION } from '../../../../lib/api/well-known.ts';
+import {
+  QUOTA_CHARGED_ANNOTATION,
+  RENDERED_GENERATION_ANNOTATION,
+  REPLICA_LIMITS_ANNOTATION,
+} from '../../../../lib/api/well-known.ts';
 import type { ResourceBinding, ResourceList } from '../../../../lib/core/model/types.ts';
 import {
   chargeCovers,
+  chargedSurplus,
   chargedUsageOf,
+  chargeUntilRendered,
   placementAdmitted,
+  releasableSurplus,
   quotaUsageView,
   usageOf,
   wasHeldForQuota,
   withChargedUsage,
+  withRenderedGeneration,
 } from '../../../../lib/core/quota/index.ts';
 import { bindingFactory } from '../scheduler/fixtures.ts';
 
@@ -194,4 +202,75 @@ describe('withChargedUsage and wasHeldForQuota', () => {
       const b = rb();
       assert.equal(wasHeldForQuota({ ...b, status: row.conditions ? { conditions: row.conditions } : {} }), row.want);
     });
+});
+
+describe('chargeUntilRendered: an increase is charged at once, a decrease stays charged until rendered (simulation seed 962)', () => {
+  const rows: { name: string; from: ResourceList; to: ResourceList; want: ResourceList }[] = [
+    { name: 'scale-up: the new usage', from: { cpu: '2' }, to: { cpu: '3' }, want: { cpu: '3' } },
+    { name: 'scale-down: the old usage stays charged', from: { cpu: '3' }, to: { cpu: '1' }, want: { cpu: '3' } },
+    {
+      name: 'per key: more cpu, less memory ⇒ the larger of each',
+      from: { cpu: '1', memory: '2Gi' },
+      to: { cpu: '1500m', memory: '1Gi' },
+      want: { cpu: '1500m', memory: '2Gi' },
+    },
+    {
+      name: 'a key new to the usage is added',
+      from: { cpu: '1' },
+      to: { cpu: '1', pods: '1' },
+      want: { cpu: '1', pods: '1' },
+    },
+    {
+      name: 'a key the usage dropped stays until rendered',
+      from: { cpu: '1', pods: '1' },
+      to: { cpu: '1' },
+      want: { cpu: '1', pods: '1' },
+    },
+    {
+      name: 'compared as quantities, not text',
+      from: { memory: '1Gi' },
+      to: { memory: '1024Mi' },
+      want: { memory: '1Gi' },
+    },
+  ];
+  for (const row of rows) it(row.name, () => assert.deepEqual(chargeUntilRendered(row.from, row.to), row.want));
+});
+
+describe('chargedSurplus and releasableSurplus: what is given back once the binder has rendered a decrease', () => {
+  const rows: { name: string; binding: ResourceBinding; surplus?: ResourceList; releasable?: ResourceList }[] = [
+    {
+      name: 'charged 5 for a spec of 2, rendered at this generation: given back down to 2',
+      binding: withRenderedGeneration(rb(charged({ cpu: '5', pods: '5' }))),
+      surplus: { cpu: '2', pods: '2' },
+      releasable: { cpu: '2', pods: '2' },
+    },
+    {
+      name: 'charged 5 for a spec of 2, not rendered yet: nothing given back',
+      binding: rb(charged({ cpu: '5', pods: '5' })),
+      surplus: { cpu: '2', pods: '2' },
+    },
+    {
+      name: 'rendered at an older generation (the spec moved on since): nothing given back',
+      binding: rb({ ...charged({ cpu: '5', pods: '5' }), [RENDERED_GENERATION_ANNOTATION]: '0' }),
+      surplus: { cpu: '2', pods: '2' },
+    },
+    {
+      name: 'charged what the spec uses: no surplus',
+      binding: withRenderedGeneration(rb(charged({ cpu: '2', pods: '2' }))),
+    },
+    {
+      name: 'the spec uses more than charged on one key (a raise not charged yet): nothing given back',
+      binding: withRenderedGeneration(rb(charged({ cpu: '5', pods: '1' }))),
+    },
+    {
+      name: 'no charge recorded (placed before the namespace had a quota): nothing to give back',
+      binding: withRenderedGeneration(rb()),
+    },
+  ];
+  for (const row of rows) {
+    it(row.name, () => {
+      assert.deepEqual(chargedSurplus(row.binding), row.surplus);
+      assert.deepEqual(releasableSurplus(row.binding), row.releasable);
+    });
+  }
 });
