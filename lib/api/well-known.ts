@@ -52,6 +52,15 @@ export const QUOTA_CHARGES_IN_FLIGHT_ANNOTATION = 'federatedresourcequota.server
  */
 export const RENDERED_GENERATION_ANNOTATION = 'resourcebinding.serverless-karmada.io/rendered-generation';
 /**
+ * On a binding (ours): the `spec.rescheduleTriggeredAt` its last successful schedule saw (empty: none),
+ * written with that schedule. A trigger that differs from it has not been answered yet, whatever the
+ * two whole-second timestamps say (Karmada compares `rescheduleTriggeredAt` with `lastScheduledTime`,
+ * and a WorkloadRebalancer created in the same second as the last schedule, or stamped after a
+ * schedule that came between its creation and its stamp, is never answered).
+ */
+export const OBSERVED_RESCHEDULE_TRIGGER_ANNOTATION =
+  'resourcebinding.serverless-karmada.io/observed-reschedule-trigger';
+/**
  * On a binding (ours): the per-replica requests its placement's replicas are reserved at in the
  * scheduler's ledger, so requests raised on a kept placement are reserved once (lib/core/scheduler/growth.ts).
  */

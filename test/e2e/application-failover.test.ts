@@ -346,10 +346,14 @@ spec:
     - {apiVersion: apps/v1, kind: Deployment, namespace: back, name: svc}
 `,
     );
-    await eventually('replicas back on both members', async () => {
-      const b = await binding('svc-deployment', 'back');
-      return b?.spec.clusters?.length === 2;
-    }).catch(async (err: unknown) => {
+    await eventually(
+      'replicas back on both members',
+      async () => {
+        const b = await binding('svc-deployment', 'back');
+        return b?.spec.clusters?.length === 2;
+      },
+      60_000,
+    ).catch(async (err: unknown) => {
       // Say what the control plane did instead: the binding's placement and trigger, and its events.
       const b = await bindingNow('svc-deployment', 'back');
       const events = await kubectl.run(['get', 'events', '-n', 'back', '--sort-by=.lastTimestamp']);

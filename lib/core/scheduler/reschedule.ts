@@ -2,7 +2,7 @@
  * Whether a binding needs a scheduling pass, and why (Karmada `pkg/scheduler/scheduler.go`
  * `doScheduleBinding`), plus which bindings the scheduler owns.
  */
-import { APPLIED_PLACEMENT_ANNOTATION } from '../../api/well-known.ts';
+import { APPLIED_PLACEMENT_ANNOTATION, OBSERVED_RESCHEDULE_TRIGGER_ANNOTATION } from '../../api/well-known.ts';
 import { deepEqual } from '../../util/json.ts';
 import type { Placement, ResourceBinding } from '../model/types.ts';
 import { isFreshReschedule } from './assignment/dynamic.ts';
@@ -18,7 +18,7 @@ export type ScheduleTrigger =
   | 'PlacementChanged'
   /** `spec.replicas` differs from what `spec.clusters` holds. */
   | 'ReplicasChanged'
-  /** `spec.rescheduleTriggeredAt` is newer than `status.lastScheduledTime` (WorkloadRebalancer). */
+  /** `spec.rescheduleTriggeredAt` not answered yet (WorkloadRebalancer; see `isFreshReschedule`). */
   | 'RescheduleTriggered'
   /** Duplicated or replica-less bindings are rescheduled on every pass, as in Karmada. */
   | 'AlwaysReschedule'
@@ -59,7 +59,8 @@ export function scheduleTrigger(binding: ResourceBinding, snapshot: Snapshot): S
   }
   // Karmada `RescheduleRequired`: compared as instants (not as text), and never before a first
   // successful schedule (no lastScheduledTime) — the same test as assignment's Fresh mode.
-  if (isFreshReschedule(spec.rescheduleTriggeredAt, status.lastScheduledTime)) return 'RescheduleTriggered';
+  const observed = binding.metadata.annotations?.[OBSERVED_RESCHEDULE_TRIGGER_ANNOTATION];
+  if (isFreshReschedule(spec.rescheduleTriggeredAt, status.lastScheduledTime, observed)) return 'RescheduleTriggered';
   if (scheduled.status !== 'True') return 'RetryFailed';
   if (spec.components?.length && status.schedulerObservedGeneration !== binding.metadata.generation) {
     return 'ComponentsChanged';

@@ -8,7 +8,7 @@
 import { type Condition, rfc3339, setCondition } from '../../api/conditions.ts';
 import { deepEqual } from '../../util/json.ts';
 import type { KubeObject, ResourceBinding, ResourceBindingStatus } from '../model/types.ts';
-import { APPLIED_PLACEMENT_ANNOTATION } from '../../api/well-known.ts';
+import { APPLIED_PLACEMENT_ANNOTATION, OBSERVED_RESCHEDULE_TRIGGER_ANNOTATION } from '../../api/well-known.ts';
 import { canonical } from './reschedule.ts';
 import { recordReservedRequest } from './growth.ts';
 import type { ScheduleResult } from './schedule.ts';
@@ -40,6 +40,8 @@ export function resultBinding(
     annotations[APPLIED_PLACEMENT_ANNOTATION] = canonical(spec.placement ?? {});
     if (decision.affinityName !== undefined) status.schedulerObservingAffinityName = decision.affinityName;
     status.lastScheduledTime = nowText;
+    // The trigger this schedule answered (or none): a later one is fresh whatever its second.
+    annotations[OBSERVED_RESCHEDULE_TRIGGER_ANNOTATION] = spec.rescheduleTriggeredAt ?? '';
     condition = { type: SCHEDULED_CONDITION, status: 'True', reason: 'Success', message: SCHEDULE_SUCCESS_MESSAGE };
   } else {
     if (result.clustersOnFailure) spec.clusters = result.clustersOnFailure;

@@ -28,15 +28,29 @@ import { spreadByTargetClusters } from './dispenser.ts';
 export type DynamicStrategy = 'Aggregated' | 'DynamicWeight';
 
 /**
- * True when the user asked for a complete recalculation (Karmada `util.RescheduleRequired`):
- * `rescheduleTriggeredAt` is strictly later than `lastScheduledTime`. False when either is missing
- * (no finished schedule yet: that first schedule is already fresh) or unparsable.
+ * True when the user asked for a complete recalculation (Karmada `util.RescheduleRequired`): a
+ * `rescheduleTriggeredAt` the last successful schedule has not answered. False when either it or
+ * `lastScheduledTime` is missing (no finished schedule yet: that first schedule is already fresh) or
+ * unparsable.
+ *
+ * Karmada's test is `rescheduleTriggeredAt` strictly later than `lastScheduledTime`, both in whole
+ * seconds: a WorkloadRebalancer created in the same second as the binding's last schedule, or one
+ * whose stamp landed after a schedule that came between its creation and the stamp, is silently never
+ * answered. Here a binding scheduled by this scheduler carries the trigger its last successful
+ * schedule saw (`observedTrigger`, annotation `resourcebinding.serverless-karmada.io/observed-reschedule-trigger`;
+ * empty when there was none), and any other trigger is fresh; without that record, Karmada's test.
  */
-export function isFreshReschedule(rescheduleTriggeredAt?: string, lastScheduledTime?: string): boolean {
+export function isFreshReschedule(
+  rescheduleTriggeredAt?: string,
+  lastScheduledTime?: string,
+  observedTrigger?: string,
+): boolean {
   if (!rescheduleTriggeredAt || !lastScheduledTime) return false;
   const triggered = Date.parse(rescheduleTriggeredAt);
   const last = Date.parse(lastScheduledTime);
-  return Number.isFinite(triggered) && Number.isFinite(last) && triggered > last;
+  if (!Number.isFinite(triggered) || !Number.isFinite(last)) return false;
+  if (observedTrigger !== undefined) return observedTrigger !== rescheduleTriggeredAt;
+  return triggered > last;
 }
 
 /**

@@ -35,6 +35,8 @@ export interface AssignmentInput {
   spec: Pick<ResourceBindingSpec, 'replicas' | 'clusters' | 'placement' | 'rescheduleTriggeredAt' | 'components'>;
   /** The binding's status; `lastScheduledTime` decides Fresh mode. */
   status?: { lastScheduledTime?: string };
+  /** The trigger the binding's last successful schedule saw (see `isFreshReschedule`). */
+  observedTrigger?: string;
   /** The selected clusters, sorted by selection (score desc, available desc, name asc). */
   candidates: readonly ClusterDetail[];
   /** The binding's UID: seeds the Webster tie-break so each object's result is reproducible. */
@@ -84,7 +86,7 @@ export function assignmentStrategy(placement: Placement | undefined): Assignment
 export function assignReplicas(input: AssignmentInput): Outcome<TargetCluster[]> {
   const { spec, candidates } = input;
   if (candidates.length === 0) return fail('SchedulerError', 'no clusters available to schedule');
-  const fresh = isFreshReschedule(spec.rescheduleTriggeredAt, input.status?.lastScheduledTime);
+  const fresh = isFreshReschedule(spec.rescheduleTriggeredAt, input.status?.lastScheduledTime, input.observedTrigger);
   const rs = spec.placement?.replicaScheduling;
 
   if (isComponentBinding(spec)) {

@@ -304,4 +304,29 @@ describe('isFreshReschedule (Karmada util.RescheduleRequired)', () => {
   ];
   for (const [name, triggered, last, want] of rows)
     it(name, () => assert.equal(isFreshReschedule(triggered, last), want));
+
+  // Better than Karmada: with the trigger the last successful schedule saw recorded on the binding, a
+  // trigger is answered exactly once, whatever the two whole-second timestamps say.
+  const recorded: [string, string | undefined, string | undefined, string, boolean][] = [
+    [
+      'a rebalancer created in the same second as the last schedule ⇒ Fresh (Karmada: never answered)',
+      LAST,
+      LAST,
+      '',
+      true,
+    ],
+    [
+      'a stamp that landed after a schedule which came between the rebalancer’s creation and its stamp ⇒ Fresh (Karmada: never answered)',
+      LAST,
+      TRIGGERED,
+      '',
+      true,
+    ],
+    ['the trigger the last schedule answered ⇒ Steady, even when it reads later', TRIGGERED, LAST, TRIGGERED, false],
+    ['a newer trigger than the one answered ⇒ Fresh', TRIGGERED, LAST, LAST, true],
+    ['never triggered ⇒ Steady', undefined, LAST, '', false],
+    ['no finished schedule yet ⇒ Steady', TRIGGERED, undefined, '', false],
+  ];
+  for (const [name, triggered, last, observed, want] of recorded)
+    it(name, () => assert.equal(isFreshReschedule(triggered, last, observed), want));
 });
