@@ -168,8 +168,11 @@ async function shownCharges(
 
 /**
  * Gives back charges (each quota back to what it held for the binding — a decrease or no change,
- * always admitted) and undoes their charge-in-flight records, unless a later charge of the same
- * binding replaced them.
+ * always admitted) and undoes their charge-in-flight records — unless a later charge of the same
+ * binding replaced the record: that charge was counted from this one's usage and its own binding write
+ * decides what the quota holds (given back here too, the quota would count less than the binding shows
+ * and admit past its limit until the next recount), or the record was dropped (then a recount has
+ * counted without it already).
  */
 export async function revertQuota(store: ObjectStore, charged: readonly ChargedQuota[]): Promise<void> {
   for (const c of charged) {
@@ -183,10 +186,9 @@ export async function revertQuota(store: ObjectStore, charged: readonly ChargedQ
           const decision = admitUsageChange({ quotas: [quotaUsageView(current)], from: c.to, to: c.held });
           const update = decision.allowed ? decision.updates[0] : undefined;
           const inFlight = chargesInFlightOf(current);
-          const ours = deepEqual(inFlight[c.binding], c.written);
-          if (!update && !ours) return undefined;
+          if (!deepEqual(inFlight[c.binding], c.written)) return undefined;
           const { [c.binding]: _ours, ...others } = inFlight;
-          const charges = ours ? (c.previous ? { ...others, [c.binding]: c.previous } : others) : inFlight;
+          const charges = c.previous ? { ...others, [c.binding]: c.previous } : others;
           const status = update ? { ...(current.status as object), overallUsed: update.overallUsed } : current.status;
           return withChargesInFlight({ ...current, status }, charges);
         },

@@ -570,6 +570,36 @@ describe('charges in flight on the quota', () => {
     assert.deepEqual(await inFlight(t), []);
   });
 
+  it('a revert after another charge of the same binding (two writers: a restore and a placement) changes nothing — that charge counted from this one', async () => {
+    const t = setup();
+    await t.withQuota({ cpu: '4' });
+    const first = await chargeQuota(
+      t.store,
+      [(await t.store.get(FRQ_REF))!],
+      {},
+      { cpu: '2' },
+      { binding: 'web', now: t.clock.now() },
+    );
+    assert.ok(first.ok);
+    // The second writer read the quota after the first charge: it holds 2 for web, and charges up to 3.
+    const second = await chargeQuota(
+      t.store,
+      [(await t.store.get(FRQ_REF))!],
+      {},
+      { cpu: '3' },
+      { binding: 'web', now: t.clock.now() + 1_000 },
+    );
+    assert.ok(second.ok);
+    assert.equal((await t.used())?.cpu, '3');
+    // The first writer's binding write lost: its revert must not take 2 off what the second one holds.
+    await revertQuota(t.store, first.charged);
+    assert.equal((await t.used())?.cpu, '3', 'before: 1 — the quota counted less than the binding shows');
+    assert.deepEqual(await inFlight(t), ['web']);
+    // The second one's revert (its write lost too) gives back to what it found: the first charge's 2.
+    await revertQuota(t.store, second.charged);
+    assert.equal((await t.used())?.cpu, '2', 'over-counted until the recount, never under');
+  });
+
   it('many records: the next charge drops those its bindings show (read one by one), in the same write', async () => {
     const t = setup();
     await t.withQuota({ cpu: '1000' });
