@@ -183,7 +183,15 @@ export async function revertQuota(store: ObjectStore, charged: readonly ChargedQ
         store,
         c.ref,
         (current) => {
-          const decision = admitUsageChange({ quotas: [quotaUsageView(current)], from: c.to, to: c.held });
+          // Put back even past the limit: undoing a give-back whose room another charge took since
+          // (found by the deterministic simulation: seed 1195 — refused, the quota counted 2 CPUs less
+          // than its bindings showed, and later charges went past the limit).
+          const decision = admitUsageChange({
+            quotas: [quotaUsageView(current)],
+            from: c.to,
+            to: c.held,
+            enforce: false,
+          });
           const update = decision.allowed ? decision.updates[0] : undefined;
           const inFlight = chargesInFlightOf(current);
           if (!deepEqual(inFlight[c.binding], c.written)) return undefined;

@@ -62,6 +62,12 @@ export interface UsageChange {
   from: ResourceList;
   /** The binding's usage after (`{}` for a deleted one). */
   to: ResourceList;
+  /**
+   * False: apply the change without checking the limits — for undoing a charge whose binding write did
+   * not follow, which puts back what the members may still run even when the room it gave was taken
+   * meanwhile (default true).
+   */
+  enforce?: boolean;
 }
 
 /** `a` before `b` (name, then namespace): the order quotas are listed and checked in. */
@@ -115,7 +121,7 @@ export function admitUsageChange(change: UsageChange): QuotaAdmission {
       const used = atLeastZero(addQuantities(quantityOf(key, quota.overallUsed[key]), d));
       next.set(key, used);
       const limit = quantityOf(key, quota.overall[key]);
-      if (compareQuantities(d, ZERO_QUANTITY) > 0 && compareQuantities(used, limit) > 0) {
+      if (change.enforce !== false && compareQuantities(d, ZERO_QUANTITY) > 0 && compareQuantities(used, limit) > 0) {
         return denial(quota, key, formatQuantity(used), formatQuantity(limit));
       }
     }

@@ -600,6 +600,31 @@ describe('charges in flight on the quota', () => {
     assert.equal((await t.used())?.cpu, '2', 'over-counted until the recount, never under');
   });
 
+  it('a give-back whose binding write lost is put back even when its room was taken meanwhile (simulation seed 1195: refused, the quota counted 2 CPUs less than its bindings, and later charges went past the limit)', async () => {
+    const t = setup();
+    await t.withQuota({ cpu: '10' });
+    const frq = async () => [(await t.store.get(FRQ_REF))!];
+    assert.ok((await chargeQuota(t.store, await frq(), {}, { cpu: '4' }, { binding: 'other', now: t.clock.now() })).ok);
+    assert.ok((await chargeQuota(t.store, await frq(), {}, { cpu: '4' }, { binding: 'web', now: t.clock.now() })).ok);
+    // web gives 2 back (a rendered scale-down) …
+    const giveBack = await chargeQuota(
+      t.store,
+      await frq(),
+      { cpu: '4' },
+      { cpu: '2' },
+      { binding: 'web', now: t.clock.now() + 1_000 },
+    );
+    assert.ok(giveBack.ok);
+    // … a third binding takes the room …
+    assert.ok((await chargeQuota(t.store, await frq(), {}, { cpu: '3' }, { binding: 'new', now: t.clock.now() })).ok);
+    assert.equal((await t.used())?.cpu, '9');
+    // … and web's binding write loses: its 4 are still what the members run.
+    await revertQuota(t.store, giveBack.charged);
+    assert.equal((await t.used())?.cpu, '11', 'counted as it is — over the limit, so nothing more is admitted');
+    const held = await chargeQuota(t.store, await frq(), {}, { cpu: '1' }, { binding: 'late', now: t.clock.now() });
+    assert.equal(held.ok, false);
+  });
+
   it('many records: the next charge drops those its bindings show (read one by one), in the same write', async () => {
     const t = setup();
     await t.withQuota({ cpu: '1000' });

@@ -277,6 +277,17 @@ describe('admitUsageChange', () => {
       allowed(['team', { cpu: '1', pods: '1' }]),
     );
   });
+
+  it('enforce: false — undoing a give-back whose room was taken since puts the usage back past the limit (simulation seed 1195)', () => {
+    // A scale-down gave 2 back (4 → 2), another binding took the room (used 9 of 10), and the
+    // scale-down's binding write lost: the members still run 4, so the quota must count it.
+    const quotas = [quota('team', { cpu: '10' }, { cpu: '9' })];
+    assert.equal(admitUsageChange({ quotas, from: { cpu: '2' }, to: { cpu: '4' } }).allowed, false);
+    assert.deepEqual(
+      admitUsageChange({ quotas, from: { cpu: '2' }, to: { cpu: '4' }, enforce: false }),
+      allowed(['team', { cpu: '11' }]),
+    );
+  });
 });
 
 describe('quotaExceededCondition', () => {
