@@ -18,7 +18,7 @@
  *
  * Override policy and cluster changes fan out to the bindings they may affect, on the standard lane.
  */
-import { RENDERED_GENERATION_ANNOTATION, WORK_PERMANENT_ID_LABEL } from '../api/well-known.ts';
+import { WORK_PERMANENT_ID_LABEL } from '../api/well-known.ts';
 import { releaseBindingQuota } from './quota.ts';
 import {
   bindingIdOf,
@@ -39,7 +39,7 @@ import type { KubeObject, ObjectRef } from '../api/object.ts';
 import { formatKey, parseKey, refOf } from '../api/object.ts';
 import { targetClusters } from '../core/dependencies/index.ts';
 import type { OverridePolicy } from '../core/overrides/index.ts';
-import { chargeCovers, chargedSurplus, withRenderedGeneration } from '../core/quota/index.ts';
+import { chargeCovers, renderedMark } from '../core/quota/index.ts';
 import {
   type AggregatedStatusItem,
   aggregatedStatusItems,
@@ -318,14 +318,10 @@ export function createBinderController(options: BinderOptions): Controller & { s
 
     // Rendered in full at a generation its quotas are charged more than it uses (a decrease): said on the
     // binding, conditional on the copy rendered, and the scheduler gives the quota the room back.
-    if (
-      !retry &&
-      quotaEnforcement &&
-      binding.kind === RESOURCE_BINDING.kind &&
-      binding.metadata.annotations?.[RENDERED_GENERATION_ANNOTATION] !== String(binding.metadata.generation) &&
-      chargedSurplus(binding)
-    ) {
-      const marked = await tryWrite(() => store.update(withRenderedGeneration(binding!), { current: binding! }));
+    const mark =
+      !retry && quotaEnforcement && binding.kind === RESOURCE_BINDING.kind ? renderedMark(binding) : undefined;
+    if (mark) {
+      const marked = await tryWrite(() => store.update(mark, { current: binding! }));
       if (marked.ok) {
         binding = marked.object as ResourceBinding;
         await options.workQueue.enqueue([

@@ -42,9 +42,7 @@ import {
   type ClusterHealthView,
   type Condition,
   decideEviction,
-  type DueEviction,
   type EstimatorOptions,
-  type EvictionDecision,
   evictedSpec,
   FAILOVER_HELD_CONDITION,
   failoverHeldCondition,
@@ -326,12 +324,17 @@ export function createEvictionController(options: EvictionControllerOptions): Co
       due = [];
     }
 
+    let assessment = decision.assessment;
+    let nextSpec = evictedSpec(binding.spec, decision, due, nowText);
     // A recovered cluster takes its replicas back only within the namespace's quota.
-    const restore = await chargeRestore(binding, decision, due, batch, nowMs);
+    const restore = nextSpec && (await chargeRestore(binding, assessment, nextSpec, batch));
     if (restore === 'busy') return { requeueAfterMs: QUOTA_BUSY_RETRY_MS };
-    const assessment = restore?.assessment ?? decision.assessment;
-    if (assessment.nextMs !== undefined) retryAtMs = Math.min(retryAtMs ?? assessment.nextMs, assessment.nextMs);
-    const nextSpec = evictedSpec(binding.spec, { assessment }, due, nowText);
+    if (restore && 'refused' in restore) {
+      assessment = withoutRestore(binding.spec, assessment, due, nowMs, restore.refused);
+      nextSpec = evictedSpec(binding.spec, { assessment }, due, nowText);
+      if (assessment.nextMs !== undefined) retryAtMs = Math.min(retryAtMs ?? assessment.nextMs, assessment.nextMs);
+    }
+    const charged = restore && 'charged' in restore ? restore : undefined;
     const conditions = heldConditions(binding, decision.held, nowText);
     // The state a failover gave a copy outlives its task until that copy is healthy (#6232).
     const annotations = withCarriedLabelState(
@@ -352,13 +355,12 @@ export function createEvictionController(options: EvictionControllerOptions): Co
         status: { ...binding.status, ...(conditions ? { conditions } : {}) },
       };
       if (!annotations) delete next.metadata.annotations;
-      if (restore?.charge && nextSpec) next = withChargedUsage(next, restore.charge.to);
-      const giveBack = () =>
-        restore?.charge ? batch.quotas.revert(namespace ?? '', restore.charge.charged) : Promise.resolve();
+      if (charged) next = withChargedUsage(next, charged.to);
+      const giveBack = () => (charged ? batch.quotas.revert(namespace ?? '', charged.charged) : Promise.resolve());
       let written: WriteAttempt<KubeObject>;
       try {
         written = await tryWrite(() =>
-          nextSpec || metadataChanged || restore?.charge ? store.updateWithStatus(next) : store.updateStatus(next),
+          nextSpec || metadataChanged ? store.updateWithStatus(next) : store.updateStatus(next),
         );
       } catch (err) {
         await giveBack();
@@ -371,8 +373,8 @@ export function createEvictionController(options: EvictionControllerOptions): Co
         return written.reason === 'gone' ? undefined : { requeueAfterMs: 0 };
       }
       stats.bindingWrites++;
-      if (restore?.charge?.freed && namespace) await releaseWaiters(store, options.workQueue, namespace);
-      await report(binding, { ...decision, assessment }, due, conditions !== undefined, context, restore?.refused);
+      if (charged?.freed && namespace) await releaseWaiters(store, options.workQueue, namespace);
+      await report(binding, { ...decision, assessment }, due, conditions !== undefined, context);
       if (nextSpec) {
         // Evicted clusters are re-placed by the scheduler (which hands the binding on to the binder), and
         // so is a binding a recovered cluster took back (or was refused by the quota: its missing
@@ -401,42 +403,27 @@ export function createEvictionController(options: EvictionControllerOptions): Co
 
   /**
    * With quota enforcement, the charge for the replicas of clusters that recovered and go back into
-   * `spec.clusters` (`restoredClusters`): their eviction gave the quota back, so taking them back is
-   * charged like any placement, before the binding is written. Refused, the assessment without the
-   * restore (the core's `withoutRestore`) and the quota's message; `'busy'`: the quota kept changing,
-   * decide again. Undefined: nothing restored, or no quota to charge.
+   * `spec.clusters` (`restoredClusters`, in `restored`): their eviction gave the quota back, so taking
+   * them back is charged like any placement, before the binding is written. Refused: the quota's
+   * message (the caller decides without the restore, the core's `withoutRestore`); `'busy'`: the quota
+   * kept changing, decide again. Undefined: nothing restored, or no quota to charge.
    */
   async function chargeRestore(
     binding: ResourceBinding,
-    decision: EvictionDecision,
-    due: readonly DueEviction[],
+    assessment: TaskAssessment,
+    restored: ResourceBinding['spec'],
     batch: EvictionBatch,
-    nowMs: number,
-  ): Promise<
-    | {
-        charge?: { charged: ChargedQuota[]; to: ResourceList; freed: boolean };
-        assessment?: TaskAssessment;
-        refused?: string;
-      }
-    | 'busy'
-    | undefined
-  > {
+  ): Promise<{ charged: ChargedQuota[]; to: ResourceList; freed: boolean } | { refused: string } | 'busy' | undefined> {
     const namespace = binding.metadata.namespace;
     if (!settings.featureGates.FederatedQuotaEnforcement || binding.kind !== RESOURCE_BINDING.kind || !namespace)
       return undefined;
-    if (!decision.assessment.ended.some((e) => e.why === 'recovered')) return undefined;
-    const restored = evictedSpec(binding.spec, decision, due, rfc3339(nowMs));
-    if (!restored) return undefined;
+    if (!assessment.ended.some((e) => e.why === 'recovered')) return undefined;
     if ((await batch.quotas.quotas(namespace)).length === 0) return undefined;
     const from = chargedUsageOf(binding);
     const to = chargeUntilRendered(from, usageOf(binding, restored));
     const charge = await batch.quotas.charge(namespace, from, to, binding.metadata.name ?? '');
-    if (charge.ok) return { charge: { charged: charge.charged, to, freed: charge.freed } };
-    if (charge.busy) return 'busy';
-    return {
-      assessment: withoutRestore(binding.spec, decision.assessment, due, nowMs),
-      refused: charge.message,
-    };
+    if (charge.ok) return { charged: charge.charged, to, freed: charge.freed };
+    return charge.busy ? 'busy' : { refused: charge.message };
   }
 
   /**
@@ -482,7 +469,6 @@ export function createEvictionController(options: EvictionControllerOptions): Co
     due: ReturnType<typeof decideEviction>['due'],
     heldChanged: boolean,
     context: ReconcileContext,
-    refusedRestore?: string,
   ): Promise<void> {
     const template = templateStubOf(binding);
     const bindingKey = formatKey(refOf(binding));
@@ -528,7 +514,7 @@ export function createEvictionController(options: EvictionControllerOptions): Co
         timeout: 'the grace period passed, so its copy there is removed',
         'suppression-lifted': 'suppressDeletion was cleared, so its copy there is removed',
         recovered: `cluster ${e.cluster} recovered while nothing healthy was placed in its stead, so it takes the workload back and keeps its copy`,
-        'over-quota': `cluster ${e.cluster} recovered, but taking its replicas back would exceed the namespace's quota (${refusedRestore ?? 'quota exceeded'}), so its copy there is removed and the replicas are placed when the quota allows`,
+        'over-quota': `cluster ${e.cluster} recovered, but taking its replicas back would exceed the namespace's quota (${e.quota ?? 'quota exceeded'}), so its copy there is removed and the replicas are placed when the quota allows`,
       }[e.why];
       context.logger.info('eviction task ended', { cluster: e.cluster, binding: bindingKey, reason: e.why });
       const message = `Graceful eviction from cluster ${e.cluster} ended: ${why}.`;

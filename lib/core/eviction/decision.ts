@@ -263,9 +263,9 @@ const REFUSED_RESTORE_RECHECK_MS = 60_000;
  * The assessment when the namespace's FederatedResourceQuota refuses to take back the replicas of the
  * clusters that recovered (`recovered` endings): the eviction gave their quota back, and another
  * workload may have taken it since, so restoring them uncharged would put the namespace over its limit
- * (found by the deterministic simulation: seeds 480, 500, 962, 995). Each such task ends as
- * `over-quota` instead — its copy is removed, and the scheduler places the missing replicas once the
- * quota allows — unless the binding would then be placed nowhere: that copy is the last one, so its
+ * (found by the deterministic simulation: seeds 480, 500, 995). Each such task ends as `over-quota`
+ * with the quota's `refusal` — its copy is removed, and the scheduler places the missing replicas once
+ * the quota allows — unless the binding would then be placed nowhere: that copy is the last one, so its
  * task is kept as it was and looked at again in a minute ({@link REFUSED_RESTORE_RECHECK_MS}).
  */
 export function withoutRestore(
@@ -273,6 +273,7 @@ export function withoutRestore(
   assessment: TaskAssessment,
   due: readonly { cluster: string }[],
   nowMs: number,
+  refusal: string,
 ): TaskAssessment {
   const recovered = new Set(assessment.ended.filter((e) => e.why === 'recovered').map((e) => e.cluster));
   if (recovered.size === 0) return assessment;
@@ -281,14 +282,17 @@ export function withoutRestore(
   if (placedElsewhere) {
     return {
       ...assessment,
-      ended: assessment.ended.map((e) => (e.why === 'recovered' ? { cluster: e.cluster, why: 'over-quota' } : e)),
+      ended: assessment.ended.map((e) =>
+        e.why === 'recovered' ? { cluster: e.cluster, why: 'over-quota', quota: refusal } : e,
+      ),
     };
   }
   const kept = new Map(assessment.kept.map((t) => [t.fromCluster, t]));
   const recheck = nowMs + REFUSED_RESTORE_RECHECK_MS;
   return {
+    // In the spec's order, the refused ones as they were.
     kept: (spec.gracefulEvictionTasks ?? []).flatMap((t) =>
-      recovered.has(t.fromCluster) ? [t] : kept.has(t.fromCluster) ? [kept.get(t.fromCluster)!] : [],
+      recovered.has(t.fromCluster) ? [t] : (kept.get(t.fromCluster) ?? []),
     ),
     ended: assessment.ended.filter((e) => e.why !== 'recovered'),
     nextMs: assessment.nextMs === undefined ? recheck : Math.min(assessment.nextMs, recheck),

@@ -125,10 +125,14 @@ export interface TaskAssessment {
    * while its replacement was still not Healthy at the end of the grace period, so it goes back into
    * `spec.clusters` with the replicas it had ({@link restoredClusters}) and its copy stays.
    * `over-quota`: it recovered so, but the namespace's FederatedResourceQuota refused to take its
-   * replicas back (see `withoutRestore`): its copy is removed, and the scheduler places the replicas
-   * once the quota allows.
+   * replicas back (see `withoutRestore`; `quota` is the quota's message): its copy is removed, and the
+   * scheduler places the replicas once the quota allows.
    */
-  ended: { cluster: string; why: 'timeout' | 'healthy' | 'suppression-lifted' | 'recovered' | 'over-quota' }[];
+  ended: {
+    cluster: string;
+    why: 'timeout' | 'healthy' | 'suppression-lifted' | 'recovered' | 'over-quota';
+    quota?: string;
+  }[];
   /** When the next task times out (ms since epoch); undefined: no timer needed. */
   nextMs?: number;
 }

@@ -137,6 +137,17 @@ export function chargedSurplus(binding: ResourceBinding): ResourceList | undefin
   return surplus ? usage : undefined;
 }
 
+/**
+ * What the binder writes once it has rendered `binding`'s Works in full: the binding marked as rendered
+ * at its generation, when it is charged more than it uses and not marked so already; else undefined
+ * (nothing to write).
+ */
+export function renderedMark(binding: ResourceBinding): ResourceBinding | undefined {
+  if (binding.metadata.annotations?.[RENDERED_GENERATION_ANNOTATION] === String(binding.metadata.generation ?? ''))
+    return undefined;
+  return chargedSurplus(binding) ? withRenderedGeneration(binding) : undefined;
+}
+
 /** The binding marked as rendered in full at its generation (see {@link releasableSurplus}). */
 export function withRenderedGeneration(binding: ResourceBinding): ResourceBinding {
   return {

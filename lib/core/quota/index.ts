@@ -43,6 +43,7 @@ export {
   placementAdmitted,
   quotaUsageView,
   releasableSurplus,
+  renderedMark,
   usageOf,
   wasHeldForQuota,
   withChargedUsage,

@@ -29,6 +29,14 @@ export type ScheduleTrigger =
   /** The spec of a multi-template binding changed since it was scheduled (components may need more room). */
   | 'ComponentsChanged';
 
+/**
+ * The `rescheduleTriggeredAt` the binding's last successful schedule saw ('' for none), or undefined
+ * when no schedule recorded it (see `isFreshReschedule`).
+ */
+export function observedTriggerOf(binding: ResourceBinding): string | undefined {
+  return binding.metadata.annotations?.[OBSERVED_RESCHEDULE_TRIGGER_ANNOTATION];
+}
+
 /** Whether this scheduler owns the binding (`spec.schedulerName`) and scheduling is not suspended. */
 export function isSchedulable(binding: ResourceBinding, schedulerName = DEFAULT_SCHEDULER_NAME): boolean {
   if (binding.metadata.deletionTimestamp) return false;
@@ -59,8 +67,8 @@ export function scheduleTrigger(binding: ResourceBinding, snapshot: Snapshot): S
   }
   // Karmada `RescheduleRequired`: compared as instants (not as text), and never before a first
   // successful schedule (no lastScheduledTime) — the same test as assignment's Fresh mode.
-  const observed = binding.metadata.annotations?.[OBSERVED_RESCHEDULE_TRIGGER_ANNOTATION];
-  if (isFreshReschedule(spec.rescheduleTriggeredAt, status.lastScheduledTime, observed)) return 'RescheduleTriggered';
+  if (isFreshReschedule(spec.rescheduleTriggeredAt, status.lastScheduledTime, observedTriggerOf(binding)))
+    return 'RescheduleTriggered';
   if (scheduled.status !== 'True') return 'RetryFailed';
   if (spec.components?.length && status.schedulerObservedGeneration !== binding.metadata.generation) {
     return 'ComponentsChanged';

@@ -31,7 +31,7 @@ import { type ClusterDetail, fail, MAX_INT32, ok, type Outcome, type ScheduleFai
 import type { ClusterAffinity, Component, ResourceBinding, TargetCluster } from '../model/types.ts';
 import type { WorkloadPeers } from './framework/interface.ts';
 import { overflowEnabled, overflowOrder } from './framework/overflow.ts';
-import { OBSERVED_RESCHEDULE_TRIGGER_ANNOTATION } from '../../api/well-known.ts';
+import { observedTriggerOf } from './reschedule.ts';
 
 export interface ScheduleOptions {
   /** Karmada `--enable-empty-workload-propagation`: keep selected clusters that got 0 replicas. */
@@ -221,10 +221,11 @@ function scheduleOnce(
   const selected = selectBestClusters({ placement: spec.placement ?? {}, spec, clusters: sorted });
   // Karmada wraps selection errors: `failed to select clusters: <why>`.
   if (!selected.ok) return fail(selected.failure.reason, `failed to select clusters: ${selected.failure.message}`);
+  const observed = observedTriggerOf(binding);
   const assignment = {
     spec,
     ...(binding.status ? { status: binding.status } : {}),
-    ...observedTriggerOf(binding),
+    ...(observed === undefined ? {} : { observedTrigger: observed }),
     candidates: selected.value,
     uid: binding.metadata.uid ?? `${binding.metadata.namespace ?? ''}/${binding.metadata.name ?? ''}`,
     enableEmptyWorkloadPropagation: options.enableEmptyWorkloadPropagation ?? false,
@@ -402,10 +403,4 @@ export function componentSets(snapshot: Snapshot, cluster: SnapshotCluster, comp
     }
   }
   return Math.max(0, sets);
-}
-
-/** The trigger the binding's last successful schedule saw, when recorded (see `isFreshReschedule`). */
-function observedTriggerOf(binding: ResourceBinding): { observedTrigger?: string } {
-  const observed = binding.metadata.annotations?.[OBSERVED_RESCHEDULE_TRIGGER_ANNOTATION];
-  return observed === undefined ? {} : { observedTrigger: observed };
 }

@@ -81,6 +81,7 @@ describe('serverless-karmada/core', () => {
       'chargedSurplus',
       'releasableSurplus',
       'withRenderedGeneration',
+      'renderedMark',
       'wasHeldForQuota',
       'quotaUsageView',
       'recountOverallUsed',

@@ -614,6 +614,8 @@ describe('evictedSpec: one write with the assessment and the evictions', () => {
   });
 });
 
+const REFUSAL = 'FederatedResourceQuota(default/team) exceeded for resource cpu: requested sum 6, limit 4.';
+
 describe('withoutRestore: the quota refuses a recovered cluster its replicas back (simulation seeds 480, 500, 995)', () => {
   const task = (fromCluster: string) => ({
     fromCluster,
@@ -673,6 +675,7 @@ describe('withoutRestore: the quota refuses a recovered cluster its replicas bac
         { kept: [], ended: row.ended },
         (row.due ?? []).map((cluster) => ({ cluster })),
         T0,
+        REFUSAL,
       );
       assert.deepEqual(
         out.kept.map((t) => t.fromCluster),
@@ -682,6 +685,7 @@ describe('withoutRestore: the quota refuses a recovered cluster its replicas bac
         out.ended.map((e) => [e.cluster, e.why]),
         row.want.ended,
       );
+      for (const e of out.ended) if (e.why === 'over-quota') assert.equal(e.quota, REFUSAL, 'the quota says why');
       assert.equal(out.nextMs, row.want.nextMs);
       // What the binding is written with: a cluster refused is never put back into spec.clusters.
       assert.ok(!(evictedSpec(s, { assessment: out }, [], at(0))?.clusters ?? []).some((c) => c.name === 'a'));
@@ -689,7 +693,7 @@ describe('withoutRestore: the quota refuses a recovered cluster its replicas bac
   }
   it('nothing recovered: the assessment itself', () => {
     const assessment = { kept: [], ended: [{ cluster: 'a', why: 'timeout' as const }] };
-    assert.equal(withoutRestore(spec(['b']), assessment, [], T0), assessment);
+    assert.equal(withoutRestore(spec(['b']), assessment, [], T0, REFUSAL), assessment);
   });
 });
 

@@ -20,6 +20,7 @@ import {
   chargeUntilRendered,
   placementAdmitted,
   releasableSurplus,
+  renderedMark,
   quotaUsageView,
   usageOf,
   wasHeldForQuota,
@@ -273,4 +274,17 @@ describe('chargedSurplus and releasableSurplus: what is given back once the bind
       assert.deepEqual(releasableSurplus(row.binding), row.releasable);
     });
   }
+});
+
+describe('renderedMark: what the binder writes once it has rendered a binding in full', () => {
+  it('charged more than it uses, not marked: marked at its generation', () => {
+    const b = rb(charged({ cpu: '5', pods: '5' }));
+    assert.deepEqual(renderedMark(b), withRenderedGeneration(b));
+  });
+  it('marked at this generation already: nothing to write', () => {
+    assert.equal(renderedMark(withRenderedGeneration(rb(charged({ cpu: '5', pods: '5' })))), undefined);
+  });
+  it('charged what it uses (no decrease to give back): nothing to write', () => {
+    assert.equal(renderedMark(rb(charged({ cpu: '2', pods: '2' }))), undefined);
+  });
 });
