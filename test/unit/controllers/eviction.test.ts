@@ -45,6 +45,16 @@ const notReady = (added: string): Taint[] => [
   { key: NOT_READY_TAINT_KEY, effect: 'NoExecute', timeAdded: added },
 ];
 
+/** A `Gracefully` eviction task of the taint manager from `cluster`, created `ageSeconds` ago. */
+const taintTask = (w: ReturnType<typeof world>, cluster: string, ageSeconds: number, replicas?: number) => ({
+  fromCluster: cluster,
+  reason: 'TaintUntolerated',
+  producer: 'TaintManager',
+  purgeMode: 'Gracefully',
+  ...(replicas !== undefined ? { replicas } : {}),
+  creationTimestamp: at(w, -ageSeconds),
+});
+
 /** A Divided Deployment binding of 1-cpu replicas, scheduled (observed generation = generation). */
 function placed(
   name: string,
@@ -371,15 +381,7 @@ describe('eviction controller: safer than Karmada', () => {
     await t.seed(member('b'));
     const b = await t.seed(
       placed('web', [{ name: 'b', replicas: 1 }], {
-        gracefulEvictionTasks: [
-          {
-            fromCluster: 'a',
-            reason: 'TaintUntolerated',
-            producer: 'TaintManager',
-            purgeMode: 'Gracefully',
-            creationTimestamp: at(t, -30),
-          },
-        ],
+        gracefulEvictionTasks: [taintTask(t, 'a', 30)],
       }),
     );
     t.store.reset();
@@ -394,16 +396,7 @@ describe('eviction controller: safer than Karmada', () => {
     await t.seed(member('b'));
     const b = await t.seed(
       placed('web', [{ name: 'b', replicas: 2 }], {
-        gracefulEvictionTasks: [
-          {
-            fromCluster: 'a',
-            reason: 'TaintUntolerated',
-            producer: 'TaintManager',
-            purgeMode: 'Gracefully',
-            replicas: 2,
-            creationTimestamp: at(t, -601),
-          },
-        ],
+        gracefulEvictionTasks: [taintTask(t, 'a', 601, 2)],
       }),
     );
     await t.reconcile(keyOf(b));
@@ -428,16 +421,7 @@ describe('eviction controller: safer than Karmada', () => {
     const b = await t.seed(
       placed('web', [], {
         replicas: 2,
-        gracefulEvictionTasks: [
-          {
-            fromCluster: 'a',
-            reason: 'TaintUntolerated',
-            producer: 'TaintManager',
-            purgeMode: 'Gracefully',
-            replicas: 2,
-            creationTimestamp: at(t, -30),
-          },
-        ],
+        gracefulEvictionTasks: [taintTask(t, 'a', 30, 2)],
       }),
     );
     await t.reconcile(keyOf(b));
@@ -486,16 +470,7 @@ describe('eviction controller: safer than Karmada', () => {
     return t.seed(
       placed('web', clusters, {
         replicas: 4,
-        gracefulEvictionTasks: [
-          {
-            fromCluster: 'a',
-            reason: 'TaintUntolerated',
-            producer: 'TaintManager',
-            purgeMode: 'Gracefully',
-            replicas: 2,
-            creationTimestamp: at(t, -601),
-          },
-        ],
+        gracefulEvictionTasks: [taintTask(t, 'a', 601, 2)],
       }),
     );
   }
@@ -557,13 +532,7 @@ describe('eviction controller: safer than Karmada', () => {
     const t = setup();
     await t.seed(member('a', { ready: false, taints: notReady(at(t, -900)) }));
     await t.seed(member('b'));
-    const task = {
-      fromCluster: 'a',
-      reason: 'TaintUntolerated',
-      producer: 'TaintManager',
-      purgeMode: 'Gracefully',
-      creationTimestamp: at(t, -30),
-    };
+    const task = taintTask(t, 'a', 30);
     const pending = placed('web', [{ name: 'b', replicas: 1 }], { gracefulEvictionTasks: [task] });
     pending.status = {
       ...pending.status,
@@ -595,16 +564,7 @@ describe('eviction controller: safer than Karmada', () => {
     // a's replicas moved to b, which already ran a copy: b's Work went to generation 2, the member has
     // not applied it yet, and b's item still says Healthy from generation 1.
     const seeded = placed('web', [{ name: 'b', replicas: 2 }], {
-      gracefulEvictionTasks: [
-        {
-          fromCluster: 'a',
-          reason: 'TaintUntolerated',
-          producer: 'TaintManager',
-          purgeMode: 'Gracefully',
-          replicas: 1,
-          creationTimestamp: at(t, -1),
-        },
-      ],
+      gracefulEvictionTasks: [taintTask(t, 'a', 1, 1)],
     });
     seeded.status = {
       ...seeded.status,

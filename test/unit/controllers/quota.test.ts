@@ -155,7 +155,28 @@ function setup() {
     const current = await read(b);
     await w.store.update({ ...current, spec: { ...current.spec, replicas } });
   }
-  return { ...w, scheduler, schedule, syncQuota, used, read, scheduledCondition, withQuota, place, render, scale };
+  /** `a` placed with `from` replicas and rendered, then scaled to `to` and scheduled (not rendered yet). */
+  async function scaledDown(from: number, to: number): Promise<ResourceBinding> {
+    const a = await place('a', from);
+    await render(a);
+    await scale(a, to);
+    await schedule(keyOf(a));
+    return a;
+  }
+  return {
+    ...w,
+    scheduler,
+    schedule,
+    syncQuota,
+    used,
+    read,
+    scheduledCondition,
+    withQuota,
+    place,
+    render,
+    scale,
+    scaledDown,
+  };
 }
 
 describe('quota enforcement in the scheduler (FederatedQuotaEnforcement)', () => {
@@ -275,10 +296,7 @@ describe('quota enforcement in the scheduler (FederatedQuotaEnforcement)', () =>
   it('a decrease is given back only once the binder has rendered it: until then the room is not handed to another workload (simulation seed 962: 13–14 CPUs rendered against 10)', async () => {
     const t = setup();
     await t.withQuota({ cpu: '4' });
-    const a = await t.place('a', 3);
-    await t.render(a);
-    await t.scale(a, 1);
-    await t.schedule(keyOf(a));
+    const a = await t.scaledDown(3, 1);
     assert.equal((await t.scheduledCondition(a))?.status, 'True', 'the scale-down is placed at once');
     assert.equal((await t.used())?.cpu, '3', 'the members may still run 3: still charged');
     const b = await t.place('b', 2);
@@ -309,13 +327,10 @@ describe('quota enforcement in the scheduler (FederatedQuotaEnforcement)', () =>
     assert.equal((await t.used())?.cpu, '3');
   });
 
-  it('a binder pass that does not render in full marks nothing, and a rendered mark of an older generation gives nothing back', async () => {
+  it('a rendered mark of an older generation gives nothing back', async () => {
     const t = setup();
     await t.withQuota({ cpu: '4' });
-    const a = await t.place('a', 3);
-    await t.render(a);
-    await t.scale(a, 1);
-    await t.schedule(keyOf(a));
+    const a = await t.scaledDown(3, 1);
     await t.render(a);
     // Scaled again (a new generation) before the scheduler gave the room back: the mark is stale.
     await t.scale(a, 2);
