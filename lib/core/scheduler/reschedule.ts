@@ -2,7 +2,12 @@
  * Whether a binding needs a scheduling pass, and why (Karmada `pkg/scheduler/scheduler.go`
  * `doScheduleBinding`), plus which bindings the scheduler owns.
  */
-import { APPLIED_PLACEMENT_ANNOTATION, OBSERVED_RESCHEDULE_TRIGGER_ANNOTATION } from '../../api/well-known.ts';
+import {
+  APPLIED_PLACEMENT_ANNOTATION,
+  CPP_PERMANENT_ID_LABEL,
+  OBSERVED_RESCHEDULE_TRIGGER_ANNOTATION,
+  PP_PERMANENT_ID_LABEL,
+} from '../../api/well-known.ts';
 import { deepEqual } from '../../util/json.ts';
 import type { Placement, ResourceBinding } from '../model/types.ts';
 import { isFreshReschedule } from './assignment/dynamic.ts';
@@ -37,9 +42,18 @@ export function observedTriggerOf(binding: ResourceBinding): string | undefined 
   return binding.metadata.annotations?.[OBSERVED_RESCHEDULE_TRIGGER_ANNOTATION];
 }
 
-/** Whether this scheduler owns the binding (`spec.schedulerName`) and scheduling is not suspended. */
+/**
+ * Whether this scheduler owns the binding (`spec.schedulerName`) and scheduling is not suspended. An
+ * attached binding — one that exists only because other bindings require its object (`propagateDeps`):
+ * no placement and no policy's claim — is never scheduled; the binder renders it to the clusters of the
+ * bindings that require it (Karmada's scheduler event filter admits only bindings a policy claims).
+ * Scheduled once (by a resync that enqueued every binding), it went to every cluster and outlived
+ * the workload that brought it.
+ */
 export function isSchedulable(binding: ResourceBinding, schedulerName = DEFAULT_SCHEDULER_NAME): boolean {
   if (binding.metadata.deletionTimestamp) return false;
+  const labels = binding.metadata.labels ?? {};
+  if (!binding.spec.placement && !labels[PP_PERMANENT_ID_LABEL] && !labels[CPP_PERMANENT_ID_LABEL]) return false;
   if (binding.spec.suspension?.scheduling === true) return false;
   return (binding.spec.schedulerName || DEFAULT_SCHEDULER_NAME) === schedulerName;
 }

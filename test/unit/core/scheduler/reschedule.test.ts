@@ -360,4 +360,23 @@ describe('isSchedulable: which bindings this scheduler owns (§2.2 "Which bindin
       assert.equal(got, row.want);
     });
   }
+
+  // An attached binding (propagateDeps): no placement, no policy's claim — the binder renders it to the
+  // clusters of the bindings that require it. Scheduled by a resync, it went to every cluster and stayed
+  // after its workload was deleted (seen as a flaky propagation e2e).
+  const attached = (labels: Record<string, string> = {}) => {
+    const b = bindingFactory('web-config-configmap', { kind: 'ConfigMap' });
+    const { placement: _none, ...spec } = b.spec;
+    return {
+      ...b,
+      metadata: { ...b.metadata, labels },
+      spec: { ...spec, requiredBy: [{ namespace: 'default', name: 'web-deployment', clusters: [{ name: 'm1' }] }] },
+    };
+  };
+  it('isSchedulable: an attached binding (no placement, no policy claim) is never scheduled (Karmada’s event filter)', () =>
+    assert.equal(isSchedulable(attached()), false));
+  it('isSchedulable: a binding a policy claims is scheduled even without a placement (the policy has none)', () => {
+    assert.equal(isSchedulable(attached({ 'propagationpolicy.karmada.io/permanent-id': 'p' })), true);
+    assert.equal(isSchedulable(attached({ 'clusterpropagationpolicy.karmada.io/permanent-id': 'c' })), true);
+  });
 });
