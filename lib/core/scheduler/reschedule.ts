@@ -45,7 +45,7 @@ export function observedTriggerOf(binding: ResourceBinding): string | undefined 
 /**
  * Whether this scheduler owns the binding (`spec.schedulerName`) and scheduling is not suspended. An
  * attached binding — one that exists only because other bindings require its object (`propagateDeps`):
- * no placement and no policy's claim — is never scheduled; the binder renders it to the clusters of the
+ * `requiredBy` entries, no placement and no policy's claim — is never scheduled; the binder renders it to the clusters of the
  * bindings that require it (Karmada's scheduler event filter admits only bindings a policy claims).
  * Scheduled once (by a resync that enqueued every binding), it went to every cluster and outlived
  * the workload that brought it.
@@ -53,7 +53,12 @@ export function observedTriggerOf(binding: ResourceBinding): string | undefined 
 export function isSchedulable(binding: ResourceBinding, schedulerName = DEFAULT_SCHEDULER_NAME): boolean {
   if (binding.metadata.deletionTimestamp) return false;
   const labels = binding.metadata.labels ?? {};
-  if (!binding.spec.placement && !labels[PP_PERMANENT_ID_LABEL] && !labels[CPP_PERMANENT_ID_LABEL]) return false;
+  const attached =
+    Boolean(binding.spec.requiredBy?.length) &&
+    !binding.spec.placement &&
+    !labels[PP_PERMANENT_ID_LABEL] &&
+    !labels[CPP_PERMANENT_ID_LABEL];
+  if (attached) return false;
   if (binding.spec.suspension?.scheduling === true) return false;
   return (binding.spec.schedulerName || DEFAULT_SCHEDULER_NAME) === schedulerName;
 }
