@@ -16,6 +16,8 @@ import {
   EVICTION_REASON_APPLICATION_FAILURE,
   EVICTION_REASON_TAINT_UNTOLERATED,
 } from '../../lib/core/eviction/tasks.ts';
+import { chargeCovers } from '../../lib/core/quota/index.ts';
+import type { ResourceBinding } from '../../lib/core/model/types.ts';
 import { generateBindingName, generateWorkName } from '../../lib/core/work/names.ts';
 import { NAMESPACES, QUOTA, type Workload } from './workload.ts';
 import { SIM_NODE, SIM_NODES, type SimWorld } from './world.ts';
@@ -329,6 +331,9 @@ export async function checkSettled(
         continue;
       }
       if (!work) {
+        // A cluster placed (and charged) before the edit the quota refused, not rendered by then: its
+        // Work would be rendered from the refused template, so it waits with the rest of the rollout.
+        if (held && !chargeCovers(binding as ResourceBinding)) continue;
         fail('convergence', `${id} is placed on ${cluster} but has no Work there`);
         continue;
       }

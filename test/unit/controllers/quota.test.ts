@@ -406,6 +406,71 @@ describe('quota enforcement in the scheduler (FederatedQuotaEnforcement)', () =>
     assert.equal(chargeCovers(refused), false, 'and the members keep the admitted pods');
   });
 
+  it('a cluster placed but not rendered yet when a raise is refused gets no Work until the quota admits the raise (simulation seed 318)', async () => {
+    const t = setup();
+    await t.withQuota({ cpu: '4' });
+    await t.seed(member('m2'));
+    const b = await t.place('web', 1);
+    await t.render(b);
+    // The policy widens to m2: placed and charged (2), and the binder has not run yet ...
+    const widen = await t.read(b);
+    await t.store.update({
+      ...widen,
+      spec: {
+        ...widen.spec,
+        placement: { ...widen.spec.placement, clusterAffinity: { clusterNames: ['m1', 'm2'] } },
+      },
+    });
+    await t.schedule(keyOf(b));
+    assert.deepEqual(
+      (await t.read(b)).spec.clusters?.map((c) => c.name),
+      ['m1', 'm2'],
+    );
+    assert.equal((await t.used())?.cpu, '2');
+    // ... when the template's pods are raised to 3 CPUs each: 6 is over 4, refused.
+    const template = { group: 'apps', kind: 'Deployment', namespace: 'default', name: b.spec.resource.name };
+    const requests = (cpu: string) => ({
+      containers: [{ name: 'main', image: 'nginx', resources: { requests: { cpu } } }],
+    });
+    const deployment = (await t.store.get(template))!;
+    const podSpec = (deployment.spec as { template: { metadata: unknown } }).template;
+    await t.store.update({
+      ...deployment,
+      spec: { ...(deployment.spec as object), template: { ...podSpec, spec: requests('3') } },
+    });
+    const raised = await t.read(b);
+    await t.store.update({
+      ...raised,
+      spec: { ...raised.spec, replicaRequirements: { resourceRequest: { cpu: '3' } } },
+    });
+    await t.schedule(keyOf(b));
+    assert.equal((await t.scheduledCondition(b))?.reason, 'QuotaExceeded');
+    const cpuOn = async (cluster: string) => {
+      const work = (
+        await t.store.list({ group: 'work.karmada.io', kind: 'Work', namespace: `karmada-es-${cluster}` })
+      ).items.find((w) => w.metadata.annotations?.['resourcebinding.karmada.io/name'] === b.metadata.name);
+      const manifest = (
+        work?.spec as
+          { workload: { manifests: { spec: { template: { spec: ReturnType<typeof requests> } } }[] } } | undefined
+      )?.workload.manifests[0];
+      return manifest ? manifest.spec.template.spec.containers[0]!.resources.requests.cpu : 'no Work';
+    };
+    await t.render(b);
+    assert.deepEqual(
+      [await cpuOn('m1'), await cpuOn('m2')],
+      ['1', 'no Work'],
+      "m2's Work would carry the refused requests: the members keep what the quota admitted",
+    );
+    // The limit is raised: the raise is charged, and both clusters get the new requests.
+    const frq = (await t.store.get(FRQ_REF))!;
+    await t.store.update({ ...frq, spec: { overall: { cpu: '6' } } });
+    await t.syncQuota();
+    await t.schedule(keyOf(b));
+    assert.equal((await t.used())?.cpu, '6');
+    await t.render(b);
+    assert.deepEqual([await cpuOn('m1'), await cpuOn('m2')], ['3', '3']);
+  });
+
   it('a recount between a charge and its binding write keeps the charge: later placements stay within the limit', async () => {
     const t = setup();
     await t.withQuota({ cpu: '2' });
