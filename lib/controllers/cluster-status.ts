@@ -221,7 +221,9 @@ export function createClusterStatusController(options: ClusterStatusOptions): Co
 
       let latest = cluster;
       if (JSON.stringify(nextStatus) !== JSON.stringify(status)) {
-        const written = await tryWrite(() => store.updateStatus({ ...cluster, status: nextStatus }));
+        const written = await tryWrite(() =>
+          store.updateStatus({ ...cluster, status: nextStatus }, { current: cluster }),
+        );
         if (!written.ok) return written.reason === 'gone' ? undefined : { requeueAfterMs: 0 };
         latest = written.object;
         if (schedulingInputsChanged(status, nextStatus)) await tellScheduler(options.workQueue, 'cluster-status');

@@ -360,7 +360,9 @@ export function createEvictionController(options: EvictionControllerOptions): Co
       let written: WriteAttempt<KubeObject>;
       try {
         written = await tryWrite(() =>
-          nextSpec || metadataChanged ? store.updateWithStatus(next) : store.updateStatus(next),
+          nextSpec || metadataChanged
+            ? store.updateWithStatus(next, { current: binding })
+            : store.updateStatus(next, { current: binding }),
         );
       } catch (err) {
         await giveBack();

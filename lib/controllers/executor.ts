@@ -241,9 +241,12 @@ export function createExecutorController(options: ExecutorOptions): Controller &
     if (suspended(work)) return suspend(work, context);
     // Applied already (a resync, a repeated message): the member sync watches it for drift.
     if (appliedCurrent(work)) return undefined;
+    // Not Ready: nothing is tried, nor retried per Work — the member sync that follows the first probe
+    // finding it Ready again applies what is not applied (and removes deleted Works' copies first).
+    // A retry per Work would read each Work of a dead member again and again for as long as it is down.
     if (!isReady(cluster)) {
-      context.logger.debug('cluster not ready; the work waits for it', {});
-      return retry(work);
+      context.logger.debug('cluster not ready; the member sync applies the work once it is', {});
+      return undefined;
     }
     return apply(work, cluster, batch, lane, context);
   }
@@ -304,7 +307,8 @@ export function createExecutorController(options: ExecutorOptions): Controller &
     context: ReconcileContext,
   ): Promise<ReconcileResult | undefined> {
     if (!(work.metadata.finalizers ?? []).includes(EXECUTION_CONTROLLER_FINALIZER)) return undefined;
-    if (!isReady(cluster)) return retry(work);
+    // Not Ready: the member sync removes the copy first thing once it is (see above).
+    if (!isReady(cluster)) return undefined;
     const called = await onMember(batch, cluster, (client) => releaseWork(client, work));
     if (!called.ok) {
       context.logger.info('member not reachable; the deletion is retried', { detail: called.message });

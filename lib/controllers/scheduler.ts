@@ -327,7 +327,7 @@ export function createSchedulerController(options: SchedulerOptions): Controller
         if (quota) await scope.quotas.revert(binding.metadata.namespace ?? '', quota.charged);
         return undefined;
       }
-      const stored = await tryWrite(() => store.updateWithStatus(next));
+      const stored = await tryWrite(() => store.updateWithStatus(next, { current: binding }));
       if (!stored.ok) {
         if (quota) await scope.quotas.revert(binding.metadata.namespace ?? '', quota.charged);
         if (stored.reason === 'gone') return undefined;
@@ -395,7 +395,7 @@ export function createSchedulerController(options: SchedulerOptions): Controller
       } as ScheduleResult,
       context.now,
     );
-    if (failed) await tryWrite(() => store.updateWithStatus(failed));
+    if (failed) await tryWrite(() => store.updateWithStatus(failed, { current: binding }));
     await addWaiter(store, namespace, formatKey(refOf(binding)));
     stats.failed++;
     context.logger.info('placement held for quota', { quota: formatKey(charge.quota), detail: charge.message });

@@ -14,7 +14,6 @@ import { createHash } from 'node:crypto';
 import type { KubeObject } from '../api/object.ts';
 import type { Clock } from '../clock/clock.ts';
 import type { Logger } from '../observability/logger.ts';
-import { AlreadyExistsError } from '../store/errors.ts';
 import type { ObjectStore } from '../store/port.ts';
 import { tryWrite } from '../store/write.ts';
 
@@ -75,6 +74,9 @@ export type EventType = 'Normal' | 'Warning';
 export const MAX_MESSAGE = 1024;
 /** Attempts to bump an existing Event that other writers keep changing. */
 const UPDATE_ATTEMPTS = 3;
+/** Events remembered as written, per store (client-go's event correlator caches 4,096 per process). */
+export const RECENT_EVENTS = 8_192;
+const RECENT_BY_STORE = new WeakMap<ObjectStore, Map<string, { json: string; at: number }>>();
 
 export interface EventRecorderOptions {
   store: ObjectStore;
@@ -151,16 +153,28 @@ export function eventName(
 export class StoreEventRecorder implements EventRecorder {
   readonly #options: EventRecorderOptions;
 
-  /** Names of events this recorder wrote lately (most recent last). */
-  readonly #recent = new Set<string>();
+  /**
+   * Events written lately through this store, as written and when (most recent last): a repeat is
+   * bumped from this copy, conditionally on its version, without reading it first. client-go's event
+   * correlator keeps the same kind of cache and patches a repeat without a read. Shared by every
+   * recorder of the store in this process — the controllers of a function, both lanes of one locally —
+   * so two of them bumping one event do not keep losing races to each other's copies (the names
+   * include the component, so they never mix two components' events). Kept as JSON: about a kilobyte
+   * each.
+   */
+  readonly #recent: Map<string, { json: string; at: number }>;
 
   constructor(options: EventRecorderOptions) {
     this.#options = options;
+    let recent = RECENT_BY_STORE.get(options.store);
+    if (!recent) RECENT_BY_STORE.set(options.store, (recent = new Map()));
+    this.#recent = recent;
   }
 
-  #remember(name: string): void {
-    this.#recent.add(name);
-    if (this.#recent.size > 1_000) this.#recent.delete(this.#recent.values().next().value as string);
+  #remember(name: string, event: KubeObject, at: number): void {
+    this.#recent.delete(name);
+    this.#recent.set(name, { json: JSON.stringify(event), at });
+    if (this.#recent.size > RECENT_EVENTS) this.#recent.delete(this.#recent.keys().next().value as string);
   }
 
   async record(object: KubeObject | InvolvedObject, type: EventType, reason: string, message: string): Promise<void> {
@@ -171,7 +185,8 @@ export class StoreEventRecorder implements EventRecorder {
     // Events about cluster-scoped objects live in `default`, as client-go records them.
     const namespace = involved.namespace || 'default';
     const name = eventName(involved, type, reason, text, component);
-    const now = rfc3339(clock.now());
+    const nowMs = clock.now();
+    const now = rfc3339(nowMs);
     const event: KubeObject = {
       apiVersion: 'v1',
       kind: 'Event',
@@ -187,35 +202,29 @@ export class StoreEventRecorder implements EventRecorder {
       reportingComponent: component,
       reportingInstance: instance,
     };
-    // A new event is one write (create first); one recorded recently by this process is probably
-    // there, so it is read and bumped instead of failing a create first.
-    if (!this.#recent.has(name)) {
-      this.#remember(name);
-      try {
-        await store.create(event);
-        return;
-      } catch (err) {
-        if (!(err instanceof AlreadyExistsError)) {
-          logger?.warn('could not record event', { reason, event: name, error: err as Error });
+    const bumped = (current: KubeObject): KubeObject => ({
+      ...current,
+      involvedObject: { ...involved },
+      count: (typeof current.count === 'number' ? current.count : 1) + 1,
+      lastTimestamp: now,
+    });
+    const ref = { group: '', kind: 'Event', namespace, name };
+    try {
+      // A new event is one write (create first); one this process wrote lately is bumped from its copy,
+      // one write too. A lost race (someone else recorded or bumped it) goes on from the event as it is.
+      const recent = this.#recent.get(name);
+      const held = recent && (JSON.parse(recent.json) as KubeObject);
+      let attempt = held
+        ? await tryWrite(() => store.update(bumped(held), { current: held, currentWrittenAt: recent.at }))
+        : await tryWrite(() => store.create(event));
+      for (let n = 1; ; n++) {
+        if (attempt.ok) {
+          this.#remember(name, attempt.object, nowMs);
           return;
         }
-      }
-    }
-    try {
-      // Someone else may record or bump it meanwhile: each lost race reads it again.
-      for (let attempt = 1; attempt <= UPDATE_ATTEMPTS; attempt++) {
-        const current = await store.get({ group: '', kind: 'Event', namespace, name });
-        const written = await tryWrite(() =>
-          current
-            ? store.update({
-                ...current,
-                involvedObject: { ...involved },
-                count: (typeof current.count === 'number' ? current.count : 1) + 1,
-                lastTimestamp: now,
-              })
-            : store.create(event),
-        );
-        if (written.ok) return;
+        if (n > UPDATE_ATTEMPTS) break;
+        const current = attempt.reason === 'gone' ? undefined : (attempt.current ?? (await store.get(ref)));
+        attempt = await tryWrite(() => (current ? store.update(bumped(current)) : store.create(event)));
       }
     } catch (err) {
       logger?.warn('could not record event', { reason, event: name, error: err as Error });

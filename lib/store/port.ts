@@ -12,6 +12,13 @@ export interface WriteOptions {
    * conditional write fails), never a lost update.
    */
   current?: KubeObject;
+  /**
+   * When `current` was returned by a write of this store (ms on the store's clock). Required for a copy
+   * of a kind whose objects expire (Events): such a copy is used only while its row cannot have expired
+   * since that write — an expired object reads as absent, and a bump must not revive it. Otherwise the
+   * object is read first, as without `current`.
+   */
+  currentWrittenAt?: number;
 }
 
 /** Preconditions a delete must meet (`DeleteOptions.preconditions`). */

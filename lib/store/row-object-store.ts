@@ -298,8 +298,8 @@ export class RowObjectStore implements ObjectStore {
 
   /**
    * The caller's copy of the object as the row to write against (`WriteOptions.current`), when it is
-   * usable: same object, the version the write is made against, and a kind without expiry (an expired
-   * row must read as absent).
+   * usable: same object, the version the write is made against, and — for a kind whose objects expire —
+   * written recently enough that its row cannot have expired (an expired row must read as absent).
    */
   #held(
     ref: ObjectRef,
@@ -308,7 +308,14 @@ export class RowObjectStore implements ObjectStore {
   ): { pk: string; version: number; object: KubeObject } | undefined {
     const held = options.current;
     const version = Number(held?.metadata.resourceVersion);
-    if (!held || !Number.isSafeInteger(version) || this.#ttlSeconds(ref) !== undefined) return undefined;
+    if (!held || !Number.isSafeInteger(version)) return undefined;
+    const ttl = this.#ttlSeconds(ref);
+    // A row expires at the whole second after its last write plus the TTL (`#toRow`): a copy written
+    // more recently than that, less the second, cannot be of an expired row.
+    if (ttl !== undefined) {
+      const at = options.currentWrittenAt;
+      if (at === undefined || this.#clock.now() >= at + (ttl - 1) * 1000) return undefined;
+    }
     if (held.metadata.resourceVersion !== incoming.metadata?.resourceVersion) return undefined;
     const { pk } = rowKeysOf(ref);
     if (rowKeysOf(refOf(held)).pk !== pk) return undefined;

@@ -11,7 +11,7 @@ import { Backoff, createExecutorController } from '../../../lib/controllers/exec
 import { namespaceShouldBeSynced } from '../../../lib/core/work/index.ts';
 import type { CredentialCipher } from '../../../lib/crypto/cipher.ts';
 import { MemberApiError, type MemberClient, MemberUnreachableError } from '../../../lib/members/client.ts';
-import { keyOf, world } from './placement-harness.ts';
+import { keyOf, refOf, world } from './placement-harness.ts';
 
 /**
  * A member holding objects by `kind/namespace/name`, counting what it was asked; every write gives the
@@ -252,6 +252,47 @@ describe('executor', () => {
     assert.equal((await read())?.status, undefined, 'nothing written');
     member.setDown(false);
     assert.equal(await run(), undefined);
+  });
+
+  it('a cluster not Ready: nothing tried and no retry per Work; the member sync after it is Ready applies and removes', async () => {
+    const { w, member, run, read, applied: isApplied } = await setup();
+    await run();
+    const other = work();
+    other.metadata.name = 'other-x';
+    (other.spec as { workload: { manifests: KubeObject[] } }).workload.manifests[0]!.metadata.name = 'other';
+    const kept = await w.store.create(other);
+    await run(keyOf(kept));
+    const ref = { group: 'cluster.karmada.io', kind: 'Cluster', name: 'm1' };
+    const setReady = async (status: 'True' | 'False') => {
+      const c = (await w.store.get(ref))!;
+      const ready = {
+        type: 'Ready',
+        status,
+        reason: status === 'True' ? 'ClusterReady' : 'ClusterNotReady',
+        message: '-',
+      };
+      await w.store.updateStatus({ ...c, status: { conditions: [ready] } });
+    };
+    await setReady('False');
+    // A changed Work and a deleted one, while the member is down.
+    const current = (await read())!;
+    const spec = structuredClone(current.spec) as { workload: { manifests: KubeObject[] } };
+    (spec.workload.manifests[0] as KubeObject & { data: Record<string, string> }).data = { mode: 'core' };
+    await w.store.update({ ...current, spec });
+    await w.store.delete(refOf(kept));
+    member.calls.length = 0;
+    assert.equal(await run(), undefined, 'no retry message for the changed Work');
+    assert.equal(await run(keyOf(kept)), undefined, 'nor for the deleted one');
+    assert.deepEqual(member.calls, [], 'the member is not called');
+    assert.ok(await w.store.get(refOf(kept)), 'the deleted Work waits with its finalizer');
+
+    await setReady('True');
+    await run('Cluster.cluster.karmada.io/m1');
+    assert.equal(await w.store.get(refOf(kept)), undefined, 'its copy removed, the Work let go');
+    const calls: string[] = [...member.calls];
+    const [deleted, applied] = [calls.indexOf('delete ConfigMap/other'), calls.indexOf('apply ConfigMap/settings')];
+    assert.ok(deleted >= 0 && applied > deleted, `the deleted copy goes first, then the changed Work: ${calls}`);
+    assert.equal((await isApplied())?.status, 'True');
   });
 
   it('deletes the member object of a deleted Work, then lets the Work go', async () => {

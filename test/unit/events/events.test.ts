@@ -94,6 +94,78 @@ describe('the event recorder', () => {
   });
 });
 
+describe('the event recorder at the store: one write per occurrence (client-go patches a repeat without a read)', () => {
+  /** Row reads and writes of the harness's store while `run` runs. */
+  async function rowCalls(h: Awaited<ReturnType<typeof withDeployment>>['h'], run: () => Promise<void>) {
+    const counts = { get: 0, put: 0 };
+    const { get, put } = h.rows;
+    h.rows.get = async (...args) => (counts.get++, get.apply(h.rows, args));
+    h.rows.put = async (...args) => (counts.put++, put.apply(h.rows, args));
+    try {
+      await run();
+    } finally {
+      h.rows.get = get;
+      h.rows.put = put;
+    }
+    return counts;
+  }
+  const count = async (h: Awaited<ReturnType<typeof withDeployment>>['h'], message: string) =>
+    (await h.call('GET', EVENTS)).json.items.find((e: { message: string }) => e.message === message)?.count;
+
+  it('a new event is one write; a repeat this process recorded is one conditional write, no read', async () => {
+    const { h, recorder, nginx } = await withDeployment();
+    const first = await rowCalls(h, () =>
+      recorder.record(nginx, 'Normal', 'ScheduleBindingSucceed', 'Binding has been scheduled successfully.'),
+    );
+    assert.deepEqual(first, { get: 0, put: 1 });
+    await h.clock.advance(1_000);
+    const repeat = await rowCalls(h, () =>
+      recorder.record(nginx, 'Normal', 'ScheduleBindingSucceed', 'Binding has been scheduled successfully.'),
+    );
+    assert.deepEqual(repeat, { get: 0, put: 1 });
+    assert.equal(await count(h, 'Binding has been scheduled successfully.'), 2);
+  });
+
+  it('a repeat after another process bumped the event: the conditional write loses, and the count still goes up by one', async () => {
+    const { h, recorder, nginx } = await withDeployment();
+    // Another process: its own store client (and so its own copies of the events).
+    const elsewhere = {
+      get: h.store.get.bind(h.store),
+      create: h.store.create.bind(h.store),
+      update: h.store.update.bind(h.store),
+    } as unknown as ObjectStore;
+    const other = new StoreEventRecorder({
+      store: elsewhere,
+      clock: h.clock,
+      component: 'resource-detector',
+      instance: 'sk-dev-detector',
+    });
+    await recorder.record(nginx, 'Normal', 'SyncSucceed', 'applied');
+    await other.record(nginx, 'Normal', 'SyncSucceed', 'applied');
+    await recorder.record(nginx, 'Normal', 'SyncSucceed', 'applied');
+    assert.equal(await count(h, 'applied'), 3);
+  });
+
+  it('a repeat after the event expired is a new event (count 1), not a revived one', async () => {
+    const { h, recorder, nginx } = await withDeployment();
+    await recorder.record(nginx, 'Normal', 'SyncSucceed', 'applied');
+    await recorder.record(nginx, 'Normal', 'SyncSucceed', 'applied');
+    await h.clock.advance(61 * 60_000);
+    assert.equal(await count(h, 'applied'), undefined, 'expired');
+    await recorder.record(nginx, 'Normal', 'SyncSucceed', 'applied');
+    assert.equal(await count(h, 'applied'), 1);
+  });
+
+  it('the copy it holds is not used once its row could have expired: the event is read first', async () => {
+    const { h, recorder, nginx } = await withDeployment();
+    await recorder.record(nginx, 'Normal', 'SyncSucceed', 'applied');
+    await h.clock.advance(3_599_000); // the last second before the row may expire
+    const late = await rowCalls(h, () => recorder.record(nginx, 'Normal', 'SyncSucceed', 'applied'));
+    assert.deepEqual(late, { get: 1, put: 1 });
+    assert.equal(await count(h, 'applied'), 2);
+  });
+});
+
 describe('Events through both APIs', () => {
   it('serves a core/v1 Event through events.k8s.io/v1 with the newer field names, and back', async () => {
     const { h, recorder, nginx } = await withDeployment();
