@@ -33,6 +33,7 @@ import { APPLIED_PLACEMENT_ANNOTATION } from '../api/well-known.ts';
 import { type Condition as ApiCondition, putCondition, rfc3339 } from '../api/conditions.ts';
 import type { FailoverSettings } from '../config/failover.ts';
 import {
+  binderNeededAtOnce,
   buildFramework,
   carriedLabelState,
   carriedLabelStateOf,
@@ -380,7 +381,8 @@ export function createEvictionController(options: EvictionControllerOptions): Co
       if (nextSpec) {
         // Evicted clusters are re-placed by the scheduler (which hands the binding on to the binder), and
         // so is a binding a recovered cluster took back (or was refused by the quota: its missing
-        // replicas wait there for room); ended tasks let the binder remove the old copies.
+        // replicas wait there for room); ended tasks and copies purged Directly let the binder remove
+        // the old copies at once.
         const restored = assessment.ended.some((e) => e.why === 'recovered' || e.why === 'over-quota');
         await options.workQueue.enqueue([
           ...(due.length || restored
@@ -393,7 +395,9 @@ export function createEvictionController(options: EvictionControllerOptions): Co
                 },
               ]
             : []),
-          { controller: BINDER_CONTROLLER_NAME, lane, key, reason: due.length ? 'evicted' : 'eviction-tasks' },
+          ...(binderNeededAtOnce(due, assessment)
+            ? [{ controller: BINDER_CONTROLLER_NAME, lane, key, reason: due.length ? 'evicted' : 'eviction-tasks' }]
+            : []),
         ]);
       }
     }

@@ -217,6 +217,20 @@ export function holdLastCopy<D extends { cluster: string; message: string }>(
 }
 
 /**
+ * Whether the binder has something to do at once after an eviction write, before the scheduler has
+ * re-placed the binding (the scheduler hands every re-placed binding on to it anyway): a copy purged
+ * `Directly` goes now (the new copies wait for it), and ended tasks' copies go. A copy evicted
+ * `Gracefully` or kept (`Never`) stays where it is until its task ends: the binder would only render
+ * the same Works twice, once for the eviction and once for the new placement.
+ */
+export function binderNeededAtOnce(
+  due: readonly Pick<DueEviction, 'purgeMode'>[],
+  assessment: Pick<TaskAssessment, 'ended'>,
+): boolean {
+  return due.length === 0 || assessment.ended.length > 0 || due.some((d) => d.purgeMode === 'Directly');
+}
+
+/**
  * The binding spec after the assessment and the evictions: tasks that ended are gone (a cluster that
  * recovered with nothing placed in its stead is back in `spec.clusters`, see `restoredClusters`), tasks
  * stamped, and each due cluster evicted with a `TaintUntolerated` task by the `TaintManager`. Returns

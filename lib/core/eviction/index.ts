@@ -64,6 +64,7 @@ export {
   type TokenBucket,
 } from './rate.ts';
 export {
+  binderNeededAtOnce,
   type ClusterHealthView,
   decideEviction,
   type DueEviction,

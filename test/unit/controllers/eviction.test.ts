@@ -6,14 +6,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { DEFAULT_FAILOVER_SETTINGS, type FailoverSettings, featureGates } from '../../../lib/config/failover.ts';
-import { EVICTION_LIMITER } from '../../../lib/controllers/eviction-limiter.ts';
+import { CONTENDED_RETRY_MS, EVICTION_LIMITER } from '../../../lib/controllers/eviction-limiter.ts';
 import { createEvictionController } from '../../../lib/controllers/eviction.ts';
 import { EVICTION_CONTROLLER_NAME, SWEEP_KEY } from '../../../lib/controllers/specs.ts';
 import { NOT_READY_TAINT_KEY, UNREACHABLE_TAINT_KEY } from '../../../lib/core/clusters/health.ts';
 import type { Cluster, ResourceBinding, Taint } from '../../../lib/core/model/types.ts';
 import { METRIC } from '../../../lib/observability/metrics.ts';
 import { ConflictError } from '../../../lib/store/errors.ts';
-import type { ObjectStore } from '../../../lib/store/port.ts';
+import type { ObjectStore, WriteOptions } from '../../../lib/store/port.ts';
 import type { KubeObject } from '../../../lib/api/object.ts';
 import { bindingFactory, clusterFactory, summary } from '../core/scheduler/fixtures.ts';
 import { keyOf, refOf, world } from './placement-harness.ts';
@@ -223,10 +223,8 @@ describe('eviction controller: taint-based eviction (NoExecuteTaintManager)', ()
     assert.match(task.message!, /cluster a has had taint\(s\) \{cluster.karmada.io\/not-ready:NoExecute\}/);
     assert.deepEqual(
       t.queue.items.map((i) => [i.controller, i.reason]),
-      [
-        ['scheduler', 'evicted'],
-        ['binder', 'evicted'],
-      ],
+      [['scheduler', 'evicted']],
+      'the copy stays until its task ends: the binder is the scheduler’s to tell, once it is re-placed',
     );
     const reasons = t.events.events.map((e) => [e.involved.kind, e.reason]);
     assert.deepEqual(reasons, [
@@ -274,6 +272,14 @@ describe('eviction controller: taint-based eviction (NoExecuteTaintManager)', ()
     const task = (await t.read(b)).spec.gracefulEvictionTasks![0]!;
     assert.equal(task.purgeMode, 'Directly');
     assert.deepEqual(task.preservedLabelState, { 'application.karmada.io/cluster-failover-jobid': 'job-42' });
+    assert.deepEqual(
+      t.queue.items.map((i) => [i.controller, i.reason]),
+      [
+        ['scheduler', 'evicted'],
+        ['binder', 'evicted'],
+      ],
+      'the copy purged Directly goes at once: the binder is told now, not after the re-placement',
+    );
   });
 
   it('an eviction write that fails for another reason than a lost race: EvictWorkloadFromClusterFailed on the binding and the template, and the error goes up (retried)', async () => {
@@ -693,6 +699,39 @@ describe('eviction controller: safer than Karmada', () => {
     await t.clock.advance(2_000);
     await t.reconcile(keyOf(two));
     assert.equal((await t.read(two)).spec.gracefulEvictionTasks?.length, 1);
+  });
+
+  it('a batch that loses every race for the stored bucket to other batches tries again in a second, not at the halted pace', async () => {
+    const t = setup({ resourceEvictionRate: 100, resourceEvictionBurst: 1_000 });
+    await t.seed(member('a', { ready: false, taints: notReady(at(t, -300)) }));
+    await t.seed(member('b'));
+    const b = await t.seed(placed('web', [{ name: 'a', replicas: 1 }]));
+    await t.store.create({
+      apiVersion: `${EVICTION_LIMITER.group}/v1`,
+      kind: EVICTION_LIMITER.kind,
+      metadata: { name: 'fleet' },
+      spec: { tokens: 1_000, updatedMs: t.clock.now() },
+    });
+    // Every write of the bucket loses to another batch's.
+    const contended = createEvictionController({
+      store: {
+        ...t.store,
+        update: (obj: KubeObject, options?: WriteOptions) =>
+          obj.kind === EVICTION_LIMITER.kind
+            ? Promise.reject(new ConflictError(refOf(obj), undefined, 'the object has been modified'))
+            : t.store.update(obj, options),
+      },
+      workQueue: t.queue,
+      events: t.events,
+      settings: { ...DEFAULT_FAILOVER_SETTINGS, resourceEvictionRate: 100, resourceEvictionBurst: 1_000 },
+      now: () => t.clock.now(),
+    });
+    const batch = await contended.openBatch!({ logger: t.context().logger, now: t.clock.now(), keys: [keyOf(b)] });
+    const result = await contended.reconcile({ key: keyOf(b), lane: 'priority', reasons: [] }, t.context(batch));
+    await batch.close?.();
+    assert.equal((await t.read(b)).spec.gracefulEvictionTasks, undefined, 'not evicted in this pass');
+    assert.deepEqual(result, { requeueAfterMs: CONTENDED_RETRY_MS, requeueLane: 'priority' });
+    assert.equal(CONTENDED_RETRY_MS, 1_000);
   });
 
   it('every cluster unhealthy (the control plane lost its own network, #5150): evictions halt', async () => {

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { reportedNginxWork } from '../../../support/factories.ts';
 import {
+  binderNeededAtOnce,
   type ClusterHealthView,
   decideEviction,
   evictedSpec,
@@ -14,6 +15,7 @@ import {
 } from '../../../../lib/core/eviction/decision.ts';
 import { DEFAULT_EVICTION_RATE, fleetEvictionRate, takeTokens } from '../../../../lib/core/eviction/rate.ts';
 import { carriedLabelState } from '../../../../lib/core/eviction/state.ts';
+import type { TaskAssessment } from '../../../../lib/core/eviction/tasks.ts';
 import { NOT_READY_TAINT_KEY } from '../../../../lib/core/clusters/health.ts';
 import type { ResourceBindingSpec, Taint } from '../../../../lib/core/model/types.ts';
 
@@ -567,6 +569,34 @@ describe('decideEviction: state across consecutive failovers, after the first ta
       );
     });
   }
+});
+
+describe('binderNeededAtOnce: who renders after an eviction write', () => {
+  const ended = [{ cluster: 'a', why: 'healthy' }] as unknown as TaskAssessment['ended'];
+  const rows: [string, Parameters<typeof binderNeededAtOnce>[0], TaskAssessment['ended'], boolean][] = [
+    [
+      'Gracefully (Karmada default): the copy stays until its task ends; the scheduler hands the re-placed binding on',
+      [{ purgeMode: 'Gracefully' }],
+      [],
+      false,
+    ],
+    ['Never (suppressDeletion): the copy stays; same', [{ purgeMode: 'Never' }], [], false],
+    [
+      'Directly: the old copy goes now and the new ones wait for it (seeds v1.12/v1.15)',
+      [{ purgeMode: 'Gracefully' }, { purgeMode: 'Directly' }],
+      [],
+      true,
+    ],
+    [
+      'an eviction and an ended task in one write: the ended task’s copy goes now',
+      [{ purgeMode: 'Gracefully' }],
+      ended,
+      true,
+    ],
+    ['no eviction, tasks ended or changed: the binder removes their copies', [], ended, true],
+  ];
+  for (const [name, due, end, want] of rows)
+    it(name, () => assert.equal(binderNeededAtOnce(due, { ended: end }), want));
 });
 
 describe('evictedSpec: one write with the assessment and the evictions', () => {
