@@ -230,7 +230,7 @@ export async function benchEviction(options: {
         median: (lastApplied - due) / 1000,
         trials: [(lastApplied - due) / 1000],
         higherIsBetter: false,
-        note: 'every controller, dynalite, fauxqs and the simulated members share this one Node thread',
+        note: 'every controller, dynalite and fauxqs share this one Node thread (the simulated members have their own)',
       },
     );
     rt.members.get(target)!.recover();
