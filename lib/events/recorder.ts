@@ -76,7 +76,15 @@ export const MAX_MESSAGE = 1024;
 const UPDATE_ATTEMPTS = 3;
 /** Events remembered as written, per store (client-go's event correlator caches 4,096 per process). */
 export const RECENT_EVENTS = 8_192;
-const RECENT_BY_STORE = new WeakMap<ObjectStore, Map<string, { json: string; at: number }>>();
+let RECENT_BY_STORE = new WeakMap<ObjectStore, Map<string, { json: string; at: number }>>();
+
+/**
+ * Forgets every event this process remembers as written (recorders made after this start empty), as a
+ * new execution environment would. For the deterministic simulation's control-plane restarts.
+ */
+export function forgetRecentEvents(): void {
+  RECENT_BY_STORE = new WeakMap();
+}
 
 export interface EventRecorderOptions {
   store: ObjectStore;

@@ -14,6 +14,7 @@ import { createControlPlaneApi, ensureDefaultNamespaces, issueAdminToken } from 
 import type { KubeRequest } from '../../lib/kube/base/http.ts';
 import type { MemberClient, MemberConnection } from '../../lib/members/client.ts';
 import { forgetMemberConnections } from '../../lib/members/connections.ts';
+import { forgetRecentEvents } from '../../lib/events/recorder.ts';
 import { joinPushCluster } from '../../lib/members/join.ts';
 import { EventSourceRunner, type EventSourceSpec } from '../../lib/queue/event-source.ts';
 import { MemoryQueueTransport } from '../../lib/queue/memory-transport.ts';
@@ -326,6 +327,7 @@ export class SimWorld {
   restart(): void {
     this.counters.restarts++;
     forgetMemberConnections();
+    forgetRecentEvents();
     this.#clients.clear();
     this.#startControlPlane();
   }
