@@ -269,7 +269,10 @@ async function main(): Promise<void> {
       );
     }
     const prev = previous.find((p) => p.id === m.id);
-    const note = m.carried ? `${m.note ? `${m.note}; ` : ''}not re-run: from the run of ${m.carried}` : (m.note ?? '');
+    const where = m.machine && m.machine !== machine ? ` on ${m.machine}` : '';
+    const note = m.carried
+      ? `${m.note ? `${m.note}; ` : ''}not re-run: from the run of ${m.carried}${where}`
+      : (m.note ?? '');
     lines.push(
       `| ${m.what} | ${format(m.median, m.unit)} | ${m.unit} | ${m.trials.map((t) => format(t, m.unit)).join(', ')} | ${m.carried ? '—' : comparison(m, prev)} | ${note} |`,
     );
