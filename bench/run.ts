@@ -3,7 +3,8 @@
  * BENCHMARKS.md, and compares with the previous run (bench/results.json).
  *   npm run bench -- --quick          fewer objects and trials (a smoke run; not written to BENCHMARKS.md)
  *   npm run bench -- --only=search    only the named sections (comma-separated: codec, store, api,
- *                                     queues, scheduler, propagation, eviction, application-failover,
+ *                                     queues, scheduler, propagation, eviction, eviction-memory,
+ *                                     application-failover,
  *                                     quota, quota-scale, search, cost); the other rows are carried over from
  *                                     bench/results.json, marked with the date of their run
  *   npm run bench -- --only=cost      what AWS would bill: writes docs/cost.md (nothing for BENCHMARKS.md)
@@ -19,6 +20,7 @@ import { benchQuota } from './quota.bench.ts';
 import { benchQuotaScale } from './quota-scale.bench.ts';
 import { benchSearchProxy, SEARCH_PROXY_GROUP, searchProxyReading } from './search-proxy.bench.ts';
 import { benchEviction } from './eviction.bench.ts';
+import { benchEvictionInMemory } from './eviction-memory.bench.ts';
 import { benchPropagation } from './propagation.bench.ts';
 import { benchFanoutInMemory } from './fanout-memory.bench.ts';
 import { benchQueues } from './queue.bench.ts';
@@ -155,6 +157,13 @@ async function main(): Promise<void> {
         clusters: quick ? 4 : 10,
         singles: quick ? 2 : 5,
       })),
+    );
+  }
+
+  if (wants('eviction') || wants('eviction-memory')) {
+    console.log("… failover: the eviction storm without the emulators (the simulation's world)");
+    measurements.push(
+      ...(await benchEvictionInMemory({ bindings: quick ? 300 : 2000, members: 10, trials: quick ? 1 : 3 })),
     );
   }
 
@@ -307,7 +316,7 @@ async function main(): Promise<void> {
     `- Works to members: the fan-out runs at ×${ratioTo('propagation-fanout-works', 200)} Karmada's ~200 Works/s (#7062), against a 1,000/s target on dynalite. A new Work costs ${ratioTo('propagation-fanout-store-writes', 1)} store writes besides its create (its status write, with success Events once per binding and batch) and ${ratioTo('propagation-fanout-member-requests', 1)} member requests (one POST; the adoption check reads the object only when it exists; probes and member syncs in the window count too). Dynalite, the AWS SDK and every controller share this one Node thread (the simulated members have a worker thread of their own); in AWS each executor invocation has its own CPU and DynamoDB scales by partition.`,
     `- Work fan-out without the emulators: the executor on the in-memory store and queues, members answering in process, applies ${fmtMb('propagation-fanout-memory-works')} Works/s (×${ratio('propagation-fanout-memory-works', 'propagation-fanout-works')} the local plane's), at ${ratioTo('propagation-fanout-memory-cpu', 1)} ms of process CPU per Work with the members' side included, ${ratioTo('propagation-fanout-memory-writes', 1)} store writes and ${ratioTo('propagation-fanout-memory-member-requests', 1)} member requests per Work.`,
     `- Scheduler without the emulators: on the in-memory row store and queues the same pipeline places ×${ratio('scheduler-pipeline-memory-bindings', 'scheduler-pipeline-bindings')} the bindings per second it places on dynalite + fauxqs, at ${ratioTo('scheduler-pipeline-memory-cpu', 1)} ms of process CPU per binding (brotli encoding of every write, the handler's logging and batching, the decision itself).`,
-    `- Failover: a storm evicts and re-places bindings at ×${ratioTo('eviction-storm-rate', 1.2)} Karmada's ~1.2/s with default workers and ×${ratioTo('eviction-storm-rate', 82)} its ~82/s with 50 workers (#7483), far below the 250/s target. Bindings are re-placed at a steady pace from the first to the last (the row's percentiles), so the rate is the pipeline's throughput on this one thread, where dynalite, the AWS SDK and every controller run (the ten simulated members have a thread of their own): each evicted binding costs about ${ratioTo('eviction-storm-store-writes', 1)} store writes (Events, on the binding and its template as Karmada records them, are over half) and ${ratioTo('eviction-storm-messages', 1)} queue messages, plus the reads of each controller's pass. Binding writes before re-placement are the floor of 2 (the eviction's and the scheduler's).`,
+    `- Failover: a storm evicts and re-places bindings at ×${ratioTo('eviction-storm-rate', 1.2)} Karmada's ~1.2/s with default workers and ×${ratioTo('eviction-storm-rate', 82)} its ~82/s with 50 workers (#7483), far below the 250/s target. Bindings are re-placed at a steady pace from the first to the last (the row's percentiles), so the rate is the pipeline's throughput on this one thread, where dynalite, the AWS SDK and every controller run (the ten simulated members have a thread of their own): each evicted binding costs about ${ratioTo('eviction-storm-store-writes', 1)} store writes (Events, on the binding and its template as Karmada records them, are over half) and ${ratioTo('eviction-storm-messages', 1)} queue messages, plus the reads of each controller's pass. Binding writes before re-placement are the floor of 2 (the eviction's and the scheduler's). Without the emulators — the simulation's world, every controller through its handler on the in-memory table and queues, the members in process, all on one thread — the same storm runs at ${fmtMb('eviction-storm-memory-rate')} bindings/s (×${ratio('eviction-storm-memory-rate', 'eviction-storm-rate')} the local plane's), ${ratioTo('eviction-storm-memory-cpu', 1)} ms of CPU per evicted binding from the failure to its new copy reported: on the local plane most of the time is the emulators' and the AWS SDK's (decisions/0021).`,
     `- FederatedResourceQuota with 5,000 bindings in one namespace (the scheduler on dynalite + fauxqs, 100 clusters; the binder on its own queues for deletions): a scale change reaches \`overallUsed\` in ${fmtMs('quota-scale-latency-p50')} ms (p50, end to end) with ${fmtMb('quota-scale-quota-writes')} quota write and ${fmtMb('quota-scale-all-writes')} store writes in all, reading one binding; a deleted binding's usage is given back in ${fmtMs('quota-scale-delete-latency-p50')} ms with ${fmtMb('quota-scale-delete-writes')} writes. Karmada recomputes \`overallUsed\` from a list of all 5,000 bindings on every binding deletion (and quota change, and every 5 minutes); that full recount, run here on the same bindings and store (our quota controller's sync), takes ${fmtMs('quota-scale-recount-ms')} ms by itself — ×${ratio('quota-scale-recount-ms', 'quota-scale-delete-latency-p50')} a whole deletion, ×${ratio('quota-scale-recount-ms', 'quota-scale-latency-p50')} a whole scale change — and reads ${fmtMb('quota-scale-recount-read-kb')} KB from DynamoDB, ×${ratio('quota-scale-recount-read-kb', 'quota-scale-change-read-kb')} a scale change's ${fmtMb('quota-scale-change-read-kb')} KB (mostly the scheduler's cluster list, read with or without a quota). Karmada's webhook charges a scale change as a delta, with one quota write as here. Placing and charging all 5,000 runs at ×${ratio('quota-scale-fill', 'scheduler-pipeline-bindings')} the scheduler pipeline's rate without a quota (spread over 20 namespaces), since the charges of one namespace are serialised.`,
     searchProxyReading(measurements),
     `- A user's change under a 5,000-message standard backlog reaches the member ×${ratio('propagation-nopriority-p99', 'propagation-priority-p99')} faster on the priority lane (p99) than when sent behind the backlog. Idle p50 meets the 300 ms target; the idle p99 is set by outliers that coincide with periodic work on the same thread (member syncs at each probe, resync bursts).`,

@@ -81,6 +81,8 @@ export interface WorldOptions {
   /** A guard broken on purpose (the harness's own test). */
   broken?: GuardBreak;
   trace?: (line: string) => void;
+  /** Settings over {@link SIM_CONFIG} (a benchmark raising the eviction rate); failover merged key by key. */
+  config?: Partial<RuntimeConfig>;
 }
 
 export class SimWorld {
@@ -95,6 +97,7 @@ export class SimWorld {
   readonly crashing: CrashingStore;
   readonly counters: FaultCounters;
   readonly runtime: Runtime;
+  readonly config: RuntimeConfig;
   readonly #options: WorldOptions;
   #api!: ReturnType<typeof createControlPlaneApi>;
   #token = '';
@@ -109,6 +112,11 @@ export class SimWorld {
 
   private constructor(options: WorldOptions) {
     this.#options = options;
+    this.config = {
+      ...SIM_CONFIG,
+      ...options.config,
+      failover: { ...SIM_CONFIG.failover, ...options.config?.failover },
+    };
     const { rng } = options;
     const ids = rng.fork('ids');
     const base = new RowObjectStore(this.rows, {
@@ -143,7 +151,7 @@ export class SimWorld {
     const key = new Uint8Array(32);
     for (let i = 0; i < key.length; i++) key[i] = rng.int(0, 255);
     this.runtime = {
-      config: SIM_CONFIG,
+      config: this.config,
       clock: this.clock,
       store: this.crashing,
       rows: this.rows,
@@ -283,7 +291,7 @@ export class SimWorld {
       workQueue: this.runtime.workQueue,
       clock: this.clock,
       cipher: this.runtime.cipher,
-      failover: SIM_CONFIG.failover!,
+      failover: this.config.failover!,
     });
     const sources: EventSourceSpec[] = LANES.flatMap((lane) =>
       CONTROLLER_SPECS.map((spec) => {
