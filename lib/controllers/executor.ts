@@ -8,10 +8,13 @@
  *   health. A deleting Work deletes its member objects, or releases them with
  *   `preserveResourcesOnDeletion`, then loses its finalizer. A suspended Work is not dispatched.
  * - A Cluster key (sent by the cluster-status controller after each probe of a Ready cluster): list
- *   the member's Karmada-managed objects once per kind, re-apply what is missing, drifted or failed
- *   before (a member that was down gets its updates when it is back), and refresh Work statuses.
+ *   the member's Karmada-managed objects once per kind, re-apply what is missing, drifted or not
+ *   applied yet (a member that was down gets its updates when it is back), and refresh Work statuses.
+ *   A Work the member refused at its generation is left to its own retry, a Work created moments ago
+ *   to its own message.
  * - A member that cannot be reached is retried; nothing is dropped and the Work's last known status
- *   is kept.
+ *   is kept. A cluster that is not Ready is not tried at all: its Works wait for the member sync
+ *   after its recovery, but for those two, which keep their retry.
  *
  * Pull clusters are left to their agent (lib/agent), which does the same through webhooks.
  */
@@ -241,10 +244,13 @@ export function createExecutorController(options: ExecutorOptions): Controller &
     if (suspended(work)) return suspend(work, context);
     // Applied already (a resync, a repeated message): the member sync watches it for drift.
     if (appliedCurrent(work)) return undefined;
-    // Not Ready: nothing is tried, nor retried per Work — the member sync that follows the first probe
-    // finding it Ready again applies what is not applied (and removes deleted Works' copies first).
-    // A retry per Work would read each Work of a dead member again and again for as long as it is down.
+    // Not Ready: nothing is tried. The member sync that follows the first probe finding it Ready again
+    // applies what is not applied (and removes deleted Works' copies first), so a Work is not retried
+    // one by one for as long as its member is down — except the two the sync leaves alone: a Work the
+    // member refused at this generation (its own retry applies it) and one created moments ago (left to
+    // its own message). Those keep their retry, or nothing would apply them until the next resync.
     if (!isReady(cluster)) {
+      if (failedCurrent(work) || leftToItsMessage(work, context.now)) return retry(work);
       context.logger.debug('cluster not ready; the member sync applies the work once it is', {});
       return undefined;
     }

@@ -295,6 +295,36 @@ describe('executor', () => {
     assert.equal((await isApplied())?.status, 'True');
   });
 
+  it('a Work the member refused keeps its own retry through a NotReady spell (the member sync leaves it alone) and is applied after', async () => {
+    const { w, member, run, applied } = await setup();
+    const client = member.client as unknown as { create: (m: KubeObject) => Promise<KubeObject> };
+    const create = client.create.bind(client);
+    let refuse = true;
+    client.create = async (m) => {
+      if (refuse) throw new MemberApiError(503, 'ServiceUnavailable', 'the member is restarting');
+      return create(m);
+    };
+    assert.ok((await run())?.requeueAfterMs, 'refused: retried');
+    assert.equal((await applied())?.status, 'False');
+    refuse = false;
+    const ref = { group: 'cluster.karmada.io', kind: 'Cluster', name: 'm1' };
+    const setReady = async (status: 'True' | 'False') => {
+      const c = (await w.store.get(ref))!;
+      await w.store.updateStatus({
+        ...c,
+        status: { conditions: [{ type: 'Ready', status, reason: '-', message: '-' }] },
+      });
+    };
+    // The member restarts: the probe marks it NotReady before the retry lands.
+    await setReady('False');
+    assert.ok((await run())?.requeueAfterMs, 'the retry is kept while NotReady');
+    await setReady('True');
+    await run('Cluster.cluster.karmada.io/m1');
+    assert.equal((await applied())?.status, 'False', 'the member sync leaves a refused Work to its retry');
+    assert.equal(await run(), undefined);
+    assert.equal((await applied())?.status, 'True', 'and the retry applies it');
+  });
+
   it('deletes the member object of a deleted Work, then lets the Work go', async () => {
     const { w, member, run, read } = await setup();
     await run();
