@@ -11,18 +11,22 @@
  * off.
  */
 import { performance } from 'node:perf_hooks';
-import type { KubeObject } from '../lib/api/object.ts';
 import { Rng } from '../test/sim/rng.ts';
 import { SimWorld } from '../test/sim/world.ts';
 import { median, type Measurement } from './harness.ts';
+import {
+  type StormBinding as Binding,
+  STORM_CONFIGMAPS_PATH,
+  STORM_POLICIES_PATH,
+  stormConfigMap,
+  stormPolicy,
+} from './eviction.bench.ts';
 
 const GROUP = 'Failover (issue 13)';
 /** Virtual time per step while waiting for the storm to end. */
 const STEP_MS = 5_000;
 /** Enough steps for the failure threshold, the eviction timeout and the toleration (about 2 minutes). */
 const MAX_STEPS = 200;
-
-type Binding = KubeObject & { spec: { clusters?: { name: string }[] } };
 
 async function stormOnce(
   bindings: number,
@@ -41,37 +45,16 @@ async function stormOnce(
   await ok(
     world.api('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'storm' } }),
   );
-  await ok(
-    world.api('POST', '/apis/policy.karmada.io/v1alpha1/namespaces/storm/propagationpolicies', {
-      apiVersion: 'policy.karmada.io/v1alpha1',
-      kind: 'PropagationPolicy',
-      metadata: { name: 'storm', namespace: 'storm' },
-      spec: {
-        resourceSelectors: [{ apiVersion: 'v1', kind: 'ConfigMap' }],
-        placement: {
-          clusterAffinity: { clusterNames: names },
-          spreadConstraints: [{ spreadByField: 'cluster', maxGroups: 1, minGroups: 1 }],
-        },
-      },
-    }),
-  );
+  await ok(world.api('POST', STORM_POLICIES_PATH, stormPolicy(names)));
   await world.run(STEP_MS);
-  for (let i = 0; i < bindings; i++)
-    await ok(
-      world.api('POST', '/api/v1/namespaces/storm/configmaps', {
-        apiVersion: 'v1',
-        kind: 'ConfigMap',
-        metadata: { name: `c${i}` },
-        data: { value: String(i) },
-      }),
-    );
+  for (let i = 0; i < bindings; i++) await ok(world.api('POST', STORM_CONFIGMAPS_PATH, stormConfigMap(i)));
   await world.run(30_000);
   const placed = (await world.list('work.karmada.io', 'ResourceBinding', 'storm')) as Binding[];
   const target = placed[0]?.spec.clusters?.[0]?.name;
   if (!target || placed.filter((b) => b.spec.clusters?.[0]?.name === target).length !== bindings)
     throw new Error(`the ${bindings} bindings are not all on one member`);
 
-  // The same virtual window, idle: what probes and sweeps cost without the storm.
+  // Virtual steps until `until` says so: the wall time, CPU and invocations they took.
   const steps = async (until: () => Promise<boolean>) => {
     const wall = performance.now();
     const cpu = process.cpuUsage();

@@ -43,7 +43,34 @@ const FAILOVER = {
 const until = (what: string, probe: () => Promise<boolean>, timeoutMs = 600_000, everyMs = 100) =>
   waitUntil(what, probe, timeoutMs, everyMs);
 
-type Binding = KubeObject & { spec: { clusters?: { name: string }[] } };
+/** A binding as the storm reads it: where it is placed. */
+export type StormBinding = KubeObject & { spec: { clusters?: { name: string }[] } };
+type Binding = StormBinding;
+
+/** Where the storm's policy and ConfigMaps are posted (namespace `storm`). */
+export const STORM_POLICIES_PATH = '/apis/policy.karmada.io/v1alpha1/namespaces/storm/propagationpolicies';
+export const STORM_CONFIGMAPS_PATH = '/api/v1/namespaces/storm/configmaps';
+
+/** The storm's policy: every ConfigMap of `storm` on one of `clusters` (the first, all being equal). */
+export function stormPolicy(clusters: readonly string[]): KubeObject {
+  return {
+    apiVersion: 'policy.karmada.io/v1alpha1',
+    kind: 'PropagationPolicy',
+    metadata: { name: 'storm', namespace: 'storm' },
+    spec: {
+      resourceSelectors: [{ apiVersion: 'v1', kind: 'ConfigMap' }],
+      placement: {
+        clusterAffinity: { clusterNames: [...clusters] },
+        spreadConstraints: [{ spreadByField: 'cluster', maxGroups: 1, minGroups: 1 }],
+      },
+    },
+  };
+}
+
+/** The storm's `i`th workload. */
+export function stormConfigMap(i: number): KubeObject {
+  return { apiVersion: 'v1', kind: 'ConfigMap', metadata: { name: `c${i}` }, data: { value: String(i) } } as KubeObject;
+}
 
 const ready = (cluster: KubeObject) => conditionTrue(cluster, 'Ready');
 const applied = (work: KubeObject) => conditionTrue(work, 'Applied');
@@ -79,28 +106,10 @@ export async function benchEviction(options: {
     await api.send('POST', '/api/v1/namespaces', { apiVersion: 'v1', kind: 'Namespace', metadata: { name: 'storm' } });
     // Every binding on the first member while it is healthy (a placement pinned there), then free to
     // move anywhere: the policy is widened before the failure, which does not move what is placed.
-    await api.send('POST', '/apis/policy.karmada.io/v1alpha1/namespaces/storm/propagationpolicies', {
-      apiVersion: 'policy.karmada.io/v1alpha1',
-      kind: 'PropagationPolicy',
-      metadata: { name: 'storm', namespace: 'storm' },
-      spec: {
-        resourceSelectors: [{ apiVersion: 'v1', kind: 'ConfigMap' }],
-        placement: {
-          clusterAffinity: { clusterNames: names },
-          spreadConstraints: [{ spreadByField: 'cluster', maxGroups: 1, minGroups: 1 }],
-        },
-      },
-    });
+    await api.send('POST', STORM_POLICIES_PATH, stormPolicy(names));
     await namespaceOnMembers(rt, 'storm', 600_000);
     const target = names[0]!;
-    await runConcurrent(options.bindings, 16, (i) =>
-      api.send('POST', '/api/v1/namespaces/storm/configmaps', {
-        apiVersion: 'v1',
-        kind: 'ConfigMap',
-        metadata: { name: `c${i}` },
-        data: { value: String(i) },
-      }),
-    );
+    await runConcurrent(options.bindings, 16, (i) => api.send('POST', STORM_CONFIGMAPS_PATH, stormConfigMap(i)));
     await until(
       `${options.bindings} bindings applied`,
       async () => (await listAll(store, { ...WORK, cluster: target })).filter(applied).length >= options.bindings,

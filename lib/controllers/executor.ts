@@ -46,7 +46,7 @@ import {
   workStatusAfter,
   workStatusChanged,
 } from '../core/status/index.ts';
-import { leftToItsMessage, manifestsOf, observeWork } from '../core/work/index.ts';
+import { leftToItsMessage, manifestsOf, observeWork, retriedWhileNotReady } from '../core/work/index.ts';
 import type { ResourceBinding } from '../core/model/types.ts';
 import { templateStubOf } from '../core/scheduler/index.ts';
 import { MemberApiError, type MemberClient, MemberUnreachableError } from '../members/client.ts';
@@ -244,13 +244,10 @@ export function createExecutorController(options: ExecutorOptions): Controller &
     if (suspended(work)) return suspend(work, context);
     // Applied already (a resync, a repeated message): the member sync watches it for drift.
     if (appliedCurrent(work)) return undefined;
-    // Not Ready: nothing is tried. The member sync that follows the first probe finding it Ready again
-    // applies what is not applied (and removes deleted Works' copies first), so a Work is not retried
-    // one by one for as long as its member is down — except the two the sync leaves alone: a Work the
-    // member refused at this generation (its own retry applies it) and one created moments ago (left to
-    // its own message). Those keep their retry, or nothing would apply them until the next resync.
+    // Not Ready: nothing is tried; the member sync after its recovery applies the Work, unless it is one
+    // the sync leaves to its own retry.
     if (!isReady(cluster)) {
-      if (failedCurrent(work) || leftToItsMessage(work, context.now)) return retry(work);
+      if (retriedWhileNotReady(work, context.now)) return retry(work);
       context.logger.debug('cluster not ready; the member sync applies the work once it is', {});
       return undefined;
     }

@@ -123,7 +123,7 @@ export class SimWorld {
       clock: this.clock,
       newUid: () => ids.uuid(),
       random: () => ids.float(),
-      ttlSeconds: eventTtl(SIM_CONFIG.eventTtlSeconds),
+      ttlSeconds: eventTtl(this.config.eventTtlSeconds),
     });
     this.versions = new VersionWatch();
     this.truth = base;

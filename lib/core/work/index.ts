@@ -34,6 +34,7 @@ export {
   manifestsOf,
   NEW_WORK_GRACE_MS,
   observeWork,
+  retriedWhileNotReady,
   withManifestType,
 } from './manifests.ts';
 export { bindingRefOf, generateBindingName, generateWorkName } from './names.ts';

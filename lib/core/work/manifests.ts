@@ -4,6 +4,7 @@
  * `NeedsUpdate`): whether the Work must be applied again, or the statuses to report. The caller lists
  * the member objects; this decides from them.
  */
+import { failedCurrent } from '../status/applied.ts';
 import { manifestStatusOf } from '../status/work.ts';
 import type { ManifestStatus } from '../status/types.ts';
 import type { KubeObject } from '../model/types.ts';
@@ -61,4 +62,15 @@ export function leftToItsMessage(work: KubeObject, nowMs: number): boolean {
   if (work.status && Object.keys(work.status).length > 0) return false;
   const created = Date.parse(work.metadata.creationTimestamp ?? '');
   return Number.isFinite(created) && nowMs - created < NEW_WORK_GRACE_MS;
+}
+
+/**
+ * Whether a Work keeps its own retry while its cluster is not Ready. Most do not: the member sync that
+ * follows the cluster's recovery applies what is not applied, so retrying each Work of a dead member
+ * would only read it again and again. The sync leaves two kinds alone, and those do: a Work the member
+ * refused at its generation (its retry applies it) and one created moments ago
+ * ({@link leftToItsMessage}).
+ */
+export function retriedWhileNotReady(work: KubeObject, nowMs: number): boolean {
+  return failedCurrent(work) || leftToItsMessage(work, nowMs);
 }

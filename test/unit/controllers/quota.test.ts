@@ -617,6 +617,14 @@ describe('quota enforcement in the scheduler (FederatedQuotaEnforcement)', () =>
 describe('charges in flight on the quota', () => {
   const inFlight = async (t: ReturnType<typeof setup>) =>
     Object.keys(chargesInFlightOf((await t.store.get(FRQ_REF))!)).sort();
+  /** `binding`'s usage charged from `from` to `to` against the quota as it is now, `laterMs` after the clock. */
+  const charge = async (
+    t: ReturnType<typeof setup>,
+    binding: string,
+    from: Record<string, string>,
+    to: Record<string, string>,
+    laterMs = 0,
+  ) => chargeQuota(t.store, [(await t.store.get(FRQ_REF))!], from, to, { binding, now: t.clock.now() + laterMs });
 
   it('a charge repeated before its binding write (a lost invocation, retried) is not charged twice', async () => {
     const t = setup();
@@ -634,18 +642,9 @@ describe('charges in flight on the quota', () => {
   it('a revert gives the charge back and drops its record', async () => {
     const t = setup();
     await t.withQuota({ cpu: '4' });
-    const charge = await chargeQuota(
-      t.store,
-      [(await t.store.get(FRQ_REF))!],
-      {},
-      { cpu: '2' },
-      {
-        binding: 'web',
-        now: t.clock.now(),
-      },
-    );
-    assert.ok(charge.ok);
-    await revertQuota(t.store, charge.charged);
+    const charged = await charge(t, 'web', {}, { cpu: '2' });
+    assert.ok(charged.ok);
+    await revertQuota(t.store, charged.charged);
     assert.equal((await t.used())?.cpu, '0');
     assert.deepEqual(await inFlight(t), []);
   });
@@ -653,22 +652,10 @@ describe('charges in flight on the quota', () => {
   it('a revert after another charge of the same binding (two writers: a restore and a placement) changes nothing — that charge counted from this one', async () => {
     const t = setup();
     await t.withQuota({ cpu: '4' });
-    const first = await chargeQuota(
-      t.store,
-      [(await t.store.get(FRQ_REF))!],
-      {},
-      { cpu: '2' },
-      { binding: 'web', now: t.clock.now() },
-    );
+    const first = await charge(t, 'web', {}, { cpu: '2' });
     assert.ok(first.ok);
     // The second writer read the quota after the first charge: it holds 2 for web, and charges up to 3.
-    const second = await chargeQuota(
-      t.store,
-      [(await t.store.get(FRQ_REF))!],
-      {},
-      { cpu: '3' },
-      { binding: 'web', now: t.clock.now() + 1_000 },
-    );
+    const second = await charge(t, 'web', {}, { cpu: '3' }, 1_000);
     assert.ok(second.ok);
     assert.equal((await t.used())?.cpu, '3');
     // The first writer's binding write lost: its revert must not take 2 off what the second one holds.
@@ -683,25 +670,18 @@ describe('charges in flight on the quota', () => {
   it('a give-back whose binding write lost is put back even when its room was taken meanwhile (simulation seed 1195: refused, the quota counted 2 CPUs less than its bindings, and later charges went past the limit)', async () => {
     const t = setup();
     await t.withQuota({ cpu: '10' });
-    const frq = async () => [(await t.store.get(FRQ_REF))!];
-    assert.ok((await chargeQuota(t.store, await frq(), {}, { cpu: '4' }, { binding: 'other', now: t.clock.now() })).ok);
-    assert.ok((await chargeQuota(t.store, await frq(), {}, { cpu: '4' }, { binding: 'web', now: t.clock.now() })).ok);
+    assert.ok((await charge(t, 'other', {}, { cpu: '4' })).ok);
+    assert.ok((await charge(t, 'web', {}, { cpu: '4' })).ok);
     // web gives 2 back (a rendered scale-down) …
-    const giveBack = await chargeQuota(
-      t.store,
-      await frq(),
-      { cpu: '4' },
-      { cpu: '2' },
-      { binding: 'web', now: t.clock.now() + 1_000 },
-    );
+    const giveBack = await charge(t, 'web', { cpu: '4' }, { cpu: '2' }, 1_000);
     assert.ok(giveBack.ok);
     // … a third binding takes the room …
-    assert.ok((await chargeQuota(t.store, await frq(), {}, { cpu: '3' }, { binding: 'new', now: t.clock.now() })).ok);
+    assert.ok((await charge(t, 'new', {}, { cpu: '3' })).ok);
     assert.equal((await t.used())?.cpu, '9');
     // … and web's binding write loses: its 4 are still what the members run.
     await revertQuota(t.store, giveBack.charged);
     assert.equal((await t.used())?.cpu, '11', 'counted as it is — over the limit, so nothing more is admitted');
-    const held = await chargeQuota(t.store, await frq(), {}, { cpu: '1' }, { binding: 'late', now: t.clock.now() });
+    const held = await charge(t, 'late', {}, { cpu: '1' });
     assert.equal(held.ok, false);
   });
 

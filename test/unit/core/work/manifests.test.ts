@@ -5,7 +5,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { KubeObject } from '../../../../lib/core/model/types.ts';
-import { describeManifest, manifestsOf, observeWork, withManifestType } from '../../../../lib/core/work/index.ts';
+import {
+  describeManifest,
+  manifestsOf,
+  observeWork,
+  retriedWhileNotReady,
+  withManifestType,
+} from '../../../../lib/core/work/index.ts';
 
 const manifest: KubeObject = {
   apiVersion: 'apps/v1',
@@ -79,4 +85,34 @@ describe('observeWork (member sync: re-apply what is missing or drifted, else re
       [[0, 'Deployment', 'nginx']],
     );
   });
+});
+
+describe('retriedWhileNotReady: which Works keep their own retry while their cluster is not Ready', () => {
+  const at = Date.parse('2026-01-05T09:00:00Z');
+  const work = (status: Record<string, unknown> | undefined, createdSecondsAgo = 120): KubeObject => ({
+    apiVersion: 'work.karmada.io/v1alpha1',
+    kind: 'Work',
+    metadata: {
+      name: 'w',
+      namespace: 'karmada-es-m1',
+      generation: 2,
+      creationTimestamp: new Date(at - createdSecondsAgo * 1000).toISOString(),
+    },
+    ...(status ? { status } : {}),
+  });
+  const applied = (status: string, observedGeneration: number) => ({
+    conditions: [{ type: 'Applied', status, observedGeneration }],
+  });
+  const rows: [string, KubeObject, boolean][] = [
+    [
+      'refused by the member at its generation: the member sync leaves it to its retry',
+      work(applied('False', 2)),
+      true,
+    ],
+    ['created moments ago, never reported: left to its own message (NEW_WORK_GRACE_MS)', work(undefined, 5), true],
+    ['never reported, past the grace: the member sync applies it', work(undefined, 60), false],
+    ['refused at an older generation: the member sync applies the new one', work(applied('False', 1)), false],
+    ['applied before and changed since: the member sync applies it', work(applied('True', 1)), false],
+  ];
+  for (const [name, w, want] of rows) it(name, () => assert.equal(retriedWhileNotReady(w, at), want));
 });
