@@ -428,11 +428,16 @@ describe('Karmada compatibility through kubectl', () => {
       return t?.status?.readyReplicas === 6 ? t : undefined;
     })) as KubeObject & { status: { replicas?: number } };
     assert.equal(template.status.replicas, 6);
-    const rb = (await getJson(kubectl, ['rb', 'shared-deployment', '-n', 'compat'])) as KubeObject & {
-      status: { aggregatedStatus: { clusterName: string; applied?: boolean; appliedMessage?: string }[] };
-    };
-    const conflicting = rb.status.aggregatedStatus.find((i) => i.clusterName === 'member3');
-    assert.ok(conflicting && !conflicting.applied);
+    // member3's item exists (applied: false) from the moment its Work does; the apply failure's message
+    // arrives with the Work's Applied condition, which may come after the two other members are ready.
+    type Item = { clusterName: string; applied?: boolean; appliedMessage?: string };
+    const conflicting = (await eventually('member3 item carries its apply failure', async () => {
+      const rb = (await getJson(kubectl, ['rb', 'shared-deployment', '-n', 'compat'])) as
+        (KubeObject & { status?: { aggregatedStatus?: Item[] } }) | undefined;
+      const item = rb?.status?.aggregatedStatus?.find((i) => i.clusterName === 'member3');
+      return item?.appliedMessage && /already exists/.test(item.appliedMessage) ? item : undefined;
+    })) as Item;
+    assert.ok(!conflicting.applied); // applied is omitted when false, as Karmada's omitempty field
     assert.match(
       conflicting.appliedMessage ?? '',
       /^Failed to apply all manifests \(0\/1\): resource\(kind=Deployment, compat\/shared\) already exists in the cluster member3 and the work.karmada.io\/conflict-resolution strategy value is empty, Karmada will not manage this resource$/,
