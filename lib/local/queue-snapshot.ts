@@ -9,7 +9,7 @@
 import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { OutgoingMessage, QueueTransport } from '../queue/port.ts';
-import type { InspectedMessage, LocalSqsServer } from './servers.ts';
+import type { InspectedMessage, QueueInspector } from './servers.ts';
 import { MAX_DELAY_SECONDS } from '../queue/messages.ts';
 
 export interface SavedMessage {
@@ -37,7 +37,7 @@ function attributesOf(m: InspectedMessage): Record<string, string> {
 
 /** Reads every message of `queueNames` from the server (non-destructively). */
 export async function snapshotQueues(
-  server: LocalSqsServer,
+  server: QueueInspector,
   queueNames: readonly string[],
   nowMs: number,
 ): Promise<SavedMessage[]> {

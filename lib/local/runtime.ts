@@ -45,7 +45,7 @@ import { controllerHandler, wireRuntime } from '../wiring/wire.ts';
 import { acquireDataDirLock } from './lock.ts';
 import { restoreSnapshot, snapshotQueues, writeSnapshot } from './queue-snapshot.ts';
 import { eventSourcesFor, type ProvisionedQueue, provisionControllerQueues, queueUrlBase } from './queues.ts';
-import { type LocalServer, type LocalSqsServer, startDynalite, startSqsServer } from './servers.ts';
+import { startEmulators } from './emulators.ts';
 import { RowObjectStore } from '../store/row-object-store.ts';
 import { type RunningTimer, startTimer } from './timer.ts';
 
@@ -114,7 +114,8 @@ export interface LocalRuntime {
   /** Unix socket of the control channel (`skctl sim`). */
   controlSocket: string;
   /**
-   * Resolves with the reason when part of the runtime dies while it runs (the members' thread); never
+   * Resolves with the reason when part of the runtime dies while it runs (the members' thread, the
+   * DynamoDB and SQS emulators' process); never
    * otherwise. `skctl up` then stops and exits with an error.
    */
   failed: Promise<Error>;
@@ -166,12 +167,15 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       cleanups.push(() => spawned.close());
     }
 
-    const dynamo: LocalServer = await startDynalite({
-      ...(dataDir ? { path: join(dataDir, 'dynamodb') } : {}),
-      ...(options.dynamodbPort !== undefined ? { port: options.dynamodbPort } : {}),
+    // DynamoDB and SQS stand-ins in a process of their own (decision 0022), as the services are
+    // elsewhere in AWS: this thread keeps its core for the pipeline.
+    const emulators = await startEmulators({
+      ...(dataDir ? { dynamodbPath: join(dataDir, 'dynamodb') } : {}),
+      ...(options.dynamodbPort !== undefined ? { dynamodbPort: options.dynamodbPort } : {}),
+      ...(options.sqsPort !== undefined ? { sqsPort: options.sqsPort } : {}),
     });
-    cleanups.push(() => dynamo.stop());
-    const ddb = createDynamoClient({ region: LOCAL_REGION, endpoint: dynamo.endpoint });
+    cleanups.push(() => emulators.stop());
+    const ddb = createDynamoClient({ region: LOCAL_REGION, endpoint: emulators.endpoints.dynamodb });
     const migrated = await ensureLocalTable(
       ddb,
       LOCAL_TABLE,
@@ -180,11 +184,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
     if (migrated > 0) log.info('object table upgraded to this version’s indexes', { items: migrated });
     ddb.destroy();
 
-    const sqs: LocalSqsServer = await startSqsServer({
-      ...(options.sqsPort !== undefined ? { port: options.sqsPort } : {}),
-    });
-    cleanups.push(() => sqs.stop());
-    const sqsClient = createSqsClient({ region: LOCAL_REGION, endpoint: sqs.endpoint });
+    const sqsClient = createSqsClient({ region: LOCAL_REGION, endpoint: emulators.endpoints.sqs });
     const queues = await provisionControllerQueues(new SqsQueueAdmin(sqsClient), LOCAL_QUEUE_PREFIX, CONTROLLER_SPECS);
     sqsClient.destroy();
     const urlBase = queueUrlBase(queues);
@@ -197,8 +197,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       tableName: LOCAL_TABLE,
       queuePrefix: LOCAL_QUEUE_PREFIX,
       queueUrlBase: urlBase,
-      dynamodbEndpoint: dynamo.endpoint,
-      sqsEndpoint: sqs.endpoint,
+      dynamodbEndpoint: emulators.endpoints.dynamodb,
+      sqsEndpoint: emulators.endpoints.sqs,
       reconcileConcurrency: 8,
       metrics: 'off',
       eventTtlSeconds: options.eventTtlSeconds ?? 3600,
@@ -298,7 +298,12 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
         update: true,
       });
     }
-    const failed: Promise<Error> = thread?.crashed ?? new Promise<Error>(() => {});
+    let emulatorsGone = false;
+    void emulators.crashed.then((err) => {
+      emulatorsGone = true;
+      log.error('the local DynamoDB and SQS process ended; stopping', { error: err });
+    });
+    const failed: Promise<Error> = Promise.race([emulators.crashed, ...(thread ? [thread.crashed] : [])]);
     const controlSocket = join(secretsDir, 'skctl.sock');
     const control = await startControlServer(controlSocket, members);
     cleanups.push(() => new Promise<void>((resolve) => control.close(() => resolve())));
@@ -400,8 +405,8 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
           {
             pid: process.pid,
             startedAt: new Date(clock.now()).toISOString(),
-            dynamodb: dynamo.endpoint,
-            sqs: sqs.endpoint,
+            dynamodb: emulators.endpoints.dynamodb,
+            sqs: emulators.endpoints.sqs,
             api: apiServer.url,
             kubeconfig,
             control: controlSocket,
@@ -423,7 +428,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       config,
       runtime,
       dataDir,
-      endpoints: { dynamodb: dynamo.endpoint, sqs: sqs.endpoint, api: apiServer.url },
+      endpoints: { ...emulators.endpoints, api: apiServer.url },
       kubeconfig,
       members,
       changes,
@@ -447,8 +452,9 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
           await runner.stop();
           runnerStopped = true;
           let savedMessages = 0;
-          if (dataDir) {
-            const saved = await snapshotQueues(sqs, allQueueNames, clock.now());
+          // With the emulators gone there is nothing to read: their queued messages are lost.
+          if (dataDir && !emulatorsGone) {
+            const saved = await snapshotQueues(emulators, allQueueNames, clock.now());
             writeSnapshot(dataDir, saved, clock.now());
             savedMessages = saved.length;
           }

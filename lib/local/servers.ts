@@ -53,10 +53,13 @@ export interface QueueContents {
   inflight: { message: InspectedMessage; visibilityDeadline: number }[];
 }
 
-export interface LocalSqsServer extends LocalServer {
+/** Reads what a local SQS server holds, without taking it. */
+export interface QueueInspector {
   /** Non-destructive view of a queue (undefined if it does not exist). */
   inspect(queueName: string): Promise<QueueContents | undefined>;
 }
+
+export interface LocalSqsServer extends LocalServer, QueueInspector {}
 
 /** Starts fauxqs, an SQS-compatible server, in this process. State is in memory. */
 export async function startSqsServer(options: { port?: number } = {}): Promise<LocalSqsServer> {
@@ -66,14 +69,14 @@ export async function startSqsServer(options: { port?: number } = {}): Promise<L
   return {
     endpoint,
     stop: () => app.close(),
-    async inspect(queueName) {
-      const res = await app.inject({
-        method: 'GET',
-        url: `/_fauxqs/queues/${encodeURIComponent(queueName)}`,
-      });
-      if (res.statusCode === 404) return undefined;
-      if (res.statusCode !== 200) throw new Error(`inspecting queue ${queueName} failed: HTTP ${res.statusCode}`);
-      return (JSON.parse(res.body) as { messages: QueueContents }).messages;
-    },
+    inspect: (queueName) => inspectQueueOver(endpoint, queueName),
   };
+}
+
+/** A queue's contents from fauxqs's inspection endpoint at `endpoint` (undefined if there is no such queue). */
+export async function inspectQueueOver(endpoint: string, queueName: string): Promise<QueueContents | undefined> {
+  const res = await fetch(`${endpoint}/_fauxqs/queues/${encodeURIComponent(queueName)}`);
+  if (res.status === 404) return undefined;
+  if (res.status !== 200) throw new Error(`inspecting queue ${queueName} failed: HTTP ${res.status}`);
+  return ((await res.json()) as { messages: QueueContents }).messages;
 }
