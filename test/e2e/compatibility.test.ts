@@ -160,15 +160,11 @@ describe('Karmada compatibility through kubectl', () => {
     }
     // The members' new API shows up in Cluster.status.apiEnablements within a few status periods.
     const placed = crb.spec.clusters![0]!.name;
-    await eventually(
-      'example.com/v1 in apiEnablements',
-      async () => {
-        const c = (await getJson(kubectl, ['cluster', placed])) as
-          (KubeObject & { status?: { apiEnablements?: { groupVersion: string }[] } }) | undefined;
-        return c?.status?.apiEnablements?.some((a) => a.groupVersion === 'example.com/v1');
-      },
-      10_000,
-    );
+    await eventually('example.com/v1 in apiEnablements', async () => {
+      const c = (await getJson(kubectl, ['cluster', placed])) as
+        (KubeObject & { status?: { apiEnablements?: { groupVersion: string }[] } }) | undefined;
+      return c?.status?.apiEnablements?.some((a) => a.groupVersion === 'example.com/v1');
+    });
 
     // A cluster-scoped instance of it, selected by another CPP: a ClusterResourceBinding named
     // <name>-<kind> as Karmada names it, labelled with that CPP's permanent id, and the Widget on the member.

@@ -170,7 +170,11 @@ spec:
       'the eviction task ended',
       async () => !(await binding('nginx-deployment', 'web'))?.spec.gracefulEvictionTasks?.length,
     );
-    const describe = await kubectl.ok(['describe', 'rb', 'nginx-deployment', '-n', 'web']);
+    // EvictionTaskEnded is recorded after the write that ends the task, which is what was waited for.
+    const describe = await eventually('EvictionTaskEnded on the binding', async () => {
+      const text = await kubectl.ok(['describe', 'rb', 'nginx-deployment', '-n', 'web']);
+      return /EvictionTaskEnded/.test(text) ? text : undefined;
+    });
     assert.match(describe, /EvictWorkloadFromClusterSucceed.*Evict from cluster member2 succeed/);
     assert.match(describe, /EvictionTaskEnded.*every new target is healthy/);
     const wide = await kubectl.ok(['get', 'rb', 'nginx-deployment', '-n', 'web', '-o', 'wide']);
@@ -274,7 +278,12 @@ spec:
       (await binding('pinned-configmap'))?.spec.clusters?.map((c) => c.name),
       ['member3'],
     );
-    assert.match(await kubectl.ok(['describe', 'cm', 'pinned']), /EvictionHeld/);
+    // EvictionHeld is recorded on the template after the write that sets FailoverHeld on the binding.
+    const describedTemplate = await eventually('EvictionHeld on the ConfigMap', async () => {
+      const text = await kubectl.ok(['describe', 'cm', 'pinned']);
+      return /EvictionHeld/.test(text) ? text : undefined;
+    });
+    assert.match(describedTemplate, /EvictionHeld/);
 
     await recover('member3');
     await eventually(

@@ -139,7 +139,11 @@ ${nginx('first', 'team', 3, '{requests: {cpu: 200m}}')}
       undefined,
       'nothing reached the member',
     );
-    const described = await kubectl.ok(['describe', 'federatedresourcequota', 'team-quota', '-n', 'team']);
+    // The quota's event is recorded after the binding's QuotaExceeded condition is written.
+    const described = await eventually('QuotaExceeded on the quota', async () => {
+      const text = await kubectl.ok(['describe', 'federatedresourcequota', 'team-quota', '-n', 'team']);
+      return /ResourceBinding\(team\/second-deployment\) is held/.test(text) ? text : undefined;
+    });
     assert.match(described, /QuotaExceeded.*ResourceBinding\(team\/second-deployment\) is held/);
 
     await kubectl.ok(['delete', 'deployment', 'first', '-n', 'team']);

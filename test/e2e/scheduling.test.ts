@@ -258,7 +258,11 @@ describe('detector and scheduler through kubectl', () => {
     const condition = scheduled(failed)!;
     assert.equal(condition.reason, 'Unschedulable');
     assert.match(condition.message, /Clusters available replicas 1 are not enough to schedule\./);
-    const described = await kubectl.ok(['describe', 'deployment', 'big']);
+    // The event goes on the template after the binding's Scheduled=False is written.
+    const described = await eventually('ScheduleBindingFailed on the template', async () => {
+      const text = await kubectl.ok(['describe', 'deployment', 'big']);
+      return /ScheduleBindingFailed/.test(text) ? text : undefined;
+    });
     assert.match(described, /ScheduleBindingFailed/);
 
     // A second node joins member4.
