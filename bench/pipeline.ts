@@ -13,7 +13,6 @@ import {
   provisionControllerQueues,
   queueUrlBase,
 } from '../lib/local/queues.ts';
-import type { LocalSqsServer } from '../lib/local/servers.ts';
 import { createLogger } from '../lib/observability/logger.ts';
 import { createMetrics } from '../lib/observability/metrics.ts';
 import { EventSourceRunner } from '../lib/queue/event-source.ts';
@@ -27,7 +26,7 @@ import { createControllerHandler } from '../lib/reconcile/handler.ts';
 let seq = 0;
 
 export async function controllerOnQueues<C extends Controller>(
-  server: LocalSqsServer,
+  server: { endpoint: string },
   spec: ControllerSpec,
   make: (workQueue: TransportWorkQueue) => C,
   options: { visibilityTimeoutSeconds?: number } = {},

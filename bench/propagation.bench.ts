@@ -27,6 +27,8 @@ import {
   membersReady,
   namespaceOnMembers,
   simulatedMembers,
+  describePlaneCpu,
+  measurePlaneCpu,
   sleep,
   until,
   startBenchPlane,
@@ -93,6 +95,7 @@ export async function benchPropagation(options: {
       return n;
     };
     const fanStarted = performance.now();
+    const endCpu = measurePlaneCpu(rt);
     await rt.runtime.workQueue.enqueue(
       works.map((w) => ({
         controller: 'executor',
@@ -103,6 +106,7 @@ export async function benchPropagation(options: {
     );
     await until('every Work applied on its member', async () => (await count()) >= total, 600_000, 100);
     const fanRate = total / ((performance.now() - fanStarted) / 1000);
+    const fanCpu = endCpu();
     // The counts cover the fan-out's own writes: every Work reports Applied, then its batch's Events.
     await until(
       'every Work reported Applied',
@@ -228,6 +232,16 @@ export async function benchPropagation(options: {
         trials: [fanRate],
         higherIsBetter: true,
         note: 'Karmada ~200/s (#7062); target ≥ 1,000/s on dynalite',
+      },
+      {
+        id: 'propagation-fanout-cpu',
+        group: GROUP,
+        what: "CPU of the control plane's process per Work in the fan-out (members' thread included)",
+        unit: 'ms',
+        median: fanCpu.processMs / total,
+        trials: [fanCpu.processMs / total],
+        higherIsBetter: false,
+        note: `${describePlaneCpu(fanCpu, total, 'Work')}; the members answer from their own thread in this process`,
       },
       {
         id: 'propagation-fanout-store-writes',

@@ -4,7 +4,6 @@
  * standard backlog.
  */
 import type { ControllerSpec } from '../lib/controllers/specs.ts';
-import type { LocalSqsServer } from '../lib/local/servers.ts';
 import { type Measurement, median, percentile } from './harness.ts';
 import { controllerOnQueues } from './pipeline.ts';
 
@@ -33,7 +32,7 @@ async function until(condition: () => boolean, timeoutMs: number): Promise<void>
 }
 
 export async function benchQueues(
-  server: LocalSqsServer,
+  server: { endpoint: string },
   options: { messages: number; trials: number },
 ): Promise<Measurement[]> {
   const n = options.messages;

@@ -20,7 +20,6 @@ import { createBinderController } from '../lib/controllers/binder.ts';
 import { createFederatedResourceQuotaController } from '../lib/controllers/federated-resource-quota.ts';
 import { createSchedulerController } from '../lib/controllers/scheduler.ts';
 import { BINDER_CONTROLLER_NAME, controllerSpec, SCHEDULER_CONTROLLER_NAME } from '../lib/controllers/specs.ts';
-import type { LocalSqsServer } from '../lib/local/servers.ts';
 import { createLogger } from '../lib/observability/logger.ts';
 import type { ObjectStore } from '../lib/store/port.ts';
 import { listAll } from '../lib/store/list-all.ts';
@@ -119,7 +118,7 @@ interface Reads {
 
 export async function benchQuotaScale(
   dynamoEndpoint: string,
-  sqs: LocalSqsServer,
+  sqs: { endpoint: string },
   options: { bindings: number; samples: number; recounts: number },
 ): Promise<Measurement[]> {
   const n = options.bindings;

@@ -10,7 +10,7 @@
  *   npm run bench -- --only=cost      what AWS would bill: writes docs/cost.md (nothing for BENCHMARKS.md)
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { startDynalite, startSqsServer } from '../lib/local/servers.ts';
+import { startEmulators } from '../lib/local/emulators.ts';
 import { startDynamoDbLocal } from '../test/support/dynamodb-local.ts';
 import { describeSetup, machineOf, type Measurement } from './harness.ts';
 import { benchApi } from './api.bench.ts';
@@ -73,16 +73,18 @@ async function main(): Promise<void> {
   }
 
   if (wants('store') || wants('api')) {
-    const dynalite = await startDynalite();
+    // dynalite in its own process, as local mode runs it (decision 0022).
+    const emulators = await startEmulators();
+    const dynalite = emulators.endpoints.dynamodb;
     if (wants('store')) {
       console.log('… object store on dynalite');
-      measurements.push(...(await benchStore('dynalite', dynalite.endpoint, { objects: quick ? 200 : 1000, trials })));
+      measurements.push(...(await benchStore('dynalite', dynalite, { objects: quick ? 200 : 1000, trials })));
     }
     if (wants('api')) {
       console.log('… Kubernetes API over HTTPS on dynalite');
-      measurements.push(...(await benchApi(dynalite.endpoint, { objects: quick ? 200 : 1000, trials })));
+      measurements.push(...(await benchApi(dynalite, { objects: quick ? 200 : 1000, trials })));
     }
-    await dynalite.stop();
+    await emulators.stop();
   }
 
   if (wants('store')) {
@@ -95,7 +97,8 @@ async function main(): Promise<void> {
   }
 
   if (wants('queues') || wants('scheduler')) {
-    const sqs = await startSqsServer();
+    const emulators = await startEmulators();
+    const sqs = { endpoint: emulators.endpoints.sqs };
     if (wants('queues')) {
       console.log('… queues on fauxqs');
       measurements.push(...(await benchQueues(sqs, { messages: quick ? 1000 : 5000, trials })));
@@ -104,20 +107,18 @@ async function main(): Promise<void> {
       console.log('… scheduler: pure core');
       measurements.push(...benchSchedulerCore(trials, quick ? 1000 : 5000));
       console.log('… scheduler: local pipeline (dynalite + fauxqs)');
-      const schedulerStore = await startDynalite();
       measurements.push(
         ...(await benchSchedulerPipeline(
-          { dynamoEndpoint: schedulerStore.endpoint, sqs },
+          { dynamoEndpoint: emulators.endpoints.dynamodb, sqs },
           { bindings: quick ? 1000 : 5000, trials: quick ? 1 : 2 },
         )),
       );
-      await schedulerStore.stop();
       console.log('… scheduler: in-memory pipeline (the same code without the emulators)');
       measurements.push(
         ...(await benchSchedulerPipeline('memory', { bindings: quick ? 1000 : 5000, trials: quick ? 1 : 3 })),
       );
     }
-    await sqs.stop();
+    await emulators.stop();
   }
 
   if (wants('propagation')) {
@@ -193,19 +194,21 @@ async function main(): Promise<void> {
 
   if (wants('quota-scale')) {
     console.log('… FederatedResourceQuota at 5,000 bindings in one namespace (scheduler on dynalite + fauxqs)');
-    const quotaStore = await startDynalite();
-    const quotaSqs = await startSqsServer();
+    const emulators = await startEmulators();
     try {
       measurements.push(
-        ...(await benchQuotaScale(quotaStore.endpoint, quotaSqs, {
-          bindings: quick ? 500 : 5000,
-          samples: quick ? 5 : 20,
-          recounts: quick ? 3 : 5,
-        })),
+        ...(await benchQuotaScale(
+          emulators.endpoints.dynamodb,
+          { endpoint: emulators.endpoints.sqs },
+          {
+            bindings: quick ? 500 : 5000,
+            samples: quick ? 5 : 20,
+            recounts: quick ? 3 : 5,
+          },
+        )),
       );
     } finally {
-      await quotaSqs.stop();
-      await quotaStore.stop();
+      await emulators.stop();
     }
   }
 
@@ -313,10 +316,10 @@ async function main(): Promise<void> {
     `- The API costs over the store alone: a create through HTTPS, authentication, validation and managedFields runs at ×${ratio('api.create-16', 'store.dynalite.put-16')} the store's create rate (both 16 in flight on dynalite); a strategic merge patch is a read plus a write, like the store's update (×${ratio('api.smp-16', 'store.dynalite.update-16')}).`,
     '- The priority wait is the queue-level part of a user update under a 5,000-message backlog (docs/decisions/0003-queues-and-retries.md): the priority lane has its own pollers, so it does not wait for the backlog.',
     `- Scheduler: the local pipeline places bindings at ×${ratioTo('scheduler-pipeline-bindings', 22)} Karmada v1.15's ~22/s, and at ×${ratio('scheduler-pipeline-bindings', 'store.dynalite.update-16')} the bare store's read-modify-write rate on dynalite — each binding is one read and one conditional write, so the local store, not the decision (the pure core decides ×${ratio('scheduler-core-decisions', 'scheduler-pipeline-bindings')} faster), bounds it below the 1,000/s target on 2 cores. Writes per binding are the binding's own write plus its share of the reservation ledger's (one per batch flush); no member is called.`,
-    `- Works to members: the fan-out runs at ×${ratioTo('propagation-fanout-works', 200)} Karmada's ~200 Works/s (#7062), against a 1,000/s target on dynalite. A new Work costs ${ratioTo('propagation-fanout-store-writes', 1)} store writes besides its create (its status write, with success Events once per binding and batch) and ${ratioTo('propagation-fanout-member-requests', 1)} member requests (one POST; the adoption check reads the object only when it exists; probes and member syncs in the window count too). Dynalite, the AWS SDK and every controller share this one Node thread (the simulated members have a worker thread of their own); in AWS each executor invocation has its own CPU and DynamoDB scales by partition.`,
+    `- Works to members: the fan-out runs at ×${ratioTo('propagation-fanout-works', 200)} Karmada's ~200 Works/s (#7062), against a 1,000/s target on dynalite. A new Work costs ${ratioTo('propagation-fanout-store-writes', 1)} store writes besides its create (its status write, with success Events once per binding and batch) and ${ratioTo('propagation-fanout-member-requests', 1)} member requests (one POST; the adoption check reads the object only when it exists; probes and member syncs in the window count too). The control plane's thread is busy the whole fan-out at ${ratioTo('propagation-fanout-cpu', 1)} ms of the process's CPU per Work (the members' thread included), besides what dynalite and fauxqs spend in their own process (decision 0022): 1,000 Works/s would need under 2 ms per Work on these two cores in all, where the in-memory run below needs 0.3 — the AWS SDK's and the emulators' work per request is the difference. In AWS each executor invocation has its own CPU and DynamoDB scales by partition.`,
     `- Work fan-out without the emulators: the executor on the in-memory store and queues, members answering in process, applies ${fmtMb('propagation-fanout-memory-works')} Works/s (×${ratio('propagation-fanout-memory-works', 'propagation-fanout-works')} the local plane's), at ${ratioTo('propagation-fanout-memory-cpu', 1)} ms of process CPU per Work with the members' side included, ${ratioTo('propagation-fanout-memory-writes', 1)} store writes and ${ratioTo('propagation-fanout-memory-member-requests', 1)} member requests per Work.`,
     `- Scheduler without the emulators: on the in-memory row store and queues the same pipeline places ×${ratio('scheduler-pipeline-memory-bindings', 'scheduler-pipeline-bindings')} the bindings per second it places on dynalite + fauxqs, at ${ratioTo('scheduler-pipeline-memory-cpu', 1)} ms of process CPU per binding (brotli encoding of every write, the handler's logging and batching, the decision itself).`,
-    `- Failover: a storm evicts and re-places bindings at ×${ratioTo('eviction-storm-rate', 1.2)} Karmada's ~1.2/s with default workers and ×${ratioTo('eviction-storm-rate', 82)} its ~82/s with 50 workers (#7483), far below the 250/s target. Bindings are re-placed at a steady pace from the first to the last (the row's percentiles), so the rate is the pipeline's throughput on this one thread, where dynalite, the AWS SDK and every controller run (the ten simulated members have a thread of their own): each evicted binding costs about ${ratioTo('eviction-storm-store-writes', 1)} store writes (Events, on the binding and its template as Karmada records them, are over half) and ${ratioTo('eviction-storm-messages', 1)} queue messages, plus the reads of each controller's pass. Binding writes before re-placement are the floor of 2 (the eviction's and the scheduler's). Without the emulators — the simulation's world, every controller through its handler on the in-memory table and queues, the members in process, all on one thread — the same storm runs at ${fmtMb('eviction-storm-memory-rate')} bindings/s (×${ratio('eviction-storm-memory-rate', 'eviction-storm-rate')} the local plane's), ${ratioTo('eviction-storm-memory-cpu', 1)} ms of CPU per evicted binding from the failure to its new copy reported: on the local plane most of the time is the emulators' and the AWS SDK's (decisions/0021).`,
+    `- Failover: a storm evicts and re-places bindings at ×${ratioTo('eviction-storm-rate', 1.2)} Karmada's ~1.2/s with default workers and ×${ratioTo('eviction-storm-rate', 82)} its ~82/s with 50 workers (#7483), far below the 250/s target. Bindings are re-placed at a steady pace from the first to the last (the row's percentiles), so the rate is the throughput of the control plane's thread, busy the whole storm (the API, every controller and the AWS SDK's clients; the ten simulated members have a thread of their own, dynalite and fauxqs a process of their own since decision 0022), at ${ratioTo('eviction-storm-cpu', 1)} ms of the process's CPU per evicted binding besides the emulators' — 250/s would need under 8 ms per binding in all on these two cores. Each evicted binding costs about ${ratioTo('eviction-storm-store-writes', 1)} store writes (Events, on the binding and its template as Karmada records them, are over half) and ${ratioTo('eviction-storm-messages', 1)} queue messages, plus the reads of each controller's pass. Binding writes before re-placement are the floor of 2 (the eviction's and the scheduler's). Without the emulators — the simulation's world, every controller through its handler on the in-memory table and queues, the members in process, all on one thread — the same storm runs at ${fmtMb('eviction-storm-memory-rate')} bindings/s (×${ratio('eviction-storm-memory-rate', 'eviction-storm-rate')} the local plane's), ${ratioTo('eviction-storm-memory-cpu', 1)} ms of CPU per evicted binding from the failure to its new copy reported: on the local plane most of the CPU is the emulators' and the AWS SDK's per request (decisions/0021, 0022).`,
     `- FederatedResourceQuota with 5,000 bindings in one namespace (the scheduler on dynalite + fauxqs, 100 clusters; the binder on its own queues for deletions): a scale change reaches \`overallUsed\` in ${fmtMs('quota-scale-latency-p50')} ms (p50, end to end) with ${fmtMb('quota-scale-quota-writes')} quota write and ${fmtMb('quota-scale-all-writes')} store writes in all, reading one binding; a deleted binding's usage is given back in ${fmtMs('quota-scale-delete-latency-p50')} ms with ${fmtMb('quota-scale-delete-writes')} writes. Karmada recomputes \`overallUsed\` from a list of all 5,000 bindings on every binding deletion (and quota change, and every 5 minutes); that full recount, run here on the same bindings and store (our quota controller's sync), takes ${fmtMs('quota-scale-recount-ms')} ms by itself — ×${ratio('quota-scale-recount-ms', 'quota-scale-delete-latency-p50')} a whole deletion, ×${ratio('quota-scale-recount-ms', 'quota-scale-latency-p50')} a whole scale change — and reads ${fmtMb('quota-scale-recount-read-kb')} KB from DynamoDB, ×${ratio('quota-scale-recount-read-kb', 'quota-scale-change-read-kb')} a scale change's ${fmtMb('quota-scale-change-read-kb')} KB (mostly the scheduler's cluster list, read with or without a quota). Karmada's webhook charges a scale change as a delta, with one quota write as here. Placing and charging all 5,000 runs at ×${ratio('quota-scale-fill', 'scheduler-pipeline-bindings')} the scheduler pipeline's rate without a quota (spread over 20 namespaces), since the charges of one namespace are serialised.`,
     searchProxyReading(measurements),
     `- A user's change under a 5,000-message standard backlog reaches the member ×${ratio('propagation-nopriority-p99', 'propagation-priority-p99')} faster on the priority lane (p99) than when sent behind the backlog. Idle p50 meets the 300 ms target; the idle p99 is set by outliers that coincide with periodic work on the same thread (member syncs at each probe, resync bursts).`,

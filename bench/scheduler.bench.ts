@@ -21,7 +21,6 @@ import { scheduleBinding } from '../lib/core/scheduler/schedule.ts';
 import { buildSnapshot } from '../lib/core/scheduler/snapshot.ts';
 import type { Cluster, ResourceBinding } from '../lib/core/model/types.ts';
 import { defaultResourceModels } from '../lib/karmada/validation/cluster.ts';
-import type { LocalSqsServer } from '../lib/local/servers.ts';
 import { RowObjectStore } from '../lib/store/row-object-store.ts';
 import { MemoryRowStore } from '../lib/store/memory-rows.ts';
 import type { RowStore } from '../lib/store/rows.ts';
@@ -191,7 +190,7 @@ export async function seedSchedulerTable(
  *   in-memory row store and queues: the upper bound our own code allows on this machine).
  */
 export async function benchSchedulerPipeline(
-  backend: { dynamoEndpoint: string; sqs: LocalSqsServer } | 'memory',
+  backend: { dynamoEndpoint: string; sqs: { endpoint: string } } | 'memory',
   options: { bindings: number; trials: number },
 ): Promise<Measurement[]> {
   const n = options.bindings;

@@ -26,7 +26,7 @@ import { systemClock } from '../lib/clock/clock.ts';
 import { cacheKeyOf, toCached } from '../lib/core/index.ts';
 import { ensureLocalTable } from '../lib/adapters/dynamodb/migrate-table.ts';
 import { LOCAL_REGION, LOCAL_TABLE, type LocalRuntime } from '../lib/local/runtime.ts';
-import { startDynalite } from '../lib/local/servers.ts';
+import { startEmulators } from '../lib/local/emulators.ts';
 import { SearchCache } from '../lib/search/cache-store.ts';
 import { RowObjectStore } from '../lib/store/row-object-store.ts';
 import { CLUSTER_CACHE } from '../lib/search/records.ts';
@@ -146,7 +146,8 @@ const mb = (bytes: number) => Math.round(bytes / MB);
  * another, whose controllers re-list every pod of a member at each pass).
  */
 async function directFillRun(clusters: number, pods: number): Promise<Run> {
-  const dynamo = await startDynalite();
+  const emulators = await startEmulators();
+  const dynamo = { endpoint: emulators.endpoints.dynamodb };
   const ddb = createDynamoClient({ region: LOCAL_REGION, endpoint: dynamo.endpoint });
   try {
     await ensureLocalTable(ddb, LOCAL_TABLE, undefined);
@@ -200,7 +201,7 @@ async function directFillRun(clusters: number, pods: number): Promise<Run> {
     return { pods, ...(await readAll(config, token, pods)), collectSeconds: Number.NaN, direct: true };
   } finally {
     ddb.destroy();
-    await dynamo.stop();
+    await emulators.stop();
   }
 }
 

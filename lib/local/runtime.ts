@@ -105,6 +105,8 @@ export interface LocalRuntime {
   runtime: Runtime;
   dataDir: string | undefined;
   endpoints: { dynamodb: string; sqs: string; api: string };
+  /** The process running dynalite and fauxqs (decision 0022). */
+  emulatorsPid: number;
   /** The admin kubeconfig (context `karmada-local`). */
   kubeconfig: string;
   /** Simulated member clusters, by name (handles on the members' thread, or the members themselves). */
@@ -429,6 +431,7 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
       runtime,
       dataDir,
       endpoints: { ...emulators.endpoints, api: apiServer.url },
+      emulatorsPid: emulators.pid,
       kubeconfig,
       members,
       changes,
