@@ -300,14 +300,20 @@ export class PullAgent {
    * agent): a changed or not-yet-applied Work is applied; an applied one is read back, re-applied
    * when it drifted or vanished, and its status reported when it changed; a deleting Work's objects
    * are deleted (or released, with preserveResourcesOnDeletion) before the control plane is told to
-   * let it go.
+   * let it go. Deleting Works go first: a copy evicted while this cluster was away (a partition, not a
+   * death) is removed before anything new is applied here, so two copies of a stateful job do not
+   * run side by side any longer than they must.
    */
   async #syncWorks(): Promise<void> {
     const { member, logger, config } = this.#o;
     const works = await this.#webhooks.post<{ items: KubeObject[] }>('works');
     // The applied Works' member objects, listed once per kind when first needed this round.
     let lookup: ((manifest: KubeObject) => KubeObject | undefined) | undefined;
-    for (const work of works.items) {
+    const deletingFirst = [
+      ...works.items.filter((w) => w.metadata.deletionTimestamp),
+      ...works.items.filter((w) => !w.metadata.deletionTimestamp),
+    ];
+    for (const work of deletingFirst) {
       const name = work.metadata.name!;
       try {
         if (work.metadata.deletionTimestamp) {

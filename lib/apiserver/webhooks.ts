@@ -51,6 +51,9 @@ import { generateClusterCredential, verifyWebhookRequest } from '../registration
 import { AlreadyExistsError } from '../store/errors.ts';
 import type { ObjectStore } from '../store/port.ts';
 import { enqueueTriggered } from '../controllers/triggers.ts';
+import { reportStaleCopyRemoved } from '../controllers/stale-copy.ts';
+import { removedWhileAway } from '../core/work/index.ts';
+import { StoreEventRecorder } from '../events/recorder.ts';
 import { acceptCachePage, collectionsForAgent, parseCachePageReport } from '../search/agent-reports.ts';
 import type { SearchCache } from '../search/cache-store.ts';
 
@@ -457,6 +460,7 @@ export class WebhookHandler {
           { attempts: 3, write: 'updateStatus' },
         );
     if (result.status === 'gone' && !released) throw apiErrors.notFound('works', WORK_GROUP, name);
+    if (result.status === 'written' && released) await this.#staleCopyRemoved(cluster, result.object);
     if (result.status === 'written') {
       const binding = bindingKeyOf(result.object);
       // A report goes to the binder's status path (that Work alone); a released Work syncs its binding.
@@ -471,6 +475,28 @@ export class WebhookHandler {
         ]);
     }
     return jsonResponse(200, { kind: 'StatusAccepted' });
+  }
+
+  /**
+   * A Work deleted while its Pull cluster was away is a copy that may have kept running there: the
+   * agent's release confirms it is gone, and the binding says so, as the executor does for a Push
+   * cluster (the agent deletes a deleting Work's objects before it applies anything else).
+   */
+  async #staleCopyRemoved(cluster: string, work: KubeObject): Promise<void> {
+    const record = await this.#o.store.get({ ...CLUSTER, name: cluster });
+    const ready = (
+      (record?.status as { conditions?: { type: string; status?: string; lastTransitionTime?: string }[] } | undefined)
+        ?.conditions ?? []
+    ).find((c) => c.type === 'Ready');
+    if (!removedWhileAway(ready, work.metadata.deletionTimestamp)) return;
+    const events = new StoreEventRecorder({
+      store: this.#o.store,
+      clock: this.#o.clock,
+      component: 'karmada-agent',
+      instance: cluster,
+      ...(this.#o.logger ? { logger: this.#o.logger } : {}),
+    });
+    await reportStaleCopyRemoved(this.#o.store, events, work, cluster);
   }
 }
 

@@ -46,9 +46,14 @@ import {
   workStatusAfter,
   workStatusChanged,
 } from '../core/status/index.ts';
-import { leftToItsMessage, manifestsOf, observeWork, retriedWhileNotReady } from '../core/work/index.ts';
-import type { ResourceBinding } from '../core/model/types.ts';
-import { templateStubOf } from '../core/scheduler/index.ts';
+import { reportStaleCopyRemoved } from './stale-copy.ts';
+import {
+  leftToItsMessage,
+  manifestsOf,
+  observeWork,
+  removedWhileAway,
+  retriedWhileNotReady,
+} from '../core/work/index.ts';
 import { MemberApiError, type MemberClient, MemberUnreachableError } from '../members/client.ts';
 import type { MemberConnection } from '../members/client.ts';
 import { cachedClient, cachedConnection } from '../members/connections.ts';
@@ -325,15 +330,13 @@ export function createExecutorController(options: ExecutorOptions): Controller &
       {},
     );
     await releaseFinalizer(work);
-    // Deleted before the member was Ready again: a copy that kept running while it was away.
-    const readySince = Date.parse(
-      (
-        (cluster.status as { conditions?: { type: string; lastTransitionTime?: string }[] } | undefined)?.conditions ??
-        []
-      ).find((c) => c.type === 'Ready')?.lastTransitionTime ?? '',
-    );
-    const deletedAt = Date.parse(work.metadata.deletionTimestamp ?? '');
-    if (readySince > deletedAt) await reportStaleCopyRemoved(work, cluster.metadata.name!);
+    // Deleted while the member was away: a copy that may have kept running there until now.
+    const ready = (
+      (cluster.status as { conditions?: { type: string; status?: string; lastTransitionTime?: string }[] } | undefined)
+        ?.conditions ?? []
+    ).find((c) => c.type === 'Ready');
+    if (removedWhileAway(ready, work.metadata.deletionTimestamp))
+      await reportStaleCopyRemoved(store, events, work, cluster.metadata.name!);
     await tellBinder(work, lane);
     return undefined;
   }
@@ -465,18 +468,6 @@ export function createExecutorController(options: ExecutorOptions): Controller &
     // Not settled: the next sync reads everything.
     if (record) await tryWrite(() => store.delete(refOf(record), { preconditions: { uid: record.metadata.uid } }));
     return undefined;
-  }
-
-  /** Says on the binding that a copy left on a member that was away is gone now. */
-  async function reportStaleCopyRemoved(work: KubeObject, clusterName: string): Promise<void> {
-    const key = bindingKeyOf(work);
-    const binding = key ? await store.get(parseKey(key)) : undefined;
-    if (!binding) return;
-    const message = `Cluster ${clusterName} is reachable again: the copy of ${work.metadata.name} deleted while it was away is removed from it before anything new is applied there.`;
-    await events.record(binding, 'Normal', 'StaleCopyRemoved', message);
-    // …and on its resource template, as the eviction controller records its stale-copy events.
-    const template = templateStubOf(binding as ResourceBinding);
-    if (template) await events.record(template, 'Normal', 'StaleCopyRemoved', message);
   }
 
   async function writeStatus(work: KubeObject, next: WorkStatus, lane: Lane | undefined): Promise<void> {

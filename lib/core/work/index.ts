@@ -34,6 +34,7 @@ export {
   manifestsOf,
   NEW_WORK_GRACE_MS,
   observeWork,
+  removedWhileAway,
   retriedWhileNotReady,
   withManifestType,
 } from './manifests.ts';

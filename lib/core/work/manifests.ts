@@ -74,3 +74,24 @@ export function leftToItsMessage(work: KubeObject, nowMs: number): boolean {
 export function retriedWhileNotReady(work: KubeObject, nowMs: number): boolean {
   return failedCurrent(work) || leftToItsMessage(work, nowMs);
 }
+
+/**
+ * Whether a deleted Work's member objects, removed now, were a stale copy: the Work was deleted while
+ * its cluster was away (not Ready), so the copy may have kept running there until this removal — a
+ * partition, not a death. The binding's events say so (`StaleCopyRemoved`). A cluster that has been
+ * Ready since before the deletion had its copy removed in the ordinary way.
+ *
+ * `ready` is the cluster's Ready condition as stored when the removal is confirmed: the executor
+ * confirms it from its member sync once the cluster is Ready again, a Pull cluster's agent possibly
+ * before the control plane has marked it Ready.
+ */
+export function removedWhileAway(
+  ready: { status?: string; lastTransitionTime?: string } | undefined,
+  deletionTimestamp: string | undefined,
+): boolean {
+  const deletedAt = Date.parse(deletionTimestamp ?? '');
+  if (!Number.isFinite(deletedAt)) return false;
+  if (ready?.status !== 'True') return true;
+  const readySince = Date.parse(ready.lastTransitionTime ?? '');
+  return Number.isFinite(readySince) && readySince > deletedAt;
+}

@@ -291,3 +291,54 @@ describe('webhooks under hostile input: 4xx with a Status, nothing changed', () 
     assert.equal(await h.store.get({ group: 'cluster.karmada.io', kind: 'Cluster', name: 'edge1' }), undefined);
   });
 });
+
+describe('a Pull agent’s release of a deleted Work', () => {
+  /** edge1 registered, a binding and its Work there, the Work deleted at `deletedAt`; edge1's Ready as given. */
+  async function deletedWork(ready: { status: string; lastTransitionTime: string }) {
+    const h = await harness();
+    const credential = (await h.register('edge1')).json.credential!;
+    const cluster = (await h.store.get({ group: 'cluster.karmada.io', kind: 'Cluster', name: 'edge1' }))!;
+    await h.store.updateStatus({ ...cluster, status: { conditions: [{ type: 'Ready', reason: 'x', ...ready }] } });
+    await h.store.create({
+      apiVersion: 'work.karmada.io/v1alpha2',
+      kind: 'ResourceBinding',
+      metadata: { name: 'job-configmap', namespace: 'default' },
+      spec: { resource: { apiVersion: 'v1', kind: 'ConfigMap', namespace: 'default', name: 'job' } },
+    });
+    const workRef = { group: 'work.karmada.io', kind: 'Work', namespace: 'karmada-es-edge1', name: 'job-v1-configmap' };
+    await h.store.create({
+      apiVersion: 'work.karmada.io/v1alpha1',
+      kind: 'Work',
+      metadata: {
+        name: workRef.name,
+        namespace: workRef.namespace,
+        finalizers: ['karmada.io/execution-controller'],
+        annotations: {
+          'resourcebinding.karmada.io/namespace': 'default',
+          'resourcebinding.karmada.io/name': 'job-configmap',
+        },
+      },
+      spec: { workload: { manifests: [] } },
+    });
+    await h.store.delete(workRef); // 10:00:00 on the harness's clock
+    const res = await h.signed('edge1', credential, 'workstatus', { name: workRef.name, released: true });
+    assert.equal(res.status, 200, res.body);
+    assert.equal(await h.store.get(workRef), undefined, 'the finalizer went with the release');
+    const events = await h.store.list({ group: '', kind: 'Event', namespace: 'default' });
+    type Event = { reason?: string; message: string; involvedObject: { kind: string } };
+    return (events.items as unknown as Event[]).filter((e) => e.reason === 'StaleCopyRemoved');
+  }
+
+  it('says StaleCopyRemoved on the binding and its template when the Work was deleted while the cluster was away', async () => {
+    const stale = await deletedWork({ status: 'Unknown', lastTransitionTime: '2026-11-21T09:59:00Z' });
+    assert.deepEqual(stale.map((e) => e.involvedObject.kind).sort(), ['ConfigMap', 'ResourceBinding']);
+    assert.match(
+      stale[0]!.message,
+      /Cluster edge1 is reachable again: the copy of job-v1-configmap deleted while it was away is removed/,
+    );
+  });
+
+  it('says nothing for an ordinary removal from a cluster Ready since before the deletion', async () => {
+    assert.deepEqual(await deletedWork({ status: 'True', lastTransitionTime: '2026-11-21T09:00:00Z' }), []);
+  });
+});

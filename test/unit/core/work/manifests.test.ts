@@ -9,6 +9,7 @@ import {
   describeManifest,
   manifestsOf,
   observeWork,
+  removedWhileAway,
   retriedWhileNotReady,
   withManifestType,
 } from '../../../../lib/core/work/index.ts';
@@ -115,4 +116,32 @@ describe('retriedWhileNotReady: which Works keep their own retry while their clu
     ['applied before and changed since: the member sync applies it', work(applied('True', 1)), false],
   ];
   for (const [name, w, want] of rows) it(name, () => assert.equal(retriedWhileNotReady(w, at), want));
+});
+
+describe('removedWhileAway: whether a deleted Work’s copy, removed now, was a stale copy (StaleCopyRemoved)', () => {
+  const deleted = '2026-01-05T09:00:00Z';
+  const ready = (status: string, since: string) => ({ type: 'Ready', status, lastTransitionTime: since });
+  const rows: [string, Parameters<typeof removedWhileAway>[0], string | undefined, boolean][] = [
+    [
+      'Push: the member sync of a cluster Ready again after the deletion (the copy ran through the partition)',
+      ready('True', '2026-01-05T09:05:00Z'),
+      deleted,
+      true,
+    ],
+    [
+      'a cluster Ready since before the deletion: an ordinary removal, no stale-copy event',
+      ready('True', '2026-01-05T08:00:00Z'),
+      deleted,
+      false,
+    ],
+    [
+      'Pull: the agent back before the control plane marks the cluster Ready (still Unknown)',
+      ready('Unknown', '2026-01-05T08:58:00Z'),
+      deleted,
+      true,
+    ],
+    ['a cluster with no Ready condition yet: away', undefined, deleted, true],
+    ['a Work that is not being deleted: nothing to say', ready('True', '2026-01-05T09:05:00Z'), undefined, false],
+  ];
+  for (const [name, r, ts, want] of rows) it(name, () => assert.equal(removedWhileAway(r, ts), want));
 });
