@@ -83,7 +83,8 @@ export function retriedWhileNotReady(work: KubeObject, nowMs: number): boolean {
  *
  * `ready` is the cluster's Ready condition as stored when the removal is confirmed: the executor
  * confirms it from its member sync once the cluster is Ready again, a Pull cluster's agent possibly
- * before the control plane has marked it Ready.
+ * before the control plane has marked it Ready. Both times are whole seconds: a cluster Ready again in
+ * the very second of the deletion cannot be told from one that never left, and no event is claimed.
  */
 export function removedWhileAway(
   ready: { status?: string; lastTransitionTime?: string } | undefined,

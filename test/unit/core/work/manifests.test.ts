@@ -140,6 +140,12 @@ describe('removedWhileAway: whether a deleted Work’s copy, removed now, was a 
       deleted,
       true,
     ],
+    [
+      'Ready again in the very second of the deletion: not told apart (whole-second times), no event claimed',
+      ready('True', deleted),
+      deleted,
+      false,
+    ],
     ['a cluster with no Ready condition yet: away', undefined, deleted, true],
     ['a Work that is not being deleted: nothing to say', ready('True', '2026-01-05T09:05:00Z'), undefined, false],
   ];
