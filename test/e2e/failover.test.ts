@@ -181,6 +181,20 @@ spec:
     assert.match(wide, /CLUSTERS\s+EVICTING/);
     // member2 could not be reached: its copy is still there, waiting.
     assert.ok(await onSim('member2', { group: 'apps', kind: 'Deployment', namespace: 'web', name: 'nginx' }));
+    // The binder deletes member2's Work on its pass after the task's end; the partition outlasts that
+    // (under load that pass can lag, and a Work deleted after member2 is back is an ordinary removal,
+    // with no StaleCopyRemoved to claim).
+    await eventually('member2’s Work marked for deletion while member2 is away', async () => {
+      const works = await rt.runtime.store.list({
+        group: 'work.karmada.io',
+        kind: 'Work',
+        namespace: 'karmada-es-member2',
+      });
+      const work = works.items.find(
+        (w) => w.metadata.annotations?.['resourcebinding.karmada.io/name'] === 'nginx-deployment',
+      );
+      return work?.metadata.deletionTimestamp !== undefined;
+    });
 
     await recover('member2');
     await eventually(
