@@ -302,7 +302,8 @@ export class PullAgent {
    * are deleted (or released, with preserveResourcesOnDeletion) before the control plane is told to
    * let it go. Deleting Works go first: a copy evicted while this cluster was away (a partition, not a
    * death) is removed before anything new is applied here, so two copies of a stateful job do not
-   * run side by side any longer than they must.
+   * run side by side any longer than they must. A round in which a deletion failed applies nothing
+   * (what is applied is still read back and reported); the next round tries the deletion again.
    */
   async #syncWorks(): Promise<void> {
     const { member, logger, config } = this.#o;
@@ -313,12 +314,18 @@ export class PullAgent {
       ...works.items.filter((w) => w.metadata.deletionTimestamp),
       ...works.items.filter((w) => !w.metadata.deletionTimestamp),
     ];
+    let deletionFailed = false;
     for (const work of deletingFirst) {
       const name = work.metadata.name!;
       try {
         if (work.metadata.deletionTimestamp) {
-          await releaseWork(member, work);
-          await this.#webhooks.post('workstatus', { name, released: true });
+          try {
+            await releaseWork(member, work);
+            await this.#webhooks.post('workstatus', { name, released: true });
+          } catch (err) {
+            deletionFailed = true;
+            throw err;
+          }
           continue;
         }
         if ((work.spec as { suspendDispatching?: boolean } | undefined)?.suspendDispatching) continue;
@@ -335,6 +342,10 @@ export class PullAgent {
               detail: seen.reason,
             });
           else outcome = { manifestStatuses: seen.manifestStatuses };
+        }
+        if (!outcome && deletionFailed) {
+          logger.info('not applying a work this round: a deleting work’s objects are not deleted yet', { work: name });
+          continue;
         }
         outcome ??= await applyWork(member, work, config.cluster);
         const next = workStatusAfter(work, outcome, rfc3339(this.#o.clock.now()));

@@ -460,7 +460,6 @@ export class WebhookHandler {
           { attempts: 3, write: 'updateStatus' },
         );
     if (result.status === 'gone' && !released) throw apiErrors.notFound('works', WORK_GROUP, name);
-    if (result.status === 'written' && released) await this.#staleCopyRemoved(cluster, result.object);
     if (result.status === 'written') {
       const binding = bindingKeyOf(result.object);
       // A report goes to the binder's status path (that Work alone); a released Work syncs its binding.
@@ -473,6 +472,11 @@ export class WebhookHandler {
             reason: released ? 'work-deleted' : 'work-status',
           },
         ]);
+      // Last, and never failing the report: the binder has heard of the release whatever happens here.
+      if (released)
+        await this.#staleCopyRemoved(cluster, result.object).catch((err: unknown) =>
+          this.#o.logger?.warn('could not record StaleCopyRemoved', { cluster, work: name, error: err as Error }),
+        );
     }
     return jsonResponse(200, { kind: 'StatusAccepted' });
   }

@@ -3,7 +3,8 @@
 // Plain JavaScript: it needs no TypeScript loader, so it starts in a fraction of a second.
 //
 // Protocol over the IPC channel: the parent sends nothing to start it (the options are argv[2], JSON);
-// this answers { ready: { dynamodb, sqs } } or { failed: { message, code, server } } once. The parent
+// this answers { ready: { dynamodb, sqs } } or { failed: { message, code, server } } once (and then
+// waits to be killed). The parent
 // sends { stop: true } to close both servers; this answers { stopped: true } and exits. Signals from
 // the terminal (Ctrl-C reaches the whole process group) are ignored: the parent stops first, reads
 // the queues for its snapshot, then stops this. If the parent goes away without a word (killed), the
@@ -48,10 +49,9 @@ try {
     },
   });
 } catch (err) {
+  // The parent kills this process once it has the reason (exiting here could reach it first).
   send({ failed: { message: String(err?.message ?? err), code: err?.code, server } });
   dynamo?.close();
-  process.exitCode = 1;
-  process.disconnect?.();
 }
 
 process.on('message', async (message) => {

@@ -20,6 +20,8 @@ export interface EmulatorOptions {
   sqsPort?: number;
   /** The process's entry (default emulators-process.mjs; tests pass one that fails). */
   entry?: URL;
+  /** How long the process may take to listen (default 30 s). */
+  startTimeoutMs?: number;
 }
 
 export interface RunningEmulators extends QueueInspector {
@@ -40,6 +42,9 @@ export class EmulatorsCrashedError extends Error {
   }
 }
 
+/** How long the process may take to listen (it takes a few hundred milliseconds). */
+const START_TIMEOUT_MS = 30_000;
+
 type Reply =
   | { ready: { dynamodb: string; sqs: string } }
   | { failed: { message: string; code?: string; server: 'dynamodb' | 'sqs' } }
@@ -47,7 +52,7 @@ type Reply =
 
 /** Starts dynalite and fauxqs in a child process; resolves once both listen. */
 export async function startEmulators(options: EmulatorOptions = {}): Promise<RunningEmulators> {
-  const { entry, ...childOptions } = options;
+  const { entry, startTimeoutMs = START_TIMEOUT_MS, ...childOptions } = options;
   const child: ChildProcess = fork(
     entry ?? new URL('./emulators-process.mjs', import.meta.url),
     [JSON.stringify(childOptions)],
@@ -63,6 +68,13 @@ export async function startEmulators(options: EmulatorOptions = {}): Promise<Run
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
 
   const endpoints = await new Promise<{ dynamodb: string; sqs: string }>((resolve, reject) => {
+    // A start that hangs (a server that never listens) must not hang `skctl up`.
+    const timeout = setTimeout(
+      () => reject(new EmulatorsCrashedError(`it was not ready after ${startTimeoutMs / 1000} s`)),
+      startTimeoutMs,
+    );
+    child.once('exit', () => clearTimeout(timeout));
+    child.once('message', () => clearTimeout(timeout));
     const onMessage = (reply: Reply) => {
       if ('ready' in reply) resolve(reply.ready);
       else if ('failed' in reply) {
@@ -79,8 +91,11 @@ export async function startEmulators(options: EmulatorOptions = {}): Promise<Run
       reject(new EmulatorsCrashedError(`it exited (${signal ?? `code ${code}`}) before it was ready`)),
     );
   }).catch(async (err: unknown) => {
-    child.kill('SIGKILL');
-    await exited;
+    // A fork that failed (EAGAIN, ENOENT) has no process and never emits 'exit'.
+    if (child.pid !== undefined && child.exitCode === null && child.signalCode === null) {
+      child.kill('SIGKILL');
+      await exited;
+    }
     throw err;
   });
 

@@ -455,13 +455,19 @@ export async function startLocalRuntime(options: LocalRuntimeOptions = {}): Prom
           await runner.stop();
           runnerStopped = true;
           let savedMessages = 0;
-          // With the emulators gone there is nothing to read: their queued messages are lost.
-          if (dataDir && !emulatorsGone) {
-            const saved = await snapshotQueues(emulators, allQueueNames, clock.now());
-            writeSnapshot(dataDir, saved, clock.now());
-            savedMessages = saved.length;
+          try {
+            // With the emulators gone there is nothing to read: their queued messages are lost.
+            if (dataDir && !emulatorsGone) {
+              const saved = await snapshotQueues(emulators, allQueueNames, clock.now());
+              writeSnapshot(dataDir, saved, clock.now());
+              savedMessages = saved.length;
+            }
+          } catch (err) {
+            // Stopping goes on: the next start's resync heals what the lost messages would have done.
+            log.error('could not save the queued messages; they are lost', { error: err as Error });
+          } finally {
+            await cleanup();
           }
-          await cleanup();
           return { savedMessages };
         })();
         return stopping;

@@ -92,7 +92,9 @@ export function removedWhileAway(
 ): boolean {
   const deletedAt = Date.parse(deletionTimestamp ?? '');
   if (!Number.isFinite(deletedAt)) return false;
-  if (ready?.status !== 'True') return true;
-  const readySince = Date.parse(ready.lastTransitionTime ?? '');
-  return Number.isFinite(readySince) && readySince > deletedAt;
+  const since = Date.parse(ready?.lastTransitionTime ?? '');
+  // Ready again since the deletion: it was away then.
+  if (ready?.status === 'True') return Number.isFinite(since) && since > deletedAt;
+  // Not Ready: away at the deletion only if it already was then (not one that left afterwards).
+  return !Number.isFinite(since) || since <= deletedAt;
 }

@@ -2,10 +2,13 @@
  * Local mode's DynamoDB and SQS stand-ins in their own process: both serve the real adapters, the
  * queues can be read without taking their messages (the stop's snapshot), the terminal's Ctrl-C
  * does not end them before the control plane has read the queues, dynalite's data outlives the
- * process when it has a directory, a port in use fails the start with the port's error, and a
- * process that dies is reported, never waited on.
+ * process when it has a directory, a port in use fails the start with the port's error, a process
+ * that dies or hangs before it is ready fails the start, the process ends with a parent killed without
+ * a word, and a process that dies is reported, never waited on.
  */
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
 import { createServer, type Server } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -17,7 +20,9 @@ import { createDynamoClient } from '../../../lib/adapters/dynamodb/client.ts';
 import { ensureTable } from '../../../lib/adapters/dynamodb/ensure-table.ts';
 import { createSqsClient } from '../../../lib/adapters/sqs/transport.ts';
 import { EmulatorsCrashedError, type RunningEmulators, startEmulators } from '../../../lib/local/emulators.ts';
+import { startLocalRuntime } from '../../../lib/local/runtime.ts';
 import { SendMessageCommand, CreateQueueCommand } from '@aws-sdk/client-sqs';
+import { eventually } from '../../support/eventually.ts';
 
 const REGION = 'us-east-1';
 const started: RunningEmulators[] = [];
@@ -102,6 +107,43 @@ describe('the DynamoDB and SQS emulators in their own process', () => {
     } finally {
       taken.close();
     }
+  });
+
+  it('fail the start when the process dies or hangs before it is ready', async () => {
+    await assert.rejects(
+      startEmulators({ entry: new URL('./fixtures/exits-at-once.mjs', import.meta.url) }),
+      (err: Error) => err instanceof EmulatorsCrashedError && /exited \(code 3\) before it was ready/.test(err.message),
+    );
+    await assert.rejects(
+      startEmulators({ entry: new URL('./fixtures/never-ready.mjs', import.meta.url), startTimeoutMs: 500 }),
+      (err: Error) => err instanceof EmulatorsCrashedError && /not ready after 0.5 s/.test(err.message),
+    );
+  });
+
+  it('end with a parent killed without a word (no orphan keeps the ports)', async () => {
+    const parent = spawn(
+      process.execPath,
+      ['--import', 'tsx', fileURLToPath(new URL('./fixtures/parent-of-emulators.ts', import.meta.url))],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    const pid = await new Promise<number>((resolve, reject) => {
+      parent.stdout.once('data', (b: Buffer) => resolve(Number(String(b).trim())));
+      parent.once('exit', (code) => reject(new Error(`the parent exited first (${code})`)));
+    });
+    assert.ok(isAlive(pid));
+    parent.kill('SIGKILL');
+    await eventually('the emulators gone with their parent', async () => !isAlive(pid), 10_000);
+  });
+
+  it('take the local control plane down loudly when they die: failed resolves, the stop neither hangs nor throws', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'emulators-runtime-'));
+    dirs.push(dir);
+    const rt = await startLocalRuntime({ dataDir: dir, apiPort: 0, logLevel: 'SILENT' });
+    process.kill(rt.emulatorsPid, 'SIGKILL');
+    const err = await rt.failed;
+    assert.ok(err instanceof EmulatorsCrashedError, String(err));
+    // The queues cannot be read for the snapshot any more: stopping goes on without them.
+    assert.deepEqual(await rt.stop(), { savedMessages: 0 });
   });
 
   it('report a process that dies, instead of leaving the control plane waiting on it', async () => {

@@ -146,6 +146,12 @@ describe('removedWhileAway: whether a deleted Work’s copy, removed now, was a 
       deleted,
       false,
     ],
+    [
+      'deleted while Ready, the cluster gone away only afterwards (its agent stalled): not a stale copy',
+      ready('Unknown', '2026-01-05T09:02:00Z'),
+      deleted,
+      false,
+    ],
     ['a cluster with no Ready condition yet: away', undefined, deleted, true],
     ['a Work that is not being deleted: nothing to say', ready('True', '2026-01-05T09:05:00Z'), undefined, false],
   ];
