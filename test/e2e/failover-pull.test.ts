@@ -105,6 +105,13 @@ describe('cluster failover of a Pull member', () => {
       'base64',
     ).toString('utf8');
     const member = new MemberClient({ server: edge.url, caPem, token: edge.token });
+    // The agent's writes to edge1, in order: the stale copy must go before anything new lands.
+    const writes: string[] = [];
+    const raw = member.raw.bind(member);
+    member.raw = ((method: string, path: string, ...rest: unknown[]) => {
+      if (method !== 'GET') writes.push(`${method} ${path.split('?')[0]}`);
+      return (raw as (...args: unknown[]) => ReturnType<MemberClient['raw']>)(method, path, ...rest);
+    }) as MemberClient['raw'];
     const newAgent = () =>
       new PullAgent({
         config,
@@ -155,6 +162,38 @@ describe('cluster failover of a Pull member', () => {
       assert.match(described, /Cluster edge1 is not reachable, so its evicted copy cannot be deleted yet/);
       // Nothing reaches edge1 while it is away: its copy is still there (what a partition means).
       assert.equal((await edge.store.get(CM))?.metadata.uid, original.metadata.uid);
+      // Meanwhile a workload that tolerates the partition is placed on edge1: its Work waits there (and
+      // lists before the job's, so only the agent's order puts the deletion first).
+      await kubectl.ok(
+        ['apply', '-f', '-'],
+        `apiVersion: v1
+kind: ConfigMap
+metadata: {name: ahead, namespace: default}
+data: {run: "2"}
+---
+apiVersion: policy.karmada.io/v1alpha1
+kind: PropagationPolicy
+metadata: {name: ahead, namespace: default}
+spec:
+  resourceSelectors: [{apiVersion: v1, kind: ConfigMap, name: ahead}]
+  placement:
+    clusterAffinity: {clusterNames: [edge1]}
+    clusterTolerations:
+      - {key: cluster.karmada.io/unreachable, operator: Exists}
+      - {key: cluster.karmada.io/not-ready, operator: Exists}
+`,
+      );
+      await eventually('the ahead workload’s Work for edge1', async () => {
+        const works = await rt.runtime.store.list({
+          group: 'work.karmada.io',
+          kind: 'Work',
+          namespace: 'karmada-es-edge1',
+        });
+        return works.items.some(
+          (w) => w.metadata.annotations?.['resourcebinding.karmada.io/name'] === 'ahead-configmap',
+        );
+      });
+      writes.length = 0;
 
       // The agent is back, after a partition that outlasted the eviction: Ready and deletion times are
       // whole seconds, so a return in the very second of the eviction cannot be told from an ordinary
@@ -163,6 +202,10 @@ describe('cluster failover of a Pull member', () => {
       agent = newAgent();
       await agent.start();
       await eventually('the stale copy removed from edge1', async () => !(await edge.store.get(CM)));
+      await eventually('the ahead workload on edge1', () => edge.store.get({ ...CM, name: 'ahead' }));
+      const deleted = writes.indexOf('DELETE /api/v1/namespaces/default/configmaps/job');
+      const created = writes.findIndex((w) => w.endsWith('/configmaps/ahead') || w.endsWith('/configmaps'));
+      assert.ok(deleted >= 0 && created > deleted, `the stale copy went first: ${writes.join(', ')}`);
       const removed = await eventually('StaleCopyRemoved on the binding', async () => {
         const text = await kubectl.ok(['describe', 'rb', 'job-configmap']);
         return /StaleCopyRemoved/.test(text) ? text : undefined;
