@@ -129,7 +129,7 @@ export function startBenchPlane(options: Partial<LocalRuntimeOptions>): Promise<
 export interface PlaneCpu {
   /** Wall time of the window, ms. */
   wallMs: number;
-  /** This process's CPU (the control plane's thread, the members' thread, libuv's pool), ms. */
+  /** This process's CPU (the control plane's thread, the members' thread, libuv's pool, the bench's own polling), ms. */
   processMs: number;
   /** Share of the window the control plane's thread was busy (its event loop's utilization, 0–1). */
   mainThreadBusy: number;
