@@ -48,7 +48,6 @@ const until = (what: string, probe: () => Promise<boolean>, timeoutMs = 600_000,
 
 /** A binding as the storm reads it: where it is placed. */
 export type StormBinding = KubeObject & { spec: { clusters?: { name: string }[] } };
-type Binding = StormBinding;
 
 /** Where the storm's policy and ConfigMaps are posted (namespace `storm`). */
 export const STORM_POLICIES_PATH = '/apis/policy.karmada.io/v1alpha1/namespaces/storm/propagationpolicies';
@@ -123,7 +122,7 @@ export async function benchEviction(options: {
       patience,
       1000,
     );
-    const placed = (await listAll(store, { ...RESOURCE_BINDING, namespace: 'storm' })) as Binding[];
+    const placed = (await listAll(store, { ...RESOURCE_BINDING, namespace: 'storm' })) as StormBinding[];
     const onTarget = placed.filter((b) => b.spec.clusters?.[0]?.name === target).length;
     if (onTarget !== options.bindings) throw new Error(`only ${onTarget} of ${options.bindings} bindings on ${target}`);
 
@@ -142,7 +141,7 @@ export async function benchEviction(options: {
       const key = formatKey(refOf(e.object));
       if (placedAt.has(key)) return;
       writesUntilPlaced.set(key, (writesUntilPlaced.get(key) ?? 0) + 1);
-      const clusters = (e.object as Binding).spec.clusters ?? [];
+      const clusters = (e.object as StormBinding).spec.clusters ?? [];
       if (clusters.length > 0 && !clusters.some((c) => c.name === target)) placedAt.set(key, Date.now());
       if (placedAt.size >= options.bindings) allPlaced();
     });
@@ -308,7 +307,7 @@ export async function benchEviction(options: {
       const bindingRef = { ...RESOURCE_BINDING, namespace: 'storm', name: `${name}-configmap` };
       let from = '';
       await until('the single workload applied', async () => {
-        const b = (await store.get(bindingRef)) as Binding | undefined;
+        const b = (await store.get(bindingRef)) as StormBinding | undefined;
         from = b?.spec.clusters?.[0]?.name ?? '';
         if (!from) return false;
         return Boolean(
@@ -323,7 +322,7 @@ export async function benchEviction(options: {
       await until(
         'the new copy applied',
         async () => {
-          const b = (await store.get(bindingRef)) as Binding | undefined;
+          const b = (await store.get(bindingRef)) as StormBinding | undefined;
           to = b?.spec.clusters?.[0]?.name ?? '';
           if (!to || to === from) return false;
           return Boolean(

@@ -127,8 +127,6 @@ export function startBenchPlane(options: Partial<LocalRuntimeOptions>): Promise<
 
 /** CPU spent over a window of the local plane, by where it ran. */
 export interface PlaneCpu {
-  /** Wall time of the window, ms. */
-  wallMs: number;
   /** This process's CPU (the control plane's thread, the members' thread, libuv's pool, the bench's own polling), ms. */
   processMs: number;
   /** Share of the window the control plane's thread was busy (its event loop's utilization, 0–1). */
@@ -139,7 +137,6 @@ export interface PlaneCpu {
 
 /** Starts measuring where the local plane spends its CPU; the returned function ends the window. */
 export function measurePlaneCpu(rt: LocalRuntime): () => PlaneCpu {
-  const wall = performance.now();
   const cpu = process.cpuUsage();
   const elu = performance.eventLoopUtilization();
   const emulators = processCpuMs(rt.emulatorsPid);
@@ -147,7 +144,6 @@ export function measurePlaneCpu(rt: LocalRuntime): () => PlaneCpu {
     const used = process.cpuUsage(cpu);
     const after = processCpuMs(rt.emulatorsPid);
     return {
-      wallMs: performance.now() - wall,
       processMs: (used.user + used.system) / 1000,
       mainThreadBusy: performance.eventLoopUtilization(elu).utilization,
       emulatorsMs: emulators !== undefined && after !== undefined ? after - emulators : undefined,

@@ -319,13 +319,8 @@ export class PullAgent {
       const name = work.metadata.name!;
       try {
         if (work.metadata.deletionTimestamp) {
-          try {
-            await releaseWork(member, work);
-            await this.#webhooks.post('workstatus', { name, released: true });
-          } catch (err) {
-            deletionFailed = true;
-            throw err;
-          }
+          await releaseWork(member, work);
+          await this.#webhooks.post('workstatus', { name, released: true });
           continue;
         }
         if ((work.spec as { suspendDispatching?: boolean } | undefined)?.suspendDispatching) continue;
@@ -351,6 +346,7 @@ export class PullAgent {
         const next = workStatusAfter(work, outcome, rfc3339(this.#o.clock.now()));
         if (workStatusChanged(work, next)) await this.#webhooks.post('workstatus', { name, status: next });
       } catch (err) {
+        if (work.metadata.deletionTimestamp) deletionFailed = true;
         logger.warn('could not sync a work; retrying next round', { work: name, error: err as Error });
       }
     }

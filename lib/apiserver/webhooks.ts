@@ -51,8 +51,7 @@ import { generateClusterCredential, verifyWebhookRequest } from '../registration
 import { AlreadyExistsError } from '../store/errors.ts';
 import type { ObjectStore } from '../store/port.ts';
 import { enqueueTriggered } from '../controllers/triggers.ts';
-import { reportStaleCopyRemoved } from '../controllers/stale-copy.ts';
-import { removedWhileAway } from '../core/work/index.ts';
+import { reportIfStaleCopy } from '../controllers/stale-copy.ts';
 import { StoreEventRecorder } from '../events/recorder.ts';
 import { acceptCachePage, collectionsForAgent, parseCachePageReport } from '../search/agent-reports.ts';
 import type { SearchCache } from '../search/cache-store.ts';
@@ -488,11 +487,7 @@ export class WebhookHandler {
    */
   async #staleCopyRemoved(cluster: string, work: KubeObject): Promise<void> {
     const record = await this.#o.store.get({ ...CLUSTER, name: cluster });
-    const ready = (
-      (record?.status as { conditions?: { type: string; status?: string; lastTransitionTime?: string }[] } | undefined)
-        ?.conditions ?? []
-    ).find((c) => c.type === 'Ready');
-    if (!removedWhileAway(ready, work.metadata.deletionTimestamp)) return;
+    if (!record) return;
     const events = new StoreEventRecorder({
       store: this.#o.store,
       clock: this.#o.clock,
@@ -500,7 +495,7 @@ export class WebhookHandler {
       instance: cluster,
       ...(this.#o.logger ? { logger: this.#o.logger } : {}),
     });
-    await reportStaleCopyRemoved(this.#o.store, events, work, cluster);
+    await reportIfStaleCopy(this.#o.store, events, work, record);
   }
 }
 

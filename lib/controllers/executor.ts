@@ -46,14 +46,8 @@ import {
   workStatusAfter,
   workStatusChanged,
 } from '../core/status/index.ts';
-import { reportStaleCopyRemoved } from './stale-copy.ts';
-import {
-  leftToItsMessage,
-  manifestsOf,
-  observeWork,
-  removedWhileAway,
-  retriedWhileNotReady,
-} from '../core/work/index.ts';
+import { reportIfStaleCopy } from './stale-copy.ts';
+import { leftToItsMessage, manifestsOf, observeWork, retriedWhileNotReady } from '../core/work/index.ts';
 import { MemberApiError, type MemberClient, MemberUnreachableError } from '../members/client.ts';
 import type { MemberConnection } from '../members/client.ts';
 import { cachedClient, cachedConnection } from '../members/connections.ts';
@@ -331,12 +325,7 @@ export function createExecutorController(options: ExecutorOptions): Controller &
     );
     await releaseFinalizer(work);
     // Deleted while the member was away: a copy that may have kept running there until now.
-    const ready = (
-      (cluster.status as { conditions?: { type: string; status?: string; lastTransitionTime?: string }[] } | undefined)
-        ?.conditions ?? []
-    ).find((c) => c.type === 'Ready');
-    if (removedWhileAway(ready, work.metadata.deletionTimestamp))
-      await reportStaleCopyRemoved(store, events, work, cluster.metadata.name!);
+    await reportIfStaleCopy(store, events, work, cluster);
     await tellBinder(work, lane);
     return undefined;
   }

@@ -11,7 +11,7 @@
  *   await emulators.stop();
  */
 import { type ChildProcess, fork } from 'node:child_process';
-import { inspectQueueOver, type QueueInspector } from './servers.ts';
+import { inspectQueueOver, type LocalServer, type LocalSqsServer, type QueueInspector } from './servers.ts';
 
 export interface EmulatorOptions {
   /** dynalite keeps its data in a LevelDB directory here (in memory without). */
@@ -67,14 +67,13 @@ export async function startEmulators(options: EmulatorOptions = {}): Promise<Run
   const crashedPromise = new Promise<Error>((resolve) => (crashed = resolve));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
 
+  let timeout: NodeJS.Timeout | undefined;
   const endpoints = await new Promise<{ dynamodb: string; sqs: string }>((resolve, reject) => {
     // A start that hangs (a server that never listens) must not hang `skctl up`.
-    const timeout = setTimeout(
+    timeout = setTimeout(
       () => reject(new EmulatorsCrashedError(`it was not ready after ${startTimeoutMs / 1000} s`)),
       startTimeoutMs,
     );
-    child.once('exit', () => clearTimeout(timeout));
-    child.once('message', () => clearTimeout(timeout));
     const onMessage = (reply: Reply) => {
       if ('ready' in reply) resolve(reply.ready);
       else if ('failed' in reply) {
@@ -90,14 +89,16 @@ export async function startEmulators(options: EmulatorOptions = {}): Promise<Run
     child.once('exit', (code, signal) =>
       reject(new EmulatorsCrashedError(`it exited (${signal ?? `code ${code}`}) before it was ready`)),
     );
-  }).catch(async (err: unknown) => {
-    // A fork that failed (EAGAIN, ENOENT) has no process and never emits 'exit'.
-    if (child.pid !== undefined && child.exitCode === null && child.signalCode === null) {
-      child.kill('SIGKILL');
-      await exited;
-    }
-    throw err;
-  });
+  })
+    .finally(() => clearTimeout(timeout))
+    .catch(async (err: unknown) => {
+      // A fork that failed (EAGAIN, ENOENT) has no process and never emits 'exit'.
+      if (child.pid !== undefined && child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGKILL');
+        await exited;
+      }
+      throw err;
+    });
 
   child.once('exit', (code, signal) => {
     if (!stopping) crashed(new EmulatorsCrashedError(`it exited (${signal ?? `code ${code}`})`));
@@ -119,4 +120,16 @@ export async function startEmulators(options: EmulatorOptions = {}): Promise<Run
       clearTimeout(timeout);
     },
   };
+}
+
+/** dynalite alone, in memory, for the store adapter's tests (its process runs fauxqs too, unused). */
+export async function startDynalite(): Promise<LocalServer> {
+  const emulators = await startEmulators();
+  return { endpoint: emulators.endpoints.dynamodb, stop: () => emulators.stop() };
+}
+
+/** fauxqs alone, for the queue adapter's tests (its process runs dynalite too, unused). */
+export async function startSqsServer(): Promise<LocalSqsServer> {
+  const emulators = await startEmulators();
+  return { endpoint: emulators.endpoints.sqs, stop: () => emulators.stop(), inspect: emulators.inspect };
 }

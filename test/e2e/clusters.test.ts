@@ -10,22 +10,20 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { PullAgent } from '../../lib/agent/agent.ts';
 import { RegistrationError, registerPullCluster } from '../../lib/agent/register.ts';
 import type { KubeObject } from '../../lib/api/object.ts';
 import { systemClock } from '../../lib/clock/clock.ts';
 import { runGet } from '../../lib/cli/get.ts';
 import { runJoin } from '../../lib/cli/join.ts';
-import { runToken } from '../../lib/cli/token.ts';
 import { runUnjoin } from '../../lib/cli/unjoin.ts';
 import { type LocalRuntime, startLocalRuntime } from '../../lib/local/runtime.ts';
 import { MemberClient } from '../../lib/members/client.ts';
-import { createLogger } from '../../lib/observability/logger.ts';
 import { ensureLocalPki, tlsServerOptions } from '../../lib/pki/index.ts';
 import { defaultSimulation } from '../../lib/sim/config.ts';
 import { SimulatedMember } from '../../lib/sim/member.ts';
 import { eventually } from '../support/eventually.ts';
 import { kubectlRunner } from '../support/kubectl.ts';
+import { e2eAgent, memberClientOf, registerCommand, startEdgeMember } from '../support/pull-member.ts';
 
 const TIMINGS = {
   statusUpdateFrequencyMs: 500,
@@ -211,36 +209,19 @@ function pkiCa(): string {
 }
 
 describe('A Pull member', () => {
-  let edge: SimulatedMember;
-  let registerCommand: string;
+  let edge: Awaited<ReturnType<typeof startEdgeMember>>;
+  let arg: (flag: string) => string;
 
   before(async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'edge-'));
-    const pki = await ensureLocalPki(join(dir, 'pki'), { now: Date.now() });
-    edge = await SimulatedMember.start({
-      config: { ...defaultSimulation(1).members[0]!, name: 'edge1', region: 'ap-south-1', zones: ['ap-south-1a'] },
-      timings: { podStartupMs: 50, jobDurationMs: 100 },
-      clock: systemClock,
-      tls: tlsServerOptions(pki),
-      caCertPem: pki.ca.certPem,
-      port: 0,
-      kubeconfigPath: join(dir, 'edge1.kubeconfig'),
-    });
-    const out: string[] = [];
-    const code = await runToken(['create', '--print-register-command', '--karmada-kubeconfig', rt.kubeconfig], {
-      out: (l) => out.push(l),
-      err: (l) => out.push(l),
-    });
-    assert.equal(code, 0, out.join('\n'));
-    registerCommand = out.join('\n');
+    edge = await startEdgeMember('edge1', { region: 'ap-south-1', zones: ['ap-south-1a'] });
+    const command = await registerCommand(rt);
     assert.match(
-      registerCommand,
+      command.text,
       /^skctl register 127\.0\.0\.1:\d+ --token [a-z0-9]{6}\.[a-z0-9]{16} --discovery-token-ca-cert-hash sha256:[0-9a-f]{64} /,
     );
+    arg = command.arg;
   });
   after(() => edge.stop());
-
-  const arg = (flag: string) => new RegExp(`${flag} (\\S+)`).exec(registerCommand)![1]!;
 
   it('refuses a wrong CA hash and a wrong token', async () => {
     await assert.rejects(
@@ -274,20 +255,8 @@ describe('A Pull member', () => {
       region: 'ap-south-1',
     });
     assert.equal(config.cluster, 'edge1');
-    const member = new MemberClient({ server: edge.url, caPem: edgeCa(edge), token: edge.token });
-    const newAgent = () =>
-      new PullAgent({
-        config,
-        member,
-        clock: systemClock,
-        logger: createLogger({ format: 'json', level: 'SILENT', service: 'agent', write: () => {} }),
-        timings: {
-          statusUpdateFrequencyMs: 500,
-          leaseRenewMs: 500,
-          successThresholdMs: 1_000,
-          failureThresholdMs: 1_000,
-        },
-      });
+    const member = memberClientOf(edge.member);
+    const newAgent = () => e2eAgent(config, member);
     let agent = newAgent();
     await agent.start();
     try {
@@ -320,7 +289,7 @@ describe('A Pull member', () => {
         },
       });
       await eventually('the ConfigMap on the member', async () =>
-        edge.store.get({ group: '', kind: 'ConfigMap', namespace: 'default', name: 'settings' }),
+        edge.member.store.get({ group: '', kind: 'ConfigMap', namespace: 'default', name: 'settings' }),
       );
       await eventually('the Work Applied', async () => {
         const w = await rt.runtime.store.get({
@@ -336,10 +305,10 @@ describe('A Pull member', () => {
 
       // An edit made on the member is reverted by the agent.
       const cmRef = { group: '', kind: 'ConfigMap', namespace: 'default', name: 'settings' };
-      const onMember = (await edge.store.get(cmRef))!;
-      await edge.store.update({ ...onMember, data: { mode: 'tampered' } } as KubeObject);
+      const onMember = (await edge.member.store.get(cmRef))!;
+      await edge.member.store.update({ ...onMember, data: { mode: 'tampered' } } as KubeObject);
       await eventually('the edit reverted', async () => {
-        const cm = (await edge.store.get(cmRef)) as (KubeObject & { data?: { mode?: string } }) | undefined;
+        const cm = (await edge.member.store.get(cmRef)) as (KubeObject & { data?: { mode?: string } }) | undefined;
         return cm?.data?.mode === 'edge';
       });
 
@@ -374,7 +343,7 @@ spec:
 
       // An agent restart neither deletes nor re-creates what it applied (Karmada #5406): the member's
       // ConfigMap keeps its uid and is not written again.
-      const before = (await edge.store.get(cmRef))!;
+      const before = (await edge.member.store.get(cmRef))!;
       await agent.stop();
       agent = newAgent();
       await agent.start();
@@ -389,14 +358,14 @@ spec:
         return Date.parse((lease?.spec as { renewTime?: string } | undefined)?.renewTime ?? '') > renewed;
       });
       await new Promise((r) => setTimeout(r, 1_500)); // a few of the restarted agent's rounds
-      const afterRestart = (await edge.store.get(cmRef))!;
+      const afterRestart = (await edge.member.store.get(cmRef))!;
       assert.equal(afterRestart.metadata.uid, before.metadata.uid, 'not deleted and re-created');
       assert.equal(afterRestart.metadata.resourceVersion, before.metadata.resourceVersion, 'not written again');
 
       // Deleting the Work deletes what it applied, then the agent lets the Work go (its finalizer).
       const workRef = { group: 'work.karmada.io', kind: 'Work', namespace: 'karmada-es-edge1', name: 'settings' };
       await rt.runtime.store.delete(workRef);
-      await eventually('the ConfigMap deleted on the member', async () => !(await edge.store.get(cmRef)));
+      await eventually('the ConfigMap deleted on the member', async () => !(await edge.member.store.get(cmRef)));
       await eventually('the Work gone', async () => !(await rt.runtime.store.get(workRef)));
     } finally {
       await agent.stop();
@@ -424,8 +393,3 @@ spec:
     );
   });
 });
-
-function edgeCa(member: SimulatedMember): string {
-  const config = readFileSync(member.kubeconfig, 'utf8');
-  return Buffer.from(/certificate-authority-data: (\S+)/.exec(config)![1]!, 'base64').toString('utf8');
-}

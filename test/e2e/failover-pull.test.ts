@@ -8,24 +8,15 @@
  * job run side by side longer than the partition.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { PullAgent } from '../../lib/agent/agent.ts';
 import { registerPullCluster } from '../../lib/agent/register.ts';
 import type { KubeObject } from '../../lib/api/object.ts';
-import { systemClock } from '../../lib/clock/clock.ts';
-import { runToken } from '../../lib/cli/token.ts';
 import type { LocalRuntime } from '../../lib/local/runtime.ts';
-import { MemberClient } from '../../lib/members/client.ts';
-import { createLogger } from '../../lib/observability/logger.ts';
-import { ensureLocalPki, tlsServerOptions } from '../../lib/pki/index.ts';
-import { defaultSimulation } from '../../lib/sim/config.ts';
-import { SimulatedMember } from '../../lib/sim/member.ts';
+import type { MemberClient } from '../../lib/members/client.ts';
 import { eventually } from '../support/eventually.ts';
 import { clusterReady, e2ePlane, getJson } from '../support/e2e.ts';
 import type { kubectlRunner } from '../support/kubectl.ts';
+import { e2eAgent, memberClientOf, registerCommand, startEdgeMember } from '../support/pull-member.ts';
 
 type Kubectl = ReturnType<typeof kubectlRunner>;
 
@@ -39,27 +30,13 @@ const FAILOVER = {
 const plane = e2ePlane(['member1'], { failover: FAILOVER });
 let rt: LocalRuntime;
 let kubectl: Kubectl;
-let edge: SimulatedMember;
-let dir = '';
+let edge: Awaited<ReturnType<typeof startEdgeMember>>;
 
 before(async () => {
   ({ rt, kubectl } = await plane.started());
-  dir = mkdtempSync(join(tmpdir(), 'edge-failover-'));
-  const pki = await ensureLocalPki(join(dir, 'pki'), { now: Date.now() });
-  edge = await SimulatedMember.start({
-    config: { ...defaultSimulation(1).members[0]!, name: 'edge1', region: 'us-east-1', zones: ['us-east-1z'] },
-    timings: { podStartupMs: 50, jobDurationMs: 100 },
-    clock: systemClock,
-    tls: tlsServerOptions(pki),
-    caCertPem: pki.ca.certPem,
-    port: 0,
-    kubeconfigPath: join(dir, 'edge1.kubeconfig'),
-  });
+  edge = await startEdgeMember('edge1', { region: 'us-east-1', zones: ['us-east-1z'] });
 });
-after(async () => {
-  await edge?.stop();
-  if (dir) rmSync(dir, { recursive: true, force: true });
-});
+after(() => edge?.stop());
 
 type Binding = KubeObject & {
   spec: { clusters?: { name: string }[]; gracefulEvictionTasks?: { fromCluster: string; purgeMode?: string }[] };
@@ -86,13 +63,7 @@ spec:
 describe('cluster failover of a Pull member', () => {
   it('starts the workload elsewhere during a partition, and the agent removes the stale copy first when it is back', async () => {
     // edge1 registers with a bootstrap token and runs its agent.
-    const out: string[] = [];
-    const code = await runToken(['create', '--print-register-command', '--karmada-kubeconfig', rt.kubeconfig], {
-      out: (l) => out.push(l),
-      err: (l) => out.push(l),
-    });
-    assert.equal(code, 0, out.join('\n'));
-    const arg = (flag: string) => new RegExp(`${flag} (\\S+)`).exec(out.join('\n'))![1]!;
+    const { arg } = await registerCommand(rt);
     const config = await registerPullCluster({
       server: rt.endpoints.api,
       token: arg('--token'),
@@ -100,11 +71,7 @@ describe('cluster failover of a Pull member', () => {
       clusterName: 'edge1',
       region: 'us-east-1',
     });
-    const caPem = Buffer.from(
-      /certificate-authority-data: (\S+)/.exec(readFileSync(edge.kubeconfig, 'utf8'))![1]!,
-      'base64',
-    ).toString('utf8');
-    const member = new MemberClient({ server: edge.url, caPem, token: edge.token });
+    const member = memberClientOf(edge.member);
     // The agent's writes to edge1, in order: the stale copy must go before anything new lands.
     const writes: string[] = [];
     const raw = member.raw.bind(member);
@@ -112,19 +79,7 @@ describe('cluster failover of a Pull member', () => {
       if (method !== 'GET') writes.push(`${method} ${path.split('?')[0]}`);
       return (raw as (...args: unknown[]) => ReturnType<MemberClient['raw']>)(method, path, ...rest);
     }) as MemberClient['raw'];
-    const newAgent = () =>
-      new PullAgent({
-        config,
-        member,
-        clock: systemClock,
-        logger: createLogger({ format: 'json', level: 'SILENT', service: 'agent', write: () => {} }),
-        timings: {
-          statusUpdateFrequencyMs: 500,
-          leaseRenewMs: 500,
-          successThresholdMs: 1_000,
-          failureThresholdMs: 1_000,
-        },
-      });
+    const newAgent = () => e2eAgent(config, member);
     let agent = newAgent();
     await agent.start();
     try {
@@ -135,7 +90,7 @@ describe('cluster failover of a Pull member', () => {
         ['apply', '-f', '-'],
         `apiVersion: v1\nkind: ConfigMap\nmetadata: {name: job, namespace: default}\ndata: {run: "1"}\n---${policy(['edge1'])}`,
       );
-      await eventually('the job on edge1, applied by its agent', () => edge.store.get(CM));
+      await eventually('the job on edge1, applied by its agent', () => edge.member.store.get(CM));
       await kubectl.ok(['apply', '-f', '-'], policy(['edge1', 'member1']));
       await eventually('the widened policy seen by the scheduler, the job still on edge1', async () => {
         const b = await binding();
@@ -144,7 +99,7 @@ describe('cluster failover of a Pull member', () => {
           b?.spec.clusters?.map((c) => c.name).join() === 'edge1'
         );
       });
-      const original = (await edge.store.get(CM))!;
+      const original = (await edge.member.store.get(CM))!;
 
       // The partition: the agent goes silent, edge1 turns Unknown, is tainted, and the job is evicted.
       await agent.stop();
@@ -161,7 +116,7 @@ describe('cluster failover of a Pull member', () => {
       });
       assert.match(described, /Cluster edge1 is not reachable, so its evicted copy cannot be deleted yet/);
       // Nothing reaches edge1 while it is away: its copy is still there (what a partition means).
-      assert.equal((await edge.store.get(CM))?.metadata.uid, original.metadata.uid);
+      assert.equal((await edge.member.store.get(CM))?.metadata.uid, original.metadata.uid);
       // Meanwhile a workload that tolerates the partition is placed on edge1: its Work waits there (and
       // lists before the job's, so only the agent's order puts the deletion first).
       await kubectl.ok(
@@ -201,8 +156,8 @@ spec:
       await new Promise((r) => setTimeout(r, 1_500));
       agent = newAgent();
       await agent.start();
-      await eventually('the stale copy removed from edge1', async () => !(await edge.store.get(CM)));
-      await eventually('the ahead workload on edge1', () => edge.store.get({ ...CM, name: 'ahead' }));
+      await eventually('the stale copy removed from edge1', async () => !(await edge.member.store.get(CM)));
+      await eventually('the ahead workload on edge1', () => edge.member.store.get({ ...CM, name: 'ahead' }));
       const deleted = writes.indexOf('DELETE /api/v1/namespaces/default/configmaps/job');
       const created = writes.findIndex((w) => w.endsWith('/configmaps/ahead') || w.endsWith('/configmaps'));
       assert.ok(deleted >= 0 && created > deleted, `the stale copy went first: ${writes.join(', ')}`);
@@ -215,7 +170,7 @@ spec:
       await eventually('edge1 Ready again', () => clusterReady(rt, 'edge1'));
       // The job stays where it moved, once, on member1.
       assert.equal((await rt.members.get('member1')!.store.get(CM))?.metadata.uid, moved.metadata.uid);
-      assert.equal(await edge.store.get(CM), undefined);
+      assert.equal(await edge.member.store.get(CM), undefined);
     } finally {
       await agent.stop();
       member.close();

@@ -11,7 +11,7 @@ import { createSqsClient } from '../../lib/adapters/sqs/transport.ts';
 import { runtimeEnvironment } from '../../lib/config/runtime.ts';
 import { CONTROLLER_SPECS } from '../../lib/controllers/specs.ts';
 import { provisionControllerQueues, queueUrlBase } from '../../lib/local/queues.ts';
-import { type LocalServer, type LocalSqsServer, startDynalite, startSqsServer } from '../../lib/local/servers.ts';
+import { startEmulators } from '../../lib/local/emulators.ts';
 
 export const TEST_TABLE = 'sk-test-objects';
 export const TEST_PREFIX = 'sk-test';
@@ -26,12 +26,12 @@ export interface FunctionEnvironment {
 /** Starts the endpoints and sets the function environment; `stop` restores process.env. */
 export async function startFunctionEnvironment(extra: { adminSecretId?: string } = {}): Promise<FunctionEnvironment> {
   const saved = { ...process.env };
-  const dynamo: LocalServer = await startDynalite();
-  const sqs: LocalSqsServer = await startSqsServer();
-  const ddb = createDynamoClient({ region: 'us-east-1', endpoint: dynamo.endpoint });
+  const emulators = await startEmulators();
+  const { dynamodb, sqs } = emulators.endpoints;
+  const ddb = createDynamoClient({ region: 'us-east-1', endpoint: dynamodb });
   await ensureTable(ddb, TEST_TABLE);
   ddb.destroy();
-  const client = createSqsClient({ region: 'us-east-1', endpoint: sqs.endpoint });
+  const client = createSqsClient({ region: 'us-east-1', endpoint: sqs });
   const queues = await provisionControllerQueues(new SqsQueueAdmin(client), TEST_PREFIX, CONTROLLER_SPECS);
   client.destroy();
   const base = queueUrlBase(queues);
@@ -42,8 +42,8 @@ export async function startFunctionEnvironment(extra: { adminSecretId?: string }
       tableName: TEST_TABLE,
       queuePrefix: TEST_PREFIX,
       queueUrlBase: base,
-      dynamodbEndpoint: dynamo.endpoint,
-      sqsEndpoint: sqs.endpoint,
+      dynamodbEndpoint: dynamodb,
+      sqsEndpoint: sqs,
       reconcileConcurrency: 4,
       metrics: 'emf',
       eventTtlSeconds: 3600,
@@ -53,13 +53,12 @@ export async function startFunctionEnvironment(extra: { adminSecretId?: string }
     }),
   });
   return {
-    dynamodbEndpoint: dynamo.endpoint,
-    sqsEndpoint: sqs.endpoint,
+    dynamodbEndpoint: dynamodb,
+    sqsEndpoint: sqs,
     queueUrlBase: base,
     async stop() {
       process.env = saved;
-      await sqs.stop();
-      await dynamo.stop();
+      await emulators.stop();
     },
   };
 }

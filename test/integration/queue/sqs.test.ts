@@ -10,7 +10,8 @@ import { createSqsClient, SqsTransport } from '../../../lib/adapters/sqs/transpo
 import { systemClock } from '../../../lib/clock/clock.ts';
 import type { ControllerSpec } from '../../../lib/controllers/specs.ts';
 import { provisionControllerQueues, queueUrlBase } from '../../../lib/local/queues.ts';
-import { type LocalSqsServer, startSqsServer } from '../../../lib/local/servers.ts';
+import { startSqsServer } from '../../../lib/local/emulators.ts';
+import type { LocalSqsServer } from '../../../lib/local/servers.ts';
 import { createLogger } from '../../../lib/observability/logger.ts';
 import { createMetrics } from '../../../lib/observability/metrics.ts';
 import { EventSourceRunner, type EventSourceSpec } from '../../../lib/queue/event-source.ts';

@@ -1,4 +1,4 @@
-import { startDynalite } from '../../../lib/local/servers.ts';
+import { startDynalite } from '../../../lib/local/emulators.ts';
 import { describeObjectStoreContract } from '../../contract/object-store.contract.ts';
 import { dynamoBackend } from '../../support/dynamo-backend.ts';
 

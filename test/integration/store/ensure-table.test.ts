@@ -14,7 +14,8 @@ import { ensureLocalTable } from '../../../lib/adapters/dynamodb/migrate-table.t
 import { DynamoRowStore } from '../../../lib/adapters/dynamodb/row-store.ts';
 import { createTableInput, INDEX } from '../../../lib/adapters/dynamodb/table.ts';
 import { systemClock } from '../../../lib/clock/clock.ts';
-import { type LocalServer, startDynalite } from '../../../lib/local/servers.ts';
+import { startDynalite } from '../../../lib/local/emulators.ts';
+import type { LocalServer } from '../../../lib/local/servers.ts';
 import { encodeBody } from '../../../lib/store/codec.ts';
 import { rowKeysOf } from '../../../lib/store/layout.ts';
 import { RowObjectStore } from '../../../lib/store/row-object-store.ts';
