@@ -34,16 +34,18 @@ import {
   WORK,
   WORK_GROUP,
 } from '../api/karmada-names.ts';
-import { putCondition, rfc3339, type Condition } from '../api/conditions.ts';
+import { findCondition, putCondition, rfc3339, type Condition } from '../api/conditions.ts';
 import type { KubeObject, ObjectRef } from '../api/object.ts';
 import { formatKey, parseKey, refOf } from '../api/object.ts';
 import { targetClusters } from '../core/dependencies/index.ts';
 import type { OverridePolicy } from '../core/overrides/index.ts';
 import { chargeCovers, renderedMark } from '../core/quota/index.ts';
 import {
+  APPLIED_CONDITION,
   type AggregatedStatusItem,
   aggregatedStatusItems,
   bindingExistingClusters,
+  unreportedTargets,
   withClusterItem,
 } from '../core/status/index.ts';
 import type { Cluster, ResourceBinding } from '../core/model/types.ts';
@@ -419,6 +421,7 @@ export function createBinderController(options: BinderOptions): Controller & { s
       const targets = targetClusters(binding).map((t) => t.name);
       let items = (binding.status?.aggregatedStatus ?? []) as unknown as AggregatedStatusItem[];
       for (const [name, reported] of works) items = withClusterItem(template, items, name, reported, targets);
+      items = await withUnreported(template, bindingKey, targets, items);
       const aggregated = await writeAggregatedStatus(statusWriter, binding, template, targets, items, context);
       if (aggregated.conflict) {
         reports.binding = undefined;
@@ -433,6 +436,32 @@ export function createBinderController(options: BinderOptions): Controller & { s
     reports.next = run;
     reports.chain = run.catch(() => undefined);
     return run;
+  }
+
+  /**
+   * A first rollout whose reports came in other batches too: the Works of the few targets with no item
+   * yet (the core's `unreportedTargets`) are read, and those that reported join this aggregation. Their
+   * own reports then find their items written and write nothing.
+   */
+  async function withUnreported(
+    template: KubeObject,
+    bindingKey: string,
+    targets: readonly string[],
+    items: AggregatedStatusItem[],
+  ): Promise<AggregatedStatusItem[]> {
+    const missing = unreportedTargets(targets, items);
+    if (missing.length === 0) return items;
+    const workName = workNameOf(template);
+    const found = await Promise.all(missing.map((name) => store.get(workRefOf(name, workName))));
+    return missing.reduce((out, name, i) => {
+      const work = found[i];
+      const reported =
+        work &&
+        !work.metadata.deletionTimestamp &&
+        bindingKeyOf(work) === bindingKey &&
+        findCondition((work.status as { conditions?: Condition[] } | undefined)?.conditions, APPLIED_CONDITION);
+      return reported ? withClusterItem(template, out, name, work, targets) : out;
+    }, items);
   }
 
   /**

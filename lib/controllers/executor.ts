@@ -40,6 +40,7 @@ import { type EventRecorder, NO_EVENTS } from '../events/recorder.ts';
 import {
   appliedCurrent,
   DISPATCHING_CONDITION,
+  dispatchingResumes,
   failedCurrent,
   WORK_DISPATCHING_MESSAGE,
   type WorkStatus,
@@ -110,13 +111,13 @@ export interface ExecutorOptions {
 interface ExecutorBatch extends BatchScope {
   cluster(name: string): Promise<KubeObject | undefined>;
   client(cluster: KubeObject): Promise<MemberClient>;
-  /** A Work of a binding was applied (`dispatching`: its first dispatch, or the first after a suspension). */
-  succeeded(work: KubeObject, cluster: string, dispatching: boolean): boolean;
+  /** A Work of a binding was applied (`resumed`: its first dispatch after a suspension). */
+  succeeded(work: KubeObject, cluster: string, resumed: boolean): boolean;
 }
 
-/** Per binding, what its Works did in one batch: the clusters that started dispatching, and those applied. */
+/** Per binding, what its Works did in one batch: the clusters whose dispatching resumed, and those applied. */
 interface BindingOutcomes {
-  dispatching: Set<string>;
+  resumed: Set<string>;
   applied: Map<string, string>;
 }
 
@@ -149,12 +150,12 @@ export function createExecutorController(options: ExecutorOptions): Controller &
   function openBatch(scope: { now: number }): Promise<ExecutorBatch> {
     const outcomes = new Map<string, BindingOutcomes>();
     return Promise.resolve({
-      succeeded(work: KubeObject, cluster: string, dispatching: boolean): boolean {
+      succeeded(work: KubeObject, cluster: string, resumed: boolean): boolean {
         const binding = bindingKeyOf(work);
         if (!binding) return false;
         let o = outcomes.get(binding);
-        if (!o) outcomes.set(binding, (o = { dispatching: new Set(), applied: new Map() }));
-        if (dispatching) o.dispatching.add(cluster);
+        if (!o) outcomes.set(binding, (o = { resumed: new Set(), applied: new Map() }));
+        if (resumed) o.resumed.add(cluster);
         const m = manifestsOf(work)[0];
         o.applied.set(cluster, `${m?.metadata?.namespace ? `${m.metadata.namespace}/` : ''}${m?.metadata?.name ?? ''}`);
         return true;
@@ -192,9 +193,10 @@ export function createExecutorController(options: ExecutorOptions): Controller &
   };
 
   /**
-   * The batch's success events, one per binding and reason (Karmada records `WorkDispatching` and
-   * `SyncSucceed` on each Work: a fan-out to 1,000 clusters would write 2,000 Events). They go on the
-   * binding, naming the clusters; failures stay on their Work, one by one.
+   * The batch's success events on the binding, naming the clusters (Karmada records `WorkDispatching`
+   * and `SyncSucceed` on each Work: a fan-out to 1,000 clusters would write 2,000 Events): one
+   * `SyncSucceed`, and `WorkDispatching` only for the clusters whose dispatching resumed after a
+   * suspension (a first dispatch is what `SyncSucceed` says). Failures stay on their Work, one by one.
    */
   async function recordOutcomes(outcomes: ReadonlyMap<string, BindingOutcomes>): Promise<void> {
     // A member sync's batch holds one Work of each of hundreds of bindings: record them side by side.
@@ -202,12 +204,12 @@ export function createExecutorController(options: ExecutorOptions): Controller &
       const binding = await store.get(parseKey(key));
       if (!binding) return;
       const clusters = (set: Iterable<string>) => [...set].sort().join(', ');
-      if (o.dispatching.size > 0)
+      if (o.resumed.size > 0)
         await events.record(
           binding,
           'Normal',
           'WorkDispatching',
-          `${WORK_DISPATCHING_MESSAGE} Clusters: ${clusters(o.dispatching)}.`,
+          `${WORK_DISPATCHING_MESSAGE} Clusters: ${clusters(o.resumed)}.`,
         );
       const resources = new Set(o.applied.values());
       const resource = resources.size === 1 ? [...resources][0] : undefined;
@@ -269,7 +271,8 @@ export function createExecutorController(options: ExecutorOptions): Controller &
     const outcome = called.value;
     const next = workStatusAfter(work, outcome, rfc3339(context.now));
     // Dispatching starts (or starts again after a suspension): workStatusAfter set Dispatching=True, and
-    // Karmada's execution controller records WorkDispatching with it (here once per binding and batch).
+    // Karmada's execution controller records WorkDispatching with it — on a Work of no binding here too;
+    // on a binding only when it resumes (a first dispatch is said by the batch's SyncSucceed).
     const dispatching =
       findCondition((work.status as WorkStatus | undefined)?.conditions, DISPATCHING_CONDITION)?.status !== 'True';
     const wasApplied = findCondition((work.status as WorkStatus | undefined)?.conditions, 'Applied');
@@ -283,7 +286,7 @@ export function createExecutorController(options: ExecutorOptions): Controller &
       stats.applied++;
       const changed = wasApplied?.status !== 'True' || wasApplied.observedGeneration !== work.metadata.generation;
       // A Work of no binding (a namespace's, a quota's) records its own events, as Karmada does.
-      if ((changed || dispatching) && !batch.succeeded(work, name, dispatching)) {
+      if ((changed || dispatching) && !batch.succeeded(work, name, dispatchingResumes(work))) {
         if (dispatching) await events.record(work, 'Normal', 'WorkDispatching', WORK_DISPATCHING_MESSAGE);
         const m = manifestsOf(work)[0];
         if (changed)

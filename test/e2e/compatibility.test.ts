@@ -440,12 +440,15 @@ describe('Karmada compatibility through kubectl', () => {
     );
   });
 
-  it('records WorkDispatching when dispatching starts, once per binding and batch, naming the clusters', async () => {
-    const out = await eventually('a WorkDispatching event', async () => {
-      const text = await kubectl.ok(['get', 'events', '-A', '--field-selector', 'reason=WorkDispatching']);
-      return /Work is being dispatched to member clusters\. Clusters: member/.test(text) ? text : undefined;
+  it('records SyncSucceed on the binding once per executor batch, naming the clusters (not one Event per Work)', async () => {
+    const out = await eventually('a SyncSucceed event', async () => {
+      const text = await kubectl.ok(['get', 'events', '-A', '--field-selector', 'reason=SyncSucceed']);
+      return /Successfully applied resource\([^)]*\) to clusters? member/.test(text) ? text : undefined;
     });
     assert.match(out, /resourcebinding\//);
+    // A first dispatch is said by SyncSucceed; WorkDispatching is left for a dispatch that resumes.
+    const dispatching = await kubectl.ok(['get', 'events', '-A', '--field-selector', 'reason=WorkDispatching']);
+    assert.doesNotMatch(dispatching, /resourcebinding\//);
   });
 
   it('v1.17 workloadAffinity: a workload goes where its affinity group is, and away from its anti-affinity group', async () => {

@@ -4,7 +4,7 @@
  * `pkg/controllers/execution/execution_controller.go` `updateAppliedCondition`,
  * `pkg/controllers/status/work_status_controller.go`). Time is a parameter: the caller stamps `now`.
  */
-import { type Condition, setCondition } from '../../api/conditions.ts';
+import { type Condition, findCondition, setCondition } from '../../api/conditions.ts';
 import { deepEqual } from '../../util/json.ts';
 import type { KubeObject } from '../model/types.ts';
 import type { ManifestStatus } from './types.ts';
@@ -88,6 +88,16 @@ export function workStatusAfter(
       ? (previous.manifestStatuses ?? [])
       : outcome.manifestStatuses;
   return { ...previous, conditions: withDispatching, manifestStatuses };
+}
+
+/**
+ * Whether applying this Work resumes a dispatching that a suspension stopped (its `Dispatching`
+ * condition is `False`, as the executor leaves a suspended Work). The binding's `WorkDispatching` event
+ * is recorded for these only: a first dispatch is said by the same batch's `SyncSucceed`, which names
+ * the same clusters (decision 0016), so it costs no Event of its own.
+ */
+export function dispatchingResumes(work: KubeObject): boolean {
+  return findCondition((work.status as WorkStatus | undefined)?.conditions, DISPATCHING_CONDITION)?.status === 'False';
 }
 
 /** True when `next` says something `work.status` does not (so the status is worth writing). */

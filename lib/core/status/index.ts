@@ -20,6 +20,7 @@ export {
   APPLIED_CONDITION,
   appliedCurrent,
   DISPATCHING_CONDITION,
+  dispatchingResumes,
   failedCurrent,
   WORK_DISPATCHING_MESSAGE,
   type WorkStatus,
@@ -47,5 +48,7 @@ export {
   bindingExistingClusters,
   fullyAppliedCondition,
   manifestStatusOf,
+  REPORT_FILL_LIMIT,
+  unreportedTargets,
   withClusterItem,
 } from './work.ts';

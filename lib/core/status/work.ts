@@ -153,6 +153,33 @@ export function withClusterItem(
 }
 
 /**
+ * At most this many Works are read to complete a first rollout's aggregation: ten strongly consistent
+ * reads cost what one binding write does (a write unit is five read units, and a binding write pays
+ * for the table and its `byKind` entry).
+ */
+export const REPORT_FILL_LIMIT = 10;
+
+/**
+ * The targets whose Works a fold of reports reads to complete the aggregation, when the binding's
+ * reports reach the binder in several batches (two pollers share a lane, and a batch closes on its
+ * window): the targets whose Work has not reported yet — no item, or the item of a Work created but
+ * neither applied nor refused — if there are at most `limit` of them: a first rollout about to be
+ * complete, whose other Works have most likely reported already. Their items are then written with
+ * this fold's, and their own reports find nothing left to write: one binding write where each batch
+ * wrote one. None when more are missing (a large rollout in its first batches: reading them would cost
+ * more than the writes it saves) or none is.
+ */
+export function unreportedTargets(
+  targets: readonly string[],
+  items: readonly AggregatedStatusItem[],
+  limit = REPORT_FILL_LIMIT,
+): string[] {
+  const reported = new Set(items.filter((i) => i.applied || i.appliedMessage).map((i) => i.clusterName));
+  const missing = [...new Set(targets)].filter((t) => !reported.has(t)).sort(compareStrings);
+  return missing.length <= limit ? missing : [];
+}
+
+/**
  * `worksFullyApplied` + `generateFullyAppliedCondition`: `FullyApplied=True` (`FullyAppliedSuccess`,
  * "All works have been successfully applied") iff the set of target clusters is not empty, has as many
  * members as there are items, and every item is applied and targets a cluster of the set; otherwise

@@ -185,7 +185,7 @@ describe('executor', () => {
     assert.deepEqual(member.calls, ['create ConfigMap/settings', 'get ConfigMap/settings', 'apply ConfigMap/settings']);
   });
 
-  it('records one WorkDispatching and one SyncSucceed per binding and batch, on the binding, naming the clusters', async () => {
+  it('records one SyncSucceed per binding and batch, on the binding, naming the clusters; WorkDispatching only when dispatching resumes', async () => {
     const { w, executor } = await executorWorld();
     await w.seed(cluster('m2'));
     const binding = await w.store.create({
@@ -204,18 +204,36 @@ describe('executor', () => {
       };
       keys.push(keyOf(await w.store.create(wk)));
     }
-    const batch = await executor.openBatch!({ logger: w.context().logger, now: Date.now(), keys });
-    for (const key of keys) await executor.reconcile({ key, lane: 'priority', reasons: [] }, w.context(batch));
-    await batch.close!();
-    const onBinding = w.events.events.filter((e) => e.involved.uid === binding.metadata.uid);
-    assert.deepEqual(
-      onBinding.map((e) => `${e.reason}: ${e.message}`),
-      [
-        'WorkDispatching: Work is being dispatched to member clusters. Clusters: m1, m2.',
-        'SyncSucceed: Successfully applied resource(default/settings) to clusters m1, m2',
-      ],
-    );
-    assert.equal(w.events.events.length, 2, 'nothing recorded per Work');
+    const runBatch = async () => {
+      const batch = await executor.openBatch!({ logger: w.context().logger, now: Date.now(), keys });
+      for (const key of keys) await executor.reconcile({ key, lane: 'priority', reasons: [] }, w.context(batch));
+      await batch.close!();
+    };
+    await runBatch();
+    const onBinding = () =>
+      w.events.events.filter((e) => e.involved.uid === binding.metadata.uid).map((e) => `${e.reason}: ${e.message}`);
+    // A first dispatch: SyncSucceed names the clusters, which is what WorkDispatching would say too.
+    assert.deepEqual(onBinding(), ['SyncSucceed: Successfully applied resource(default/settings) to clusters m1, m2']);
+    assert.equal(w.events.events.length, 1, 'nothing recorded per Work');
+
+    // m2's dispatching is suspended, then resumed: the binding says it resumed there.
+    const m2 = { group: 'work.karmada.io', kind: 'Work', namespace: 'karmada-es-m2', name: work().metadata.name! };
+    const setSuspended = async (suspend: boolean) => {
+      const current = (await w.store.get(m2))!;
+      await w.store.update({
+        ...current,
+        spec: { ...(current.spec as object), suspendDispatching: suspend },
+      } as KubeObject);
+    };
+    await setSuspended(true);
+    await runBatch();
+    await setSuspended(false);
+    w.events.events.length = 0;
+    await runBatch();
+    assert.deepEqual(onBinding(), [
+      'WorkDispatching: Work is being dispatched to member clusters. Clusters: m2.',
+      'SyncSucceed: Successfully applied resource(default/settings) to cluster m2',
+    ]);
   });
 
   it('refuses to adopt an object Karmada does not manage under Abort, and says so in Applied', async () => {

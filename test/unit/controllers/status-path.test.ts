@@ -30,6 +30,8 @@ function member(): MemberClient {
 
 async function rollout(
   clusters: number,
+  /** Messages per batch of the binder (SQS hands a function up to ten; two pollers split a lane's). */
+  binderBatch = 10,
 ): Promise<{ reads: number; bindingWrites: number; fullyApplied: boolean; items: number }> {
   const w = world();
   const names = Array.from({ length: clusters }, (_, i) => `m${i + 1}`);
@@ -97,7 +99,8 @@ async function rollout(
   // Batches of ten messages per controller, as SQS hands them to a function, until the queues are empty.
   for (let round = 0; w.queue.items.length > 0 && round < 10_000; round++) {
     const next = w.queue.items.shift()!;
-    const same = [next, ...w.queue.items.filter((i) => i.controller === next.controller).slice(0, 9)];
+    const size = next.controller === BINDER_CONTROLLER_NAME ? binderBatch : 10;
+    const same = [next, ...w.queue.items.filter((i) => i.controller === next.controller).slice(0, size - 1)];
     for (const i of same.slice(1)) w.queue.items.splice(w.queue.items.indexOf(i), 1);
     const controller = controllers[next.controller];
     if (!controller) continue;
@@ -143,5 +146,21 @@ describe('a rollout’s store reads grow with the clusters, not their square', (
         run.bindingWrites <= 2 * Math.ceil(n / 10) + 1,
         `${run.bindingWrites} binding status writes for ${n} reports in batches of ten`,
       );
+  });
+
+  it('reports of a first rollout split over many small batches: the first complete fold writes every item, the rest write nothing', async () => {
+    const whole = await rollout(10);
+    const split = await rollout(10, 2);
+    assert.equal(split.items, 10);
+    assert.ok(split.fullyApplied);
+    // The binder's own pass writes the binding (Works created, none applied), then one aggregation
+    // reads the Works that reported in other batches and writes all ten: not one write per batch of two.
+    assert.equal(split.bindingWrites, 2, `${split.bindingWrites} binding status writes for 10 reports in batches of 2`);
+    // More reads: the Works read to complete the fold (at most ten), and the binding and template that
+    // each of the four more batches reads once.
+    assert.ok(
+      split.reads <= whole.reads + 10 + 2 * 4,
+      `reads ${whole.reads} → ${split.reads}: at most the fill's ten and two per extra batch more`,
+    );
   });
 });

@@ -8,6 +8,7 @@ import type { Condition } from '../../../../lib/api/conditions.ts';
 import {
   appliedCurrent,
   appliedFailureMessage,
+  dispatchingResumes,
   failedCurrent,
   type ManifestStatus,
   workStatusAfter,
@@ -51,6 +52,23 @@ describe('appliedCurrent / failedCurrent (was this generation of the Work applie
       assert.equal(failedCurrent(w), isFailed);
     });
   }
+});
+
+describe('dispatchingResumes (the binding’s WorkDispatching event: only a dispatch that resumes, decision 0016)', () => {
+  const dispatching = (status: 'True' | 'False'): Condition => ({
+    type: 'Dispatching',
+    status,
+    reason: status === 'True' ? 'Dispatching' : 'SuspendDispatching',
+    message: 'm',
+    lastTransitionTime: '2026-01-01T00:00:00Z',
+  });
+  const cases: [string, KubeObject, boolean][] = [
+    ['a new Work (no status): a first dispatch, said by SyncSucceed', work(1), false],
+    ['applied before, Dispatching=True: no new dispatch', work(1, [applied('True', 1), dispatching('True')]), false],
+    ['suspended (Dispatching=False, SuspendDispatching): it resumes', work(2, [dispatching('False')]), true],
+    ['a status without Dispatching (an agent’s report): not a resume', work(1, [applied('True', 1)]), false],
+  ];
+  for (const [name, w, resumes] of cases) it(name, () => assert.equal(dispatchingResumes(w), resumes));
 });
 
 describe('workStatusAfter / workStatusChanged (the status written after an apply)', () => {

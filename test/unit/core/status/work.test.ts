@@ -14,6 +14,8 @@ import {
   fullyAppliedCondition,
   type ManifestStatus,
   manifestStatusOf,
+  REPORT_FILL_LIMIT,
+  unreportedTargets,
 } from '../../../../lib/core/status/index.ts';
 import type { KubeObject, ResourceBindingSpec } from '../../../../lib/core/model/types.ts';
 
@@ -367,4 +369,50 @@ describe('bindingExistingClusters (ObtainBindingSpecExistingClusters)', () => {
       assert.deepEqual(bindingExistingClusters(c.spec), c.want);
     });
   }
+});
+
+describe('unreportedTargets (which Works a fold of reports reads to finish a first rollout: one binding write, not one per batch)', () => {
+  const ok = (clusterName: string): AggregatedStatusItem => ({ clusterName, applied: true, health: 'Healthy' });
+  const failed = (clusterName: string): AggregatedStatusItem => ({
+    clusterName,
+    appliedMessage: 'x',
+    health: 'Unknown',
+  });
+  const many = (n: number) => Array.from({ length: n }, (_, i) => `m${String(i).padStart(3, '0')}`);
+  const cases: { name: string; targets: string[]; items: AggregatedStatusItem[]; want: string[] }[] = [
+    { name: 'every target has an item: nothing to read', targets: ['m1', 'm2'], items: [ok('m1'), ok('m2')], want: [] },
+    {
+      name: 'the rest of a small rollout: read, sorted',
+      targets: ['m3', 'm1', 'm2'],
+      items: [ok('m2')],
+      want: ['m1', 'm3'],
+    },
+    {
+      name: 'a failed item is a report (its retry reports again): not read',
+      targets: ['m1', 'm2'],
+      items: [failed('m1'), ok('m2')],
+      want: [],
+    },
+    {
+      name: 'an item of a Work created, not applied yet (the binder’s own pass): not reported, read',
+      targets: ['m1', 'm2'],
+      items: [{ clusterName: 'm1', health: 'Unknown' }, ok('m2')],
+      want: ['m1'],
+    },
+    { name: 'targets are a set: duplicates read once', targets: ['m1', 'm1', 'm2'], items: [ok('m2')], want: ['m1'] },
+    { name: 'no targets (not scheduled): nothing', targets: [], items: [], want: [] },
+    {
+      name: `${REPORT_FILL_LIMIT} missing: read (ten reads cost one binding write)`,
+      targets: many(REPORT_FILL_LIMIT + 1),
+      items: [ok('m000')],
+      want: many(REPORT_FILL_LIMIT + 1).slice(1),
+    },
+    {
+      name: `${REPORT_FILL_LIMIT + 1} missing: none read (a large rollout early on; its reports come anyway)`,
+      targets: many(REPORT_FILL_LIMIT + 2),
+      items: [ok('m000')],
+      want: [],
+    },
+  ];
+  for (const c of cases) it(c.name, () => assert.deepEqual(unreportedTargets(c.targets, c.items), c.want));
 });
