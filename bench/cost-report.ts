@@ -208,6 +208,8 @@ export function renderCostReport(r: CostResults): string {
   const millionX86 = usageCost(usageOf(scaleCounts(perChange, 1e6)), 'x86_64');
   const perMillion = total(million);
   const restDelta = 1e6 * usage.apiRequests * (unitPrice(PRICES.restApiRequest) - unitPrice(PRICES.httpApiRequest));
+  const withoutStore = total(million.filter((l) => !l.item.startsWith('DynamoDB')));
+  const hopPerMillion = 1e6 * (3 * unitPrice(PRICES.sqsRequest) + unitPrice(PRICES.lambdaRequest));
 
   // ---- idle fleet ----
   const shape = r.shape;
@@ -227,6 +229,7 @@ export function renderCostReport(r: CostResults): string {
   const idleMonth = total(idleLines);
   const idleFree = total(afterFreeTier(idleLines));
   const pollLine = idle.pollRequests * unitPrice(PRICES.sqsRequest);
+  const fixedBilled = fixedLines.filter((l) => l.usd >= 0.01);
   const busyOnly = r.busyMetricKeys.filter((k) => !r.fleetMetricKeys.includes(k)).length;
 
   // ---- steady state of templates ----
@@ -306,6 +309,10 @@ export function renderCostReport(r: CostResults): string {
     '',
     `- Target ≤ ${usd(TARGET_PER_MILLION)} per million: **${perMillion <= TARGET_PER_MILLION ? 'met' : 'missed'}** (${usd(perMillion)}, ×${(perMillion / TARGET_PER_MILLION).toFixed(2)} the target). Largest items: ${largest(million)}.`,
     `- On x86_64 instead of arm64: ${usd(total(millionX86))}. With a REST API instead of the HTTP API: ${usd(perMillion + restDelta)}.`,
+    `- What sets it besides the store: without a single DynamoDB request a change would still cost ${usd(withoutStore)} a million (${largest(
+      million.filter((l) => !l.item.startsWith('DynamoDB')),
+      3,
+    )}), ×${(withoutStore / TARGET_PER_MILLION).toFixed(2)} the target. At this volume changes come one by one, so no batch carries two: each hop through an event source — a message sent, received and deleted, and an invocation — costs ${usd(hopPerMillion)} a million changes, and a change takes ${fmt(usage.lambdaRequests - usage.apiRequests)} of them after the API's request.`,
     `- DynamoDB writes in all: ${fmt(usage.dynamoWriteUnits)} write units per change, of which ${pct(metric(perChange, 'ddb.wru.byKind') + metric(perChange, 'ddb.wru.byCluster') + metric(perChange, 'ddb.wru.byOwner'), usage.dynamoWriteUnits)} are index writes (byKind and byCluster project every attribute, so each write to an item in them is paid again per index).`,
     '',
   );
@@ -335,7 +342,7 @@ export function renderCostReport(r: CostResults): string {
     `- Data transfer out: ${fmt(metric(fleetMonth, 'member.requests'))} member requests a month at ${MEMBER_REQUEST_OVERHEAD_BYTES} bytes of headers each (estimated) plus their paths and bodies; answers (${fmt(metric(fleetMonth, 'member.bytesIn') / 1e9)} GB a month) come in free. ${fmt(metric(fleetMonth, 'member.requests', 'cluster-status') / Math.max(1, metric(fleetMonth, 'lambda.keys', 'cluster-status')))} member requests per cluster-status key (a probe, or the minute's sweep): the health check, the version, discovery in two requests (aggregated discovery, decisions/0017), nodes and pods.`,
     `- Of the SQS requests, ${fmt(idle.pollRequests)} (${usd(pollLine)}) are Lambda's pollers waiting on ${eventSources} empty queues (${IDLE_RECEIVES_PER_QUEUE_MINUTE} receives a minute each, not measured); the rest are the sweeps' own messages.`,
     `- Fixed resources counted in the synthesised \`${ENV.name}\` stacks: ${shape ? `${shape.resources['AWS::KMS::Key'] ?? 0} KMS keys, ${shape.resources['AWS::SecretsManager::Secret'] ?? 0} secret, ${shape.resources['AWS::CloudWatch::Alarm'] ?? 0} alarms (${shape.alarmMetrics} alarm metrics), ${shape.resources['AWS::CloudWatch::Dashboard'] ?? 0} dashboard, ${eventSources} SQS event sources, ${shape.resources['AWS::Scheduler::Schedule'] ?? 0} schedules, ${shape.functions.length} functions (${[...new Set(shape.functions.map((f) => f.architecture))].join(', ')}), API Gateway ${shape.apiProtocol} API` : 'not available (synth failed)'}. Custom metrics: ${r.fleetMetricKeys.length} published by the idle fleet (EMF names × dimension values: ${metricNames(r.fleetMetricKeys)}), ${busyOnly} more while changes flow (${metricNames(r.busyMetricKeys.filter((k) => !r.fleetMetricKeys.includes(k)))}).`,
-    `- Target ≤ ${usd(TARGET_IDLE_MONTH)} a month idle: **${idleMonth <= TARGET_IDLE_MONTH ? 'met' : 'missed'}** (${usd(idleMonth)} at list prices, ${usd(idleFree)} after the free tiers if the account has nothing else). Largest items: ${largest(idleLines, 4)}.`,
+    `- Target ≤ ${usd(TARGET_IDLE_MONTH)} a month idle: **${idleMonth <= TARGET_IDLE_MONTH ? 'met' : 'missed'}** (${usd(idleMonth)} at list prices, ${usd(idleFree)} after the free tiers if the account has nothing else). Largest items: ${largest(idleLines, 4)}. The resources billed whatever the load (${largest(fixedBilled, fixedBilled.length)}) come to ${usd(total(fixedBilled))} before any request, and the pollers on the empty queues to ${usd(pollLine)}.`,
     '',
     `Each template already propagated to two clusters adds, idle, per month: ${usd(total(steadyLines))} (${largest(steadyLines, 3)}), measured as the difference between ${r.idleEmpty.minutes} idle minutes with ${r.options.templates} templates and without; and ${fmt(storagePerTemplate)} bytes of table and index storage (${usd((storagePerTemplate / 1e9) * (unitPrice(PRICES.dynamoStorage) + unitPrice(PRICES.dynamoPitr)))} a month).`,
     '',

@@ -132,7 +132,7 @@ export async function benchPropagation(options: {
     const eventWrites = (writes.get('Event') ?? 0) / total;
     const others = [...writes].filter(([k]) => k !== 'Work' && k !== 'Event').sort((a, b) => b[1] - a[1]);
     const otherWrites = others.reduce((n, [, v]) => n + v, 0) / total;
-    const otherKinds = others.map(([k, v]) => `${k} ${(v / total).toFixed(2)}`).join(', ');
+    const otherKinds = others.map(([k, v]) => `${k} ${(v / total).toFixed(2)}: ${v} writes`).join(', ');
     await api.send('POST', '/apis/policy.karmada.io/v1alpha1/namespaces/bench/propagationpolicies', {
       apiVersion: 'policy.karmada.io/v1alpha1',
       kind: 'PropagationPolicy',
@@ -251,7 +251,7 @@ export async function benchPropagation(options: {
         median: workWrites + eventWrites + otherWrites,
         trials: [workWrites + eventWrites + otherWrites],
         higherIsBetter: false,
-        note: `Work status ${workWrites.toFixed(2)}, Event ${eventWrites.toFixed(2)}, other ${otherWrites.toFixed(2)}${otherKinds ? ` (${otherKinds})` : ''}; target ≤ 1.2 (with the create: ≤ 2.2)`,
+        note: `${(workWrites + eventWrites + otherWrites).toFixed(3)}: Work status ${workWrites.toFixed(2)}, Event ${eventWrites.toFixed(2)} (${writes.get('Event') ?? 0} writes for ${options.templates} bindings), other ${otherWrites.toFixed(2)}${otherKinds ? ` (${otherKinds})` : ''}; target ≤ 1.2 (with the create: ≤ 2.2)`,
       },
       {
         id: 'propagation-fanout-member-requests',
