@@ -451,6 +451,50 @@ describe('Karmada compatibility through kubectl', () => {
     assert.doesNotMatch(dispatching, /resourcebinding\//);
   });
 
+  it('suspension.dispatching holds a workload off its member; lifting it dispatches and says so on the binding (WorkDispatching)', async () => {
+    await apply(deployment('held-web', 1));
+    const policy = (dispatching: boolean) => ({
+      apiVersion: 'policy.karmada.io/v1alpha1',
+      kind: 'PropagationPolicy',
+      metadata: { name: 'held-web', namespace: 'compat' },
+      spec: {
+        resourceSelectors: [{ apiVersion: 'apps/v1', kind: 'Deployment', name: 'held-web' }],
+        placement: { clusterAffinity: { clusterNames: ['member1'] } },
+        suspension: { dispatching },
+      },
+    });
+    await apply(policy(true));
+    type Work = KubeObject & {
+      spec: { workload: { manifests: KubeObject[] } };
+      status?: { conditions?: { type: string; status: string; reason?: string }[] };
+    };
+    const work = async () =>
+      (await getJson<{ items: Work[] }>(kubectl, ['works', '-n', 'karmada-es-member1']))?.items.find((w) =>
+        w.spec.workload.manifests.some((m) => m.metadata.name === 'held-web'),
+      );
+    await eventually('the Work suspended (Dispatching=False)', async () =>
+      (await work())?.status?.conditions?.some(
+        (c) => c.type === 'Dispatching' && c.status === 'False' && c.reason === 'SuspendDispatching',
+      ),
+    );
+    assert.equal(await onMemberDeploy('member1', 'held-web'), undefined, 'nothing dispatched while suspended');
+
+    await apply(policy(false));
+    await eventually('held-web on member1', async () => Boolean(await onMemberDeploy('member1', 'held-web')));
+    const out = await eventually('WorkDispatching on the binding', async () => {
+      const text = await kubectl.ok([
+        'get',
+        'events',
+        '-n',
+        'compat',
+        '--field-selector',
+        'reason=WorkDispatching,involvedObject.name=held-web-deployment',
+      ]);
+      return /Work is being dispatched to member clusters\. Clusters: member1\./.test(text) ? text : undefined;
+    });
+    assert.match(out, /resourcebinding\/held-web-deployment/);
+  });
+
   it('v1.17 workloadAffinity: a workload goes where its affinity group is, and away from its anti-affinity group', async () => {
     const grouped = (name: string, labels: Record<string, string>) => {
       const d = deployment(name, 1);
