@@ -419,9 +419,10 @@ export function createBinderController(options: BinderOptions): Controller & { s
       if (!template || (binding.spec.resource.uid && template.metadata.uid !== binding.spec.resource.uid))
         return undefined;
       const targets = targetClusters(binding).map((t) => t.name);
-      let items = (binding.status?.aggregatedStatus ?? []) as unknown as AggregatedStatusItem[];
+      const stored = (binding.status?.aggregatedStatus ?? []) as unknown as AggregatedStatusItem[];
+      let items = stored;
       for (const [name, reported] of works) items = withClusterItem(template, items, name, reported, targets);
-      items = await withUnreported(template, bindingKey, targets, items);
+      items = await withUnreported(template, bindingKey, targets, stored, items);
       const aggregated = await writeAggregatedStatus(statusWriter, binding, template, targets, items, context);
       if (aggregated.conflict) {
         reports.binding = undefined;
@@ -439,17 +440,18 @@ export function createBinderController(options: BinderOptions): Controller & { s
   }
 
   /**
-   * A first rollout whose reports came in other batches too: the Works of the few targets with no item
-   * yet (the core's `unreportedTargets`) are read, and those that reported join this aggregation. Their
-   * own reports then find their items written and write nothing.
+   * A rollout whose reports came in other batches too: the Works of the few targets that have not
+   * reported yet (the core's `unreportedTargets`) are read, and those that have join this aggregation.
+   * Their own reports then find their items written and write nothing.
    */
   async function withUnreported(
     template: KubeObject,
     bindingKey: string,
     targets: readonly string[],
+    stored: readonly AggregatedStatusItem[],
     items: AggregatedStatusItem[],
   ): Promise<AggregatedStatusItem[]> {
-    const missing = unreportedTargets(targets, items);
+    const missing = unreportedTargets(targets, stored, items);
     if (missing.length === 0) return items;
     const workName = workNameOf(template);
     const found = await Promise.all(missing.map((name) => store.get(workRefOf(name, workName))));

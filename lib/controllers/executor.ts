@@ -111,8 +111,10 @@ export interface ExecutorOptions {
 interface ExecutorBatch extends BatchScope {
   cluster(name: string): Promise<KubeObject | undefined>;
   client(cluster: KubeObject): Promise<MemberClient>;
-  /** A Work of a binding was applied (`resumed`: its first dispatch after a suspension). */
-  succeeded(work: KubeObject, cluster: string, resumed: boolean): boolean;
+  /** A Work of a binding was applied (false: the Work has no binding). */
+  succeeded(work: KubeObject, cluster: string): boolean;
+  /** A Work of a binding resumed dispatching after a suspension, whatever its apply did. */
+  resumed(work: KubeObject, cluster: string): void;
 }
 
 /** Per binding, what its Works did in one batch: the clusters whose dispatching resumed, and those applied. */
@@ -149,16 +151,23 @@ export function createExecutorController(options: ExecutorOptions): Controller &
 
   function openBatch(scope: { now: number }): Promise<ExecutorBatch> {
     const outcomes = new Map<string, BindingOutcomes>();
+    const outcomesOf = (work: KubeObject): BindingOutcomes | undefined => {
+      const binding = bindingKeyOf(work);
+      if (!binding) return undefined;
+      let o = outcomes.get(binding);
+      if (!o) outcomes.set(binding, (o = { resumed: new Set(), applied: new Map() }));
+      return o;
+    };
     return Promise.resolve({
-      succeeded(work: KubeObject, cluster: string, resumed: boolean): boolean {
-        const binding = bindingKeyOf(work);
-        if (!binding) return false;
-        let o = outcomes.get(binding);
-        if (!o) outcomes.set(binding, (o = { resumed: new Set(), applied: new Map() }));
-        if (resumed) o.resumed.add(cluster);
+      succeeded(work: KubeObject, cluster: string): boolean {
+        const o = outcomesOf(work);
+        if (!o) return false;
         const m = manifestsOf(work)[0];
         o.applied.set(cluster, `${m?.metadata?.namespace ? `${m.metadata.namespace}/` : ''}${m?.metadata?.name ?? ''}`);
         return true;
+      },
+      resumed(work: KubeObject, cluster: string): void {
+        outcomesOf(work)?.resumed.add(cluster);
       },
       close: () => recordOutcomes(outcomes),
       cluster: memoize((name: string) => store.get({ ...CLUSTER, name })),
@@ -211,6 +220,8 @@ export function createExecutorController(options: ExecutorOptions): Controller &
           'WorkDispatching',
           `${WORK_DISPATCHING_MESSAGE} Clusters: ${clusters(o.resumed)}.`,
         );
+      // A resumed dispatch whose apply failed has its SyncFailed on the Work, and nothing applied here.
+      if (o.applied.size === 0) return;
       const resources = new Set(o.applied.values());
       const resource = resources.size === 1 ? [...resources][0] : undefined;
       await events.record(
@@ -271,10 +282,13 @@ export function createExecutorController(options: ExecutorOptions): Controller &
     const outcome = called.value;
     const next = workStatusAfter(work, outcome, rfc3339(context.now));
     // Dispatching starts (or starts again after a suspension): workStatusAfter set Dispatching=True, and
-    // Karmada's execution controller records WorkDispatching with it — on a Work of no binding here too;
-    // on a binding only when it resumes (a first dispatch is said by the batch's SyncSucceed).
-    const dispatching =
-      findCondition((work.status as WorkStatus | undefined)?.conditions, DISPATCHING_CONDITION)?.status !== 'True';
+    // Karmada's execution controller records WorkDispatching as the condition turns, whatever the apply
+    // then does — a Work of no binding on itself; a binding once per batch, and only when it resumes (a
+    // first dispatch is said by the batch's SyncSucceed, or by SyncFailed on the Work).
+    if (findCondition((work.status as WorkStatus | undefined)?.conditions, DISPATCHING_CONDITION)?.status !== 'True') {
+      if (!bindingKeyOf(work)) await events.record(work, 'Normal', 'WorkDispatching', WORK_DISPATCHING_MESSAGE);
+      else if (dispatchingResumes(work)) batch.resumed(work, name);
+    }
     const wasApplied = findCondition((work.status as WorkStatus | undefined)?.conditions, 'Applied');
     if (outcome.failure) {
       stats.failed++;
@@ -286,16 +300,14 @@ export function createExecutorController(options: ExecutorOptions): Controller &
       stats.applied++;
       const changed = wasApplied?.status !== 'True' || wasApplied.observedGeneration !== work.metadata.generation;
       // A Work of no binding (a namespace's, a quota's) records its own events, as Karmada does.
-      if ((changed || dispatching) && !batch.succeeded(work, name, dispatchingResumes(work))) {
-        if (dispatching) await events.record(work, 'Normal', 'WorkDispatching', WORK_DISPATCHING_MESSAGE);
+      if (changed && !batch.succeeded(work, name)) {
         const m = manifestsOf(work)[0];
-        if (changed)
-          await events.record(
-            work,
-            'Normal',
-            'SyncSucceed',
-            `Successfully applied resource(${m?.metadata?.namespace ? `${m.metadata.namespace}/` : ''}${m?.metadata?.name ?? ''}) to cluster ${name}`,
-          );
+        await events.record(
+          work,
+          'Normal',
+          'SyncSucceed',
+          `Successfully applied resource(${m?.metadata?.namespace ? `${m.metadata.namespace}/` : ''}${m?.metadata?.name ?? ''}) to cluster ${name}`,
+        );
       }
     }
     await writeStatus(work, next, lane);

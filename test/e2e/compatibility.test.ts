@@ -447,8 +447,24 @@ describe('Karmada compatibility through kubectl', () => {
     });
     assert.match(out, /resourcebinding\//);
     // A first dispatch is said by SyncSucceed; WorkDispatching is left for a dispatch that resumes.
-    const dispatching = await kubectl.ok(['get', 'events', '-A', '--field-selector', 'reason=WorkDispatching']);
+    const dispatching = await kubectl.ok([
+      'get',
+      'events',
+      '-n',
+      'compat',
+      '--field-selector',
+      'reason=WorkDispatching,involvedObject.name=cpp-web-deployment',
+    ]);
     assert.doesNotMatch(dispatching, /resourcebinding\//);
+    const synced = await kubectl.ok([
+      'get',
+      'events',
+      '-n',
+      'compat',
+      '--field-selector',
+      'reason=SyncSucceed,involvedObject.name=cpp-web-deployment',
+    ]);
+    assert.match(synced, /resourcebinding\/cpp-web-deployment/, 'the binding of the first test has its SyncSucceed');
   });
 
   it('suspension.dispatching holds a workload off its member; lifting it dispatches and says so on the binding (WorkDispatching)', async () => {

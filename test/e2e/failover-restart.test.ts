@@ -97,11 +97,15 @@ spec:
 
     rt = await start();
     kubectl = kubectlRunner(rt.kubeconfig);
+    // Evicted: the task is on the binding, or — the copy elsewhere already healthy, which can take less
+    // than one poll (each one a kubectl process) — the task has ended and the placement has moved.
     const moved = await eventually(
       `evicted from ${from} after the restart`,
       async () => {
         const b = await getJson<Binding>(kubectl, ['rb', 'settings-configmap']);
-        return b?.spec.gracefulEvictionTasks?.some((t) => t.fromCluster === from) ? b : undefined;
+        const tasked = b?.spec.gracefulEvictionTasks?.some((t) => t.fromCluster === from);
+        const placedElsewhere = b?.spec.clusters?.length && !b.spec.clusters.some((c) => c.name === from);
+        return tasked || placedElsewhere ? b : undefined;
       },
       45_000,
     );

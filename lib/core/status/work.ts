@@ -162,20 +162,28 @@ export const REPORT_FILL_LIMIT = 10;
 /**
  * The targets whose Works a fold of reports reads to complete the aggregation, when the binding's
  * reports reach the binder in several batches (two pollers share a lane, and a batch closes on its
- * window): the targets whose Work has not reported yet — no item, or the item of a Work created but
- * neither applied nor refused — if there are at most `limit` of them: a first rollout about to be
- * complete, whose other Works have most likely reported already. Their items are then written with
- * this fold's, and their own reports find nothing left to write: one binding write where each batch
- * wrote one. None when more are missing (a large rollout in its first batches: reading them would cost
- * more than the writes it saves) or none is.
+ * window). Only a fold that made progress — a target that had not reported before (`before`, the items
+ * as stored) has now (`after`) — reads anything: a rollout under way, whose other Works have most
+ * likely reported already. It reads the targets whose Work has still not reported — no item, or the item
+ * of a Work created but neither applied nor refused — if there are at most `limit` of them. Their items
+ * are then written with this fold's, and their own reports find nothing left to write: one binding
+ * write where each batch wrote one. None when more are missing (a large rollout in its first batches:
+ * reading them would cost more than the writes it saves), and none for a fold that only refreshed
+ * reported targets (a status update), so a target that cannot report for now (suspended, its cluster
+ * away, its Work not rendered) costs no read on every later report.
  */
 export function unreportedTargets(
   targets: readonly string[],
-  items: readonly AggregatedStatusItem[],
+  before: readonly AggregatedStatusItem[],
+  after: readonly AggregatedStatusItem[],
   limit = REPORT_FILL_LIMIT,
 ): string[] {
-  const reported = new Set(items.filter((i) => i.applied || i.appliedMessage).map((i) => i.clusterName));
-  const missing = [...new Set(targets)].filter((t) => !reported.has(t)).sort(compareStrings);
+  const reportedIn = (items: readonly AggregatedStatusItem[]) =>
+    new Set(items.filter((i) => i.applied || i.appliedMessage).map((i) => i.clusterName));
+  const was = reportedIn(before);
+  const now = reportedIn(after);
+  if (![...now].some((cluster) => !was.has(cluster))) return [];
+  const missing = [...new Set(targets)].filter((t) => !now.has(t)).sort(compareStrings);
   return missing.length <= limit ? missing : [];
 }
 

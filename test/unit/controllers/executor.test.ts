@@ -186,7 +186,7 @@ describe('executor', () => {
   });
 
   it('records one SyncSucceed per binding and batch, on the binding, naming the clusters; WorkDispatching only when dispatching resumes', async () => {
-    const { w, executor } = await executorWorld();
+    const { w, member, executor } = await executorWorld();
     await w.seed(cluster('m2'));
     const binding = await w.store.create({
       apiVersion: 'work.karmada.io/v1alpha2',
@@ -234,6 +234,28 @@ describe('executor', () => {
       'WorkDispatching: Work is being dispatched to member clusters. Clusters: m2.',
       'SyncSucceed: Successfully applied resource(default/settings) to cluster m2',
     ]);
+
+    // Suspended and resumed again, and the member refuses the first apply: the binding still says
+    // dispatching resumed (Karmada records it as the condition turns), the refusal is on the Work, and
+    // the retry that applies it says SyncSucceed only.
+    await setSuspended(true);
+    await runBatch();
+    await setSuspended(false);
+    const client = member.client as unknown as { apply: (m: KubeObject) => Promise<KubeObject> };
+    const apply = client.apply.bind(client);
+    let refuse = true;
+    client.apply = async (m) => {
+      if (refuse) throw new MemberApiError(422, 'Invalid', 'admission webhook denied the request');
+      return apply(m);
+    };
+    w.events.events.length = 0;
+    await runBatch();
+    assert.deepEqual(onBinding(), ['WorkDispatching: Work is being dispatched to member clusters. Clusters: m2.']);
+    assert.ok(w.events.events.some((e) => e.reason === 'SyncFailed' && e.involved.namespace === 'karmada-es-m2'));
+    refuse = false;
+    w.events.events.length = 0;
+    await runBatch();
+    assert.deepEqual(onBinding(), ['SyncSucceed: Successfully applied resource(default/settings) to cluster m2']);
   });
 
   it('refuses to adopt an object Karmada does not manage under Abort, and says so in Applied', async () => {

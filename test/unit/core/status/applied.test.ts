@@ -66,7 +66,11 @@ describe('dispatchingResumes (the binding’s WorkDispatching event: only a disp
     ['a new Work (no status): a first dispatch, said by SyncSucceed', work(1), false],
     ['applied before, Dispatching=True: no new dispatch', work(1, [applied('True', 1), dispatching('True')]), false],
     ['suspended (Dispatching=False, SuspendDispatching): it resumes', work(2, [dispatching('False')]), true],
-    ['a status without Dispatching (an agent’s report): not a resume', work(1, [applied('True', 1)]), false],
+    [
+      'a status written before Dispatching existed (no such condition): not a resume',
+      work(1, [applied('True', 1)]),
+      false,
+    ],
   ];
   for (const [name, w, resumes] of cases) it(name, () => assert.equal(dispatchingResumes(w), resumes));
 });

@@ -371,48 +371,79 @@ describe('bindingExistingClusters (ObtainBindingSpecExistingClusters)', () => {
   }
 });
 
-describe('unreportedTargets (which Works a fold of reports reads to finish a first rollout: one binding write, not one per batch)', () => {
+describe('unreportedTargets (which Works a fold of reports reads to finish a rollout: one binding write, not one per batch)', () => {
   const ok = (clusterName: string): AggregatedStatusItem => ({ clusterName, applied: true, health: 'Healthy' });
   const failed = (clusterName: string): AggregatedStatusItem => ({
     clusterName,
     appliedMessage: 'x',
     health: 'Unknown',
   });
+  const created = (clusterName: string): AggregatedStatusItem => ({ clusterName, health: 'Unknown' });
   const many = (n: number) => Array.from({ length: n }, (_, i) => `m${String(i).padStart(3, '0')}`);
-  const cases: { name: string; targets: string[]; items: AggregatedStatusItem[]; want: string[] }[] = [
-    { name: 'every target has an item: nothing to read', targets: ['m1', 'm2'], items: [ok('m1'), ok('m2')], want: [] },
+  const cases: {
+    name: string;
+    targets: string[];
+    before: AggregatedStatusItem[];
+    after: AggregatedStatusItem[];
+    want: string[];
+  }[] = [
     {
-      name: 'the rest of a small rollout: read, sorted',
-      targets: ['m3', 'm1', 'm2'],
-      items: [ok('m2')],
-      want: ['m1', 'm3'],
-    },
-    {
-      name: 'a failed item is a report (its retry reports again): not read',
+      name: 'every target reported: nothing to read',
       targets: ['m1', 'm2'],
-      items: [failed('m1'), ok('m2')],
+      before: [ok('m1')],
+      after: [ok('m1'), ok('m2')],
       want: [],
     },
     {
-      name: 'an item of a Work created, not applied yet (the binder’s own pass): not reported, read',
+      name: 'a first report; the rest of a small rollout read, sorted',
+      targets: ['m3', 'm1', 'm2'],
+      before: [],
+      after: [ok('m2')],
+      want: ['m1', 'm3'],
+    },
+    {
+      name: 'the binder’s own pass wrote not-yet-applied items: they are not reports, read',
       targets: ['m1', 'm2'],
-      items: [{ clusterName: 'm1', health: 'Unknown' }, ok('m2')],
+      before: [created('m1'), created('m2')],
+      after: [created('m1'), ok('m2')],
       want: ['m1'],
     },
-    { name: 'targets are a set: duplicates read once', targets: ['m1', 'm1', 'm2'], items: [ok('m2')], want: ['m1'] },
-    { name: 'no targets (not scheduled): nothing', targets: [], items: [], want: [] },
+    {
+      name: 'a first refusal is progress too; a refused target is reported (its retry reports again)',
+      targets: ['m1', 'm2', 'm3'],
+      before: [],
+      after: [failed('m1'), ok('m2')],
+      want: ['m3'],
+    },
+    {
+      name: 'a status update of a reported target: no progress, nothing read (a suspended or away target costs no read per report)',
+      targets: ['m1', 'm2'],
+      before: [ok('m1'), created('m2')],
+      after: [{ ...ok('m1'), health: 'Unhealthy' }, created('m2')],
+      want: [],
+    },
+    {
+      name: 'targets are a set: duplicates read once',
+      targets: ['m1', 'm1', 'm2'],
+      before: [],
+      after: [ok('m2')],
+      want: ['m1'],
+    },
+    { name: 'no targets (not scheduled): nothing', targets: [], before: [], after: [], want: [] },
     {
       name: `${REPORT_FILL_LIMIT} missing: read (ten reads cost one binding write)`,
       targets: many(REPORT_FILL_LIMIT + 1),
-      items: [ok('m000')],
+      before: [],
+      after: [ok('m000')],
       want: many(REPORT_FILL_LIMIT + 1).slice(1),
     },
     {
       name: `${REPORT_FILL_LIMIT + 1} missing: none read (a large rollout early on; its reports come anyway)`,
       targets: many(REPORT_FILL_LIMIT + 2),
-      items: [ok('m000')],
+      before: [],
+      after: [ok('m000')],
       want: [],
     },
   ];
-  for (const c of cases) it(c.name, () => assert.deepEqual(unreportedTargets(c.targets, c.items), c.want));
+  for (const c of cases) it(c.name, () => assert.deepEqual(unreportedTargets(c.targets, c.before, c.after), c.want));
 });
