@@ -153,7 +153,7 @@ export function withClusterItem(
 }
 
 /**
- * At most this many Works are read to complete a first rollout's aggregation: ten strongly consistent
+ * At most this many Works are read to complete a rollout's aggregation: ten strongly consistent
  * reads cost what one binding write does (a write unit is five read units, and a binding write pays
  * for the table and its `byKind` entry).
  */
