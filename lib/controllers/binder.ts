@@ -34,19 +34,19 @@ import {
   WORK,
   WORK_GROUP,
 } from '../api/karmada-names.ts';
-import { findCondition, putCondition, rfc3339, type Condition } from '../api/conditions.ts';
+import { putCondition, rfc3339, type Condition } from '../api/conditions.ts';
 import type { KubeObject, ObjectRef } from '../api/object.ts';
 import { formatKey, parseKey, refOf } from '../api/object.ts';
 import { targetClusters } from '../core/dependencies/index.ts';
 import type { OverridePolicy } from '../core/overrides/index.ts';
 import { chargeCovers, renderedMark } from '../core/quota/index.ts';
 import {
-  APPLIED_CONDITION,
   type AggregatedStatusItem,
   aggregatedStatusItems,
   bindingExistingClusters,
   unreportedTargets,
   withClusterItem,
+  withReportedWorks,
 } from '../core/status/index.ts';
 import type { Cluster, ResourceBinding } from '../core/model/types.ts';
 import {
@@ -454,16 +454,13 @@ export function createBinderController(options: BinderOptions): Controller & { s
     const missing = unreportedTargets(targets, stored, items);
     if (missing.length === 0) return items;
     const workName = workNameOf(template);
-    const found = await Promise.all(missing.map((name) => store.get(workRefOf(name, workName))));
-    return missing.reduce((out, name, i) => {
-      const work = found[i];
-      const reported =
-        work &&
-        !work.metadata.deletionTimestamp &&
-        bindingKeyOf(work) === bindingKey &&
-        findCondition((work.status as { conditions?: Condition[] } | undefined)?.conditions, APPLIED_CONDITION);
-      return reported ? withClusterItem(template, out, name, work, targets) : out;
-    }, items);
+    const found = await Promise.all(
+      missing.map(async (cluster) => ({ cluster, work: await store.get(workRefOf(cluster, workName)) })),
+    );
+    const ours = found.filter(
+      (f): f is { cluster: string; work: KubeObject } => f.work !== undefined && bindingKeyOf(f.work) === bindingKey,
+    );
+    return withReportedWorks(template, items, targets, ours);
   }
 
   /**

@@ -39,8 +39,7 @@ import type { CredentialCipher } from '../crypto/cipher.ts';
 import { type EventRecorder, NO_EVENTS } from '../events/recorder.ts';
 import {
   appliedCurrent,
-  DISPATCHING_CONDITION,
-  dispatchingResumes,
+  dispatchingStarts,
   failedCurrent,
   WORK_DISPATCHING_MESSAGE,
   type WorkStatus,
@@ -162,8 +161,7 @@ export function createExecutorController(options: ExecutorOptions): Controller &
       succeeded(work: KubeObject, cluster: string): boolean {
         const o = outcomesOf(work);
         if (!o) return false;
-        const m = manifestsOf(work)[0];
-        o.applied.set(cluster, `${m?.metadata?.namespace ? `${m.metadata.namespace}/` : ''}${m?.metadata?.name ?? ''}`);
+        o.applied.set(cluster, appliedResourceOf(work));
         return true;
       },
       resumed(work: KubeObject, cluster: string): void {
@@ -285,10 +283,9 @@ export function createExecutorController(options: ExecutorOptions): Controller &
     // Karmada's execution controller records WorkDispatching as the condition turns, whatever the apply
     // then does — a Work of no binding on itself; a binding once per batch, and only when it resumes (a
     // first dispatch is said by the batch's SyncSucceed, or by SyncFailed on the Work).
-    if (findCondition((work.status as WorkStatus | undefined)?.conditions, DISPATCHING_CONDITION)?.status !== 'True') {
-      if (!bindingKeyOf(work)) await events.record(work, 'Normal', 'WorkDispatching', WORK_DISPATCHING_MESSAGE);
-      else if (dispatchingResumes(work)) batch.resumed(work, name);
-    }
+    const starts = dispatchingStarts(work);
+    if (starts && !bindingKeyOf(work)) await events.record(work, 'Normal', 'WorkDispatching', WORK_DISPATCHING_MESSAGE);
+    else if (starts === 'resumed') batch.resumed(work, name);
     const wasApplied = findCondition((work.status as WorkStatus | undefined)?.conditions, 'Applied');
     if (outcome.failure) {
       stats.failed++;
@@ -300,15 +297,13 @@ export function createExecutorController(options: ExecutorOptions): Controller &
       stats.applied++;
       const changed = wasApplied?.status !== 'True' || wasApplied.observedGeneration !== work.metadata.generation;
       // A Work of no binding (a namespace's, a quota's) records its own events, as Karmada does.
-      if (changed && !batch.succeeded(work, name)) {
-        const m = manifestsOf(work)[0];
+      if (changed && !batch.succeeded(work, name))
         await events.record(
           work,
           'Normal',
           'SyncSucceed',
-          `Successfully applied resource(${m?.metadata?.namespace ? `${m.metadata.namespace}/` : ''}${m?.metadata?.name ?? ''}) to cluster ${name}`,
+          `Successfully applied resource(${appliedResourceOf(work)}) to cluster ${name}`,
         );
-      }
     }
     await writeStatus(work, next, lane);
     if (outcome.failure) return retry(work);
@@ -565,6 +560,12 @@ function syncModeOf(cluster: KubeObject): string | undefined {
 function isReady(cluster: KubeObject): boolean {
   const conditions = (cluster.status as { conditions?: Condition[] } | undefined)?.conditions;
   return findCondition(conditions, READY_CONDITION)?.status === 'True';
+}
+
+/** `namespace/name` of the Work's (first) manifest, as `SyncSucceed` names it. */
+function appliedResourceOf(work: KubeObject): string {
+  const m = manifestsOf(work)[0];
+  return `${m?.metadata?.namespace ? `${m.metadata.namespace}/` : ''}${m?.metadata?.name ?? ''}`;
 }
 
 function suspended(work: KubeObject): boolean {

@@ -91,13 +91,16 @@ export function workStatusAfter(
 }
 
 /**
- * Whether applying this Work resumes a dispatching that a suspension stopped (its `Dispatching`
- * condition is `False`, as the executor leaves a suspended Work). The binding's `WorkDispatching` event
- * is recorded for these only: a first dispatch is said by the same batch's `SyncSucceed`, which names
- * the same clusters (decision 0016), so it costs no Event of its own.
+ * Whether applying this Work starts its dispatching (Karmada's execution controller turns `Dispatching`
+ * True and records `WorkDispatching`): `first` for a Work never dispatched, `resumed` for one a
+ * suspension stopped (`Dispatching=False`, as the executor leaves a suspended Work), none while it is
+ * dispatching already. A binding's `WorkDispatching` event is recorded for `resumed` only: a first
+ * dispatch is said by the same batch's `SyncSucceed`, which names the same clusters (decision 0016).
  */
-export function dispatchingResumes(work: KubeObject): boolean {
-  return findCondition((work.status as WorkStatus | undefined)?.conditions, DISPATCHING_CONDITION)?.status === 'False';
+export function dispatchingStarts(work: KubeObject): 'first' | 'resumed' | undefined {
+  const status = findCondition((work.status as WorkStatus | undefined)?.conditions, DISPATCHING_CONDITION)?.status;
+  if (status === 'True') return undefined;
+  return status === 'False' ? 'resumed' : 'first';
 }
 
 /** True when `next` says something `work.status` does not (so the status is worth writing). */

@@ -20,7 +20,7 @@ export {
   APPLIED_CONDITION,
   appliedCurrent,
   DISPATCHING_CONDITION,
-  dispatchingResumes,
+  dispatchingStarts,
   failedCurrent,
   WORK_DISPATCHING_MESSAGE,
   type WorkStatus,
@@ -51,4 +51,5 @@ export {
   REPORT_FILL_LIMIT,
   unreportedTargets,
   withClusterItem,
+  withReportedWorks,
 } from './work.ts';

@@ -179,12 +179,34 @@ export function unreportedTargets(
   limit = REPORT_FILL_LIMIT,
 ): string[] {
   const reportedIn = (items: readonly AggregatedStatusItem[]) =>
-    new Set(items.filter((i) => i.applied || i.appliedMessage).map((i) => i.clusterName));
+    new Set(items.filter(hasReported).map((i) => i.clusterName));
   const was = reportedIn(before);
   const now = reportedIn(after);
   if (![...now].some((cluster) => !was.has(cluster))) return [];
   const missing = [...new Set(targets)].filter((t) => !now.has(t)).sort(compareStrings);
   return missing.length <= limit ? missing : [];
+}
+
+/**
+ * `items` with those of `works` (read by the binder for {@link unreportedTargets}) that have reported:
+ * applied, or refused with a message. A Work created but not applied yet, or being deleted, changes
+ * nothing — its own report, or the binding's sync, brings it.
+ */
+export function withReportedWorks(
+  template: KubeObject,
+  items: readonly AggregatedStatusItem[],
+  targets: readonly string[],
+  works: readonly { cluster: string; work: KubeObject }[],
+): AggregatedStatusItem[] {
+  return works.reduce<readonly AggregatedStatusItem[]>((out, { cluster, work }) => {
+    const [item] = aggregatedStatusItems(template, [{ cluster, work }]);
+    return item && hasReported(item) ? withClusterItem(template, out, cluster, work, targets) : out;
+  }, items) as AggregatedStatusItem[];
+}
+
+/** Whether an item says what its Work did — applied, or refused with a message — not merely that it exists. */
+function hasReported(item: AggregatedStatusItem): boolean {
+  return Boolean(item.applied || item.appliedMessage);
 }
 
 /**

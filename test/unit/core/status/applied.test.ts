@@ -8,7 +8,7 @@ import type { Condition } from '../../../../lib/api/conditions.ts';
 import {
   appliedCurrent,
   appliedFailureMessage,
-  dispatchingResumes,
+  dispatchingStarts,
   failedCurrent,
   type ManifestStatus,
   workStatusAfter,
@@ -54,7 +54,7 @@ describe('appliedCurrent / failedCurrent (was this generation of the Work applie
   }
 });
 
-describe('dispatchingResumes (the binding’s WorkDispatching event: only a dispatch that resumes, decision 0016)', () => {
+describe('dispatchingStarts (WorkDispatching as Dispatching turns True; on a binding only for a dispatch that resumes, decision 0016)', () => {
   const dispatching = (status: 'True' | 'False'): Condition => ({
     type: 'Dispatching',
     status,
@@ -62,17 +62,21 @@ describe('dispatchingResumes (the binding’s WorkDispatching event: only a disp
     message: 'm',
     lastTransitionTime: '2026-01-01T00:00:00Z',
   });
-  const cases: [string, KubeObject, boolean][] = [
-    ['a new Work (no status): a first dispatch, said by SyncSucceed', work(1), false],
-    ['applied before, Dispatching=True: no new dispatch', work(1, [applied('True', 1), dispatching('True')]), false],
-    ['suspended (Dispatching=False, SuspendDispatching): it resumes', work(2, [dispatching('False')]), true],
+  const cases: [string, KubeObject, 'first' | 'resumed' | undefined][] = [
+    ['a new Work (no status): a first dispatch, said on a binding by SyncSucceed', work(1), 'first'],
     [
-      'a status written before Dispatching existed (no such condition): not a resume',
+      'applied before, Dispatching=True: no new dispatch',
+      work(1, [applied('True', 1), dispatching('True')]),
+      undefined,
+    ],
+    ['suspended (Dispatching=False, SuspendDispatching): it resumes', work(2, [dispatching('False')]), 'resumed'],
+    [
+      'a status written before Dispatching existed (no such condition): a first dispatch, not a resume',
       work(1, [applied('True', 1)]),
-      false,
+      'first',
     ],
   ];
-  for (const [name, w, resumes] of cases) it(name, () => assert.equal(dispatchingResumes(w), resumes));
+  for (const [name, w, starts] of cases) it(name, () => assert.equal(dispatchingStarts(w), starts));
 });
 
 describe('workStatusAfter / workStatusChanged (the status written after an apply)', () => {

@@ -16,6 +16,7 @@ import {
   manifestStatusOf,
   REPORT_FILL_LIMIT,
   unreportedTargets,
+  withReportedWorks,
 } from '../../../../lib/core/status/index.ts';
 import type { KubeObject, ResourceBindingSpec } from '../../../../lib/core/model/types.ts';
 
@@ -446,4 +447,30 @@ describe('unreportedTargets (which Works a fold of reports reads to finish a rol
     },
   ];
   for (const c of cases) it(c.name, () => assert.deepEqual(unreportedTargets(c.targets, c.before, c.after), c.want));
+});
+
+describe('withReportedWorks (the Works read for unreportedTargets join the aggregation only once they reported)', () => {
+  const stored: AggregatedStatusItem[] = [{ clusterName: 'member1', applied: true, health: 'Unknown' }];
+  const targets = ['member1', 'member2'];
+  const cases: { name: string; work: KubeObject; want: string[] }[] = [
+    { name: 'applied: joins', work: work({ conditions: applied('True') }), want: ['member1', 'member2'] },
+    {
+      name: 'refused with a message: joins',
+      work: work({ conditions: applied('False', 'denied') }),
+      want: ['member1', 'member2'],
+    },
+    { name: 'created, not applied yet: changes nothing', work: work(), want: ['member1'] },
+    {
+      name: 'being deleted: changes nothing',
+      work: work({ conditions: applied('True') }, { deleting: true }),
+      want: ['member1'],
+    },
+  ];
+  for (const c of cases)
+    it(c.name, () =>
+      assert.deepEqual(
+        withReportedWorks(TEMPLATE, stored, targets, [{ cluster: 'member2', work: c.work }]).map((i) => i.clusterName),
+        c.want,
+      ),
+    );
 });
