@@ -34,6 +34,16 @@ after(async () => {
 });
 
 const apply = (object: unknown) => kubectl.ok(['apply', '-f', '-'], JSON.stringify(object));
+/** `kubectl get events -n compat` for `reason`, on the object named `name` if given. */
+const compatEvents = (reason: string, name?: string) =>
+  kubectl.ok([
+    'get',
+    'events',
+    '-n',
+    'compat',
+    '--field-selector',
+    `reason=${reason}${name ? `,involvedObject.name=${name}` : ''}`,
+  ]);
 
 function deployment(name: string, replicas: number, extra: Record<string, unknown> = {}): KubeObject {
   return {
@@ -329,7 +339,7 @@ describe('Karmada compatibility through kubectl', () => {
     await apply(deployment('orphaned', 1));
     await prioritized('orphaned', 'does-not-exist');
     await eventually('an ApplyPolicyFailed event naming the PriorityClass', async () => {
-      const out = await kubectl.ok(['get', 'events', '-n', 'compat', '--field-selector', 'reason=ApplyPolicyFailed']);
+      const out = await compatEvents('ApplyPolicyFailed');
       return /PriorityClass "does-not-exist" not found/.test(out);
     });
     assert.equal(await getJson(kubectl, ['rb', 'orphaned-deployment', '-n', 'compat']), undefined);
@@ -447,23 +457,9 @@ describe('Karmada compatibility through kubectl', () => {
     });
     assert.match(out, /resourcebinding\//);
     // A first dispatch is said by SyncSucceed; WorkDispatching is left for a dispatch that resumes.
-    const dispatching = await kubectl.ok([
-      'get',
-      'events',
-      '-n',
-      'compat',
-      '--field-selector',
-      'reason=WorkDispatching,involvedObject.name=cpp-web-deployment',
-    ]);
+    const dispatching = await compatEvents('WorkDispatching', 'cpp-web-deployment');
     assert.doesNotMatch(dispatching, /resourcebinding\//);
-    const synced = await kubectl.ok([
-      'get',
-      'events',
-      '-n',
-      'compat',
-      '--field-selector',
-      'reason=SyncSucceed,involvedObject.name=cpp-web-deployment',
-    ]);
+    const synced = await compatEvents('SyncSucceed', 'cpp-web-deployment');
     assert.match(synced, /resourcebinding\/cpp-web-deployment/, 'the binding of the first test has its SyncSucceed');
   });
 
@@ -498,14 +494,7 @@ describe('Karmada compatibility through kubectl', () => {
     await apply(policy(false));
     await eventually('held-web on member1', async () => Boolean(await onMemberDeploy('member1', 'held-web')));
     const out = await eventually('WorkDispatching on the binding', async () => {
-      const text = await kubectl.ok([
-        'get',
-        'events',
-        '-n',
-        'compat',
-        '--field-selector',
-        'reason=WorkDispatching,involvedObject.name=held-web-deployment',
-      ]);
+      const text = await compatEvents('WorkDispatching', 'held-web-deployment');
       return /Work is being dispatched to member clusters\. Clusters: member1\./.test(text) ? text : undefined;
     });
     assert.match(out, /resourcebinding\/held-web-deployment/);

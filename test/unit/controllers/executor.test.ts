@@ -27,8 +27,14 @@ function fakeMember() {
     metadata: { ...o.metadata, uid: o.metadata.uid ?? `uid-${o.metadata.name}`, resourceVersion: String(++version) },
   });
   const key = (kind: string, ns: string | undefined, name: string) => `${kind}/${ns ?? ''}/${name}`;
+  let refusal: Error | undefined;
   const check = () => {
     if (down) throw new MemberUnreachableError('member: connection refused');
+  };
+  /** Creates and applies: reachable, but refused with `refusal` while one is set. */
+  const checkWrite = () => {
+    check();
+    if (refusal) throw refusal;
   };
   const client = {
     async getObject(_apiVersion: string, kind: string, ns: string | undefined, name: string) {
@@ -37,14 +43,14 @@ function fakeMember() {
       return objects.get(key(kind, ns, name));
     },
     async apply(manifest: KubeObject) {
-      check();
+      checkWrite();
       calls.push(`apply ${manifest.kind}/${manifest.metadata.name}`);
       const object = stored({ ...structuredClone(manifest), status: { ok: true } } as KubeObject);
       objects.set(key(manifest.kind, manifest.metadata.namespace, manifest.metadata.name!), object);
       return object;
     },
     async create(manifest: KubeObject) {
-      check();
+      checkWrite();
       calls.push(`create ${manifest.kind}/${manifest.metadata.name}`);
       const k = key(manifest.kind, manifest.metadata.namespace, manifest.metadata.name!);
       if (objects.has(k)) throw new MemberApiError(409, 'AlreadyExists', `${manifest.metadata.name} already exists`);
@@ -79,6 +85,8 @@ function fakeMember() {
     objects,
     calls,
     setDown: (v: boolean) => void (down = v),
+    /** The member answers creates and applies with this error (none: accepts them again). */
+    refuse: (error: Error | undefined) => void (refusal = error),
     put: (o: KubeObject) => objects.set(key(o.kind, o.metadata.namespace, o.metadata.name!), stored(o)),
   };
 }
@@ -241,18 +249,12 @@ describe('executor', () => {
     await setSuspended(true);
     await runBatch();
     await setSuspended(false);
-    const client = member.client as unknown as { apply: (m: KubeObject) => Promise<KubeObject> };
-    const apply = client.apply.bind(client);
-    let refuse = true;
-    client.apply = async (m) => {
-      if (refuse) throw new MemberApiError(422, 'Invalid', 'admission webhook denied the request');
-      return apply(m);
-    };
+    member.refuse(new MemberApiError(422, 'Invalid', 'admission webhook denied the request'));
     w.events.events.length = 0;
     await runBatch();
     assert.deepEqual(onBinding(), ['WorkDispatching: Work is being dispatched to member clusters. Clusters: m2.']);
     assert.ok(w.events.events.some((e) => e.reason === 'SyncFailed' && e.involved.namespace === 'karmada-es-m2'));
-    refuse = false;
+    member.refuse(undefined);
     w.events.events.length = 0;
     await runBatch();
     assert.deepEqual(onBinding(), ['SyncSucceed: Successfully applied resource(default/settings) to cluster m2']);
@@ -337,16 +339,10 @@ describe('executor', () => {
 
   it('a Work the member refused keeps its own retry through a NotReady spell (the member sync leaves it alone) and is applied after', async () => {
     const { w, member, run, applied } = await setup();
-    const client = member.client as unknown as { create: (m: KubeObject) => Promise<KubeObject> };
-    const create = client.create.bind(client);
-    let refuse = true;
-    client.create = async (m) => {
-      if (refuse) throw new MemberApiError(503, 'ServiceUnavailable', 'the member is restarting');
-      return create(m);
-    };
+    member.refuse(new MemberApiError(503, 'ServiceUnavailable', 'the member is restarting'));
     assert.ok((await run())?.requeueAfterMs, 'refused: retried');
     assert.equal((await applied())?.status, 'False');
-    refuse = false;
+    member.refuse(undefined);
     const ref = { group: 'cluster.karmada.io', kind: 'Cluster', name: 'm1' };
     const setReady = async (status: 'True' | 'False') => {
       const c = (await w.store.get(ref))!;
